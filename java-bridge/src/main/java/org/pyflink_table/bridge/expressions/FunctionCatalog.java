@@ -1,0 +1,363 @@
+package org.pyflink_table.bridge.expressions;
+
+import static org.apache.spark.sql.functions.lit;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.IntegralType;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StringType;
+import org.pyflink_table.bridge.errors.ValidationException;
+
+/**
+ * Flink's built-in functions, each mapped to the Spark expression with the same result, plus the
+ * user-defined functions registered in one table environment. Names are matched the way Flink
+ * users write them in any of the three styles (Java {@code upperCase}, Python {@code upper_case},
+ * SQL {@code UPPER}): lower case with underscores dropped.
+ */
+public final class FunctionCatalog {
+
+  /** Builds the Spark column of one built-in call. */
+  @FunctionalInterface
+  public interface Builder {
+    Column build(CallContext c);
+  }
+
+  /** A built-in: its Flink name, whether it aggregates, and its Spark translation. */
+  public static final class Builtin {
+    public final String name;
+    public final boolean aggregate;
+    public final Builder builder;
+
+    Builtin(String name, boolean aggregate, Builder builder) {
+      this.name = name;
+      this.aggregate = aggregate;
+      this.builder = builder;
+    }
+  }
+
+  private static final Map<String, Builtin> BUILTINS = new LinkedHashMap<>();
+
+  /** Temporary system functions shadow built-ins; temporary (catalog) functions come after. */
+  private final Map<String, UserFunction> systemFunctions = new LinkedHashMap<>();
+  private final Map<String, UserFunction> catalogFunctions = new LinkedHashMap<>();
+
+  public static String normalize(String name) {
+    return name.toLowerCase(Locale.ROOT).replace("_", "");
+  }
+
+  static void scalar(Builder b, String... names) {
+    for (String n : names) {
+      BUILTINS.put(normalize(n), new Builtin(names[0], false, b));
+    }
+  }
+
+  static void aggregate(Builder b, String... names) {
+    for (String n : names) {
+      BUILTINS.put(normalize(n), new Builtin(names[0], true, b));
+    }
+  }
+
+  /** A Flink function that is a Spark SQL function of the same meaning under {@code sparkName}. */
+  static void sql(String sparkName, String... flinkNames) {
+    scalar(c -> functions.call_function(sparkName, c.args.toArray(new Column[0])), flinkNames);
+  }
+
+  /** An aggregate whose result keeps the argument's type, as Flink's do (AVG of INT is INT). */
+  static void typedAggregate(String sparkName, String... flinkNames) {
+    aggregate(c -> {
+      Column r = ScalaInterop.call(sparkName, c.distinct, c.args);
+      DataType t = c.type(0);
+      return t instanceof NumericType ? r.cast(t) : r;
+    }, flinkNames);
+  }
+
+  public static Builtin builtin(String name) {
+    return BUILTINS.get(normalize(name));
+  }
+
+  public static List<String> builtinNames() {
+    TreeSet<String> names = new TreeSet<>();
+    for (Builtin b : BUILTINS.values()) {
+      names.add(b.name);
+    }
+    return new ArrayList<>(names);
+  }
+
+  public void registerSystem(String name, UserFunction f) {
+    systemFunctions.put(normalize(name), f);
+  }
+
+  public void registerTemporary(String name, UserFunction f) {
+    catalogFunctions.put(normalize(name), f);
+  }
+
+  public boolean dropSystem(String name) {
+    return systemFunctions.remove(normalize(name)) != null;
+  }
+
+  public boolean dropTemporary(String name) {
+    return catalogFunctions.remove(normalize(name)) != null;
+  }
+
+  public UserFunction user(String name) {
+    String n = normalize(name);
+    UserFunction f = systemFunctions.get(n);
+    return f != null ? f : catalogFunctions.get(n);
+  }
+
+  /** Names of registered user functions, as registered, sorted. */
+  public List<String> userFunctionNames() {
+    TreeSet<String> names = new TreeSet<>();
+    for (UserFunction f : systemFunctions.values()) names.add(f.name());
+    for (UserFunction f : catalogFunctions.values()) names.add(f.name());
+    return new ArrayList<>(names);
+  }
+
+  /** True when the named function (user or built-in) is an aggregate. */
+  public boolean isAggregate(String name) {
+    UserFunction u = user(name);
+    if (u != null) return u.isAggregate();
+    Builtin b = builtin(name);
+    return b != null && b.aggregate;
+  }
+
+  public ValidationException undefined(String name) {
+    return new ValidationException("Undefined function: " + name);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Type helpers shared by the translations below.
+
+  static boolean integral(DataType t) {
+    return t instanceof IntegralType;
+  }
+
+  /** The wider of two integral types, which is Flink's result type of integer arithmetic. */
+  static DataType widerIntegral(DataType a, DataType b) {
+    return a.defaultSize() >= b.defaultSize() ? a : b;
+  }
+
+  static Column divide(CallContext c) {
+    DataType l = c.type(0);
+    DataType r = c.type(1);
+    if (integral(l) && integral(r)) {
+      // Flink divides integers with truncation toward zero and keeps the integral type.
+      return functions.call_function("div", c.arg(0), c.arg(1)).cast(widerIntegral(l, r));
+    }
+    return c.arg(0).divide(c.arg(1));
+  }
+
+  static Column plus(CallContext c) {
+    if (c.type(0) instanceof StringType || c.type(1) instanceof StringType) {
+      return functions.concat(c.arg(0), c.arg(1).cast(DataTypes.StringType));
+    }
+    return c.arg(0).plus(c.arg(1));
+  }
+
+  /** Flink's COLLECT returns a MULTISET, i.e. a map from value to its count; NULLs are skipped. */
+  static Column collect(CallContext c) {
+    Column values = ScalaInterop.call("collect_list", false, c.args);
+    Column distinct = functions.array_distinct(values);
+    Column counts = functions.transform(distinct,
+        v -> functions.size(functions.filter(values, e -> e.equalTo(v))));
+    return functions.map_from_arrays(distinct, counts);
+  }
+
+  static Column trim(CallContext c, String how) {
+    if (c.size() == 1) {
+      return functions.call_function(how, c.arg(0));
+    }
+    return functions.call_function(how, c.arg(0), c.arg(1));
+  }
+
+  static {
+    // Arithmetic.
+    scalar(FunctionCatalog::plus, "plus", "+");
+    scalar(c -> c.arg(0).minus(c.arg(1)), "minus", "-");
+    scalar(c -> c.arg(0).multiply(c.arg(1)), "times", "*");
+    scalar(FunctionCatalog::divide, "divide", "/");
+    scalar(c -> c.arg(0).mod(c.arg(1)), "mod", "%");
+    scalar(c -> functions.negate(c.arg(0)), "minusPrefix", "negate");
+    scalar(c -> c.arg(0), "plusPrefix");
+    sql("power", "power");
+    sql("abs", "abs");
+    sql("sqrt", "sqrt");
+    sql("exp", "exp");
+    sql("ln", "ln");
+    sql("log10", "log10");
+    sql("log2", "log2");
+    scalar(c -> c.size() == 1 ? functions.call_function("ln", c.arg(0))
+        : functions.call_function("log", c.arg(0), c.arg(1)), "log");
+    sql("sign", "sign", "signum");
+    scalar(c -> {
+      // Flink's ROUND keeps the type of integral and decimal inputs.
+      Column r = c.size() == 1 ? functions.round(c.arg(0)) : functions.call_function("round", c.arg(0), c.arg(1));
+      return r;
+    }, "round");
+    scalar(c -> c.size() == 1 ? functions.call_function("trunc", c.arg(0))
+        : functions.call_function("trunc", c.arg(0), c.arg(1)), "truncate");
+    sql("sin", "sin");
+    sql("cos", "cos");
+    sql("tan", "tan");
+    sql("cot", "cot");
+    sql("asin", "asin");
+    sql("acos", "acos");
+    sql("atan", "atan");
+    sql("atan2", "atan2");
+    sql("sinh", "sinh");
+    sql("cosh", "cosh");
+    sql("tanh", "tanh");
+    sql("degrees", "degrees");
+    sql("radians", "radians");
+    sql("pi", "pi");
+    sql("e", "e");
+    sql("rand", "rand");
+    sql("randn", "randn");
+    sql("bin", "bin");
+    sql("hex", "hex");
+    sql("unhex", "unhex");
+
+    // Comparison and logic: SQL three-valued logic is the same in both systems.
+    scalar(c -> c.arg(0).equalTo(c.arg(1)), "equals", "==", "===", "=");
+    scalar(c -> c.arg(0).notEqual(c.arg(1)), "notEquals", "!==", "!=", "<>");
+    scalar(c -> c.arg(0).gt(c.arg(1)), "greaterThan", ">");
+    scalar(c -> c.arg(0).geq(c.arg(1)), "greaterThanOrEqual", ">=");
+    scalar(c -> c.arg(0).lt(c.arg(1)), "lessThan", "<");
+    scalar(c -> c.arg(0).leq(c.arg(1)), "lessThanOrEqual", "<=");
+    scalar(c -> {
+      Column r = c.arg(0);
+      for (int i = 1; i < c.size(); i++) r = r.and(c.arg(i));
+      return r;
+    }, "and", "&&");
+    scalar(c -> {
+      Column r = c.arg(0);
+      for (int i = 1; i < c.size(); i++) r = r.or(c.arg(i));
+      return r;
+    }, "or", "||");
+    scalar(c -> functions.not(c.arg(0)), "not", "!");
+    scalar(c -> c.arg(0).isNull(), "isNull");
+    scalar(c -> c.arg(0).isNotNull(), "isNotNull");
+    scalar(c -> c.arg(0).eqNullSafe(lit(true)), "isTrue");
+    scalar(c -> c.arg(0).eqNullSafe(lit(false)), "isFalse");
+    scalar(c -> functions.not(c.arg(0).eqNullSafe(lit(true))), "isNotTrue");
+    scalar(c -> functions.not(c.arg(0).eqNullSafe(lit(false))), "isNotFalse");
+    scalar(c -> c.arg(0).between(c.arg(1), c.arg(2)), "between");
+    scalar(c -> functions.not(c.arg(0).between(c.arg(1), c.arg(2))), "notBetween");
+    scalar(c -> c.arg(0).isin(c.args.subList(1, c.size()).toArray()), "in");
+    scalar(c -> c.arg(0).like(String.valueOf(c.literal(1))), "like");
+    scalar(c -> functions.call_function("rlike", c.arg(0), lit(similarToRegex(String.valueOf(c.literal(1))))), "similar");
+    scalar(c -> functions.when(c.arg(0), c.arg(1)).otherwise(c.arg(2)), "ifThenElse", "if");
+    sql("coalesce", "coalesce", "ifNull");
+    sql("greatest", "greatest");
+    sql("least", "least");
+
+    // Strings: Flink's SUBSTRING and POSITION are 1-based, as Spark's are.
+    sql("upper", "upper", "upperCase");
+    sql("lower", "lower", "lowerCase");
+    sql("initcap", "initCap");
+    sql("char_length", "charLength", "char_length", "character_length");
+    scalar(c -> trim(c, "trim"), "trim");
+    scalar(c -> trim(c, "ltrim"), "trimLeading", "ltrim");
+    scalar(c -> trim(c, "rtrim"), "trimTrailing", "rtrim");
+    scalar(c -> c.size() == 2 ? functions.call_function("substring", c.arg(0), c.arg(1))
+        : functions.call_function("substring", c.arg(0), c.arg(1), c.arg(2)), "substring", "substr");
+    sql("concat", "concat");
+    sql("concat_ws", "concatWs", "concat_ws");
+    sql("replace", "replace");
+    sql("regexp_replace", "regexpReplace");
+    scalar(c -> c.size() == 2 ? functions.call_function("regexp_extract", c.arg(0), c.arg(1), lit(0))
+        : functions.call_function("regexp_extract", c.arg(0), c.arg(1), c.arg(2)), "regexpExtract");
+    sql("regexp", "regexp");
+    scalar(c -> functions.call_function("locate", c.arg(0), c.arg(1)), "position");
+    sql("locate", "locate");
+    sql("instr", "instr");
+    sql("overlay", "overlay");
+    sql("lpad", "lpad");
+    sql("rpad", "rpad");
+    sql("repeat", "repeat");
+    sql("reverse", "reverse");
+    sql("left", "left");
+    sql("right", "right");
+    sql("ascii", "ascii");
+    sql("chr", "chr");
+    sql("md5", "md5");
+    sql("sha1", "sha1");
+    scalar(c -> functions.sha2(c.arg(0), 224), "sha224");
+    scalar(c -> functions.sha2(c.arg(0), 256), "sha256");
+    scalar(c -> functions.sha2(c.arg(0), 384), "sha384");
+    scalar(c -> functions.sha2(c.arg(0), 512), "sha512");
+    scalar(c -> functions.sha2(c.arg(0), ((Number) c.literal(1)).intValue()), "sha2");
+    scalar(c -> functions.call_function("base64", c.arg(0)), "toBase64");
+    scalar(c -> functions.call_function("unbase64", c.arg(0)).cast(DataTypes.StringType), "fromBase64");
+    scalar(c -> functions.call_function("split_part", c.arg(0), c.arg(1),
+        c.arg(2).plus(lit(1))), "splitIndex");
+    sql("split", "split");
+    sql("uuid", "uuid");
+
+    // Aggregates: Flink keeps the argument's type for SUM, AVG and the statistical aggregates.
+    aggregate(c -> ScalaInterop.call("count", c.distinct,
+        c.size() == 0 ? Collections.singletonList(lit(1)) : c.args), "count");
+    typedAggregate("sum", "sum");
+    aggregate(c -> {
+      Column s = ScalaInterop.call("sum", c.distinct, c.args);
+      DataType t = c.type(0);
+      return functions.coalesce(s, lit(0)).cast(t);
+    }, "sum0");
+    typedAggregate("avg", "avg");
+    aggregate(c -> ScalaInterop.call("min", c.distinct, c.args), "min");
+    aggregate(c -> ScalaInterop.call("max", c.distinct, c.args), "max");
+    typedAggregate("stddev_pop", "stddevPop");
+    typedAggregate("stddev_samp", "stddevSamp");
+    typedAggregate("var_pop", "varPop");
+    typedAggregate("var_samp", "varSamp");
+    aggregate(FunctionCatalog::collect, "collect");
+    aggregate(c -> functions.first(c.arg(0), true), "firstValue", "first_value");
+    aggregate(c -> functions.last(c.arg(0), true), "lastValue", "last_value");
+    aggregate(c -> functions.listagg(c.arg(0), c.size() > 1 ? c.arg(1) : lit(",")), "listAgg");
+    // Over-window ranking functions.
+    aggregate(c -> functions.row_number(), "rowNumber", "row_number");
+    aggregate(c -> functions.rank(), "rank");
+    aggregate(c -> functions.dense_rank(), "denseRank", "dense_rank");
+    aggregate(c -> functions.percent_rank(), "percentRank");
+    aggregate(c -> functions.cume_dist(), "cumeDist");
+    aggregate(c -> functions.ntile(((Number) c.literal(0)).intValue()), "ntile");
+    aggregate(c -> c.size() == 1 ? functions.lag(c.arg(0), 1)
+        : functions.lag(c.arg(0), ((Number) c.literal(1)).intValue()), "lag");
+    aggregate(c -> c.size() == 1 ? functions.lead(c.arg(0), 1)
+        : functions.lead(c.arg(0), ((Number) c.literal(1)).intValue()), "lead");
+  }
+
+  /** SQL SIMILAR TO pattern to a Java regular expression matching the whole string. */
+  static String similarToRegex(String pattern) {
+    StringBuilder sb = new StringBuilder("^");
+    for (char ch : pattern.toCharArray()) {
+      switch (ch) {
+        case '%': sb.append(".*"); break;
+        case '_': sb.append('.'); break;
+        case '.': case '\\': case '^': case '$': sb.append('\\').append(ch); break;
+        default: sb.append(ch);
+      }
+    }
+    return sb.append('$').toString();
+  }
+
+  static List<Column> columns(Column... cs) {
+    return Arrays.asList(cs);
+  }
+
+  static boolean isDecimal(DataType t) {
+    return t instanceof DecimalType;
+  }
+}

@@ -1,0 +1,24 @@
+package org.pyflink_table.bridge.session;
+
+import org.pyflink_table.bridge.table.JTable;
+
+/** What {@code execute_sql} returns: rows to show (queries, SHOW, DESCRIBE) or plain success. */
+public final class StatementResult {
+  /** The rows, or null for statements that only succeed (DDL, DROP, INSERT). */
+  public final JTable rows;
+  /** True when the rows are the statement's content (Flink's SUCCESS_WITH_CONTENT). */
+  public final boolean withContent;
+
+  public StatementResult(JTable rows, boolean withContent) {
+    this.rows = rows;
+    this.withContent = withContent;
+  }
+
+  public JTable rows() {
+    return rows;
+  }
+
+  public boolean isWithContent() {
+    return withContent;
+  }
+}

@@ -1,0 +1,160 @@
+package org.pyflink_table.bridge.session;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalog.Table;
+import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.FunctionCatalog;
+import org.pyflink_table.bridge.table.JTable;
+
+/**
+ * The JVM half of a TableEnvironment: its own Spark session (temporary views and SQL settings are
+ * per environment, as in Flink; the SparkContext is shared) and its own function catalog.
+ */
+public final class TableEnv {
+  public final SparkSession spark;
+  public final FunctionCatalog functions = new FunctionCatalog();
+  private final boolean streaming;
+
+  public TableEnv(SparkSession spark, boolean streaming) {
+    this.spark = spark;
+    this.streaming = streaming;
+  }
+
+  /** A new environment on its own session of the running SparkContext. */
+  public static TableEnv create(SparkSession root, boolean streaming) {
+    return new TableEnv(root.newSession(), streaming);
+  }
+
+  public SparkSession sparkSession() {
+    return spark;
+  }
+
+  public boolean isStreaming() {
+    return streaming;
+  }
+
+  public JTable fromDataset(Dataset<Row> df) {
+    return new JTable(this, df);
+  }
+
+  /** Flink's default catalog and database names map to Spark's session catalog. */
+  public static String sparkPath(String path) {
+    String p = path;
+    for (String prefix : new String[] {"default_catalog.default_database.", "`default_catalog`.`default_database`."}) {
+      if (p.startsWith(prefix)) p = p.substring(prefix.length());
+    }
+    return p;
+  }
+
+  public JTable fromPath(String path) {
+    String p = sparkPath(path);
+    if (!spark.catalog().tableExists(p)) {
+      throw new ValidationException("Table `" + path + "` was not found. Existing tables: "
+          + String.join(", ", listTables()) + ".");
+    }
+    return new JTable(this, spark.table(p));
+  }
+
+  public void createTemporaryView(String path, JTable table) {
+    String p = sparkPath(path);
+    if (isTemporaryView(p)) {
+      throw new ValidationException("Temporary table '" + path + "' already exists");
+    }
+    table.df.createOrReplaceTempView(p);
+  }
+
+  public boolean isTemporaryView(String name) {
+    for (String v : listTemporaryViews()) {
+      if (v.equals(name)) return true;
+    }
+    return false;
+  }
+
+  public boolean dropTemporaryView(String path) {
+    return spark.catalog().dropTempView(sparkPath(path));
+  }
+
+  public String[] listTables() {
+    List<String> names = new ArrayList<>();
+    for (Table t : spark.catalog().listTables().collectAsList()) names.add(t.name());
+    names.sort(null);
+    return names.toArray(new String[0]);
+  }
+
+  public String[] listTemporaryViews() {
+    List<String> names = new ArrayList<>();
+    for (Table t : spark.catalog().listTables().collectAsList()) {
+      if (t.isTemporary()) names.add(t.name());
+    }
+    names.sort(null);
+    return names.toArray(new String[0]);
+  }
+
+  public JTable sqlQuery(String sql) {
+    return new JTable(this, spark.sql(sql));
+  }
+
+  public String[] listUserDefinedFunctions() {
+    return functions.userFunctionNames().toArray(new String[0]);
+  }
+
+  public String[] listBuiltinFunctions() {
+    return FunctionCatalog.builtinNames().toArray(new String[0]);
+  }
+
+  /**
+   * Runs one SQL statement. Queries return their rows lazily; SHOW TABLES and DESCRIBE return
+   * rows laid out as Flink's; other statements run at once and return plain success.
+   */
+  public StatementResult executeSql(String statement) {
+    String s = statement.strip();
+    if (s.endsWith(";")) s = s.substring(0, s.length() - 1).strip();
+    String upper = s.toUpperCase(java.util.Locale.ROOT).replaceAll("\\s+", " ");
+    if (upper.startsWith("SELECT") || upper.startsWith("WITH") || upper.startsWith("VALUES")
+        || upper.startsWith("(")) {
+      return new StatementResult(sqlQuery(s), true);
+    }
+    if (upper.equals("SHOW TABLES") || upper.equals("SHOW VIEWS")) {
+      List<org.apache.spark.sql.Row> rows = new ArrayList<>();
+      for (String t : upper.equals("SHOW TABLES") ? listTables() : listTemporaryViews()) {
+        rows.add(org.apache.spark.sql.RowFactory.create(t));
+      }
+      org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
+          .add(upper.equals("SHOW TABLES") ? "table name" : "view name", org.apache.spark.sql.types.DataTypes.StringType, false);
+      return new StatementResult(new JTable(this, spark.createDataFrame(rows, schema)), true);
+    }
+    if (upper.startsWith("DESCRIBE ") || upper.startsWith("DESC ")) {
+      String name = s.substring(s.indexOf(' ') + 1).strip().replace("`", "");
+      return new StatementResult(describe(fromPath(name)), true);
+    }
+    Dataset<Row> out = spark.sql(s);
+    if (upper.startsWith("SHOW")) {
+      return new StatementResult(new JTable(this, out), true);
+    }
+    return new StatementResult(null, false);
+  }
+
+  /** Flink's DESCRIBE layout: name, type, null, key, extras, watermark. */
+  public JTable describe(JTable table) {
+    String[] names = table.fieldNames();
+    String[] types = table.fieldTypes();
+    List<org.apache.spark.sql.Row> rows = new ArrayList<>();
+    for (int i = 0; i < names.length; i++) {
+      boolean notNull = types[i].endsWith(" NOT NULL");
+      String t = notNull ? types[i].substring(0, types[i].length() - " NOT NULL".length()) : types[i];
+      rows.add(org.apache.spark.sql.RowFactory.create(names[i], t, !notNull, null, null, null));
+    }
+    org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
+        .add("name", org.apache.spark.sql.types.DataTypes.StringType, false)
+        .add("type", org.apache.spark.sql.types.DataTypes.StringType, false)
+        .add("null", org.apache.spark.sql.types.DataTypes.BooleanType, false)
+        .add("key", org.apache.spark.sql.types.DataTypes.StringType, true)
+        .add("extras", org.apache.spark.sql.types.DataTypes.StringType, true)
+        .add("watermark", org.apache.spark.sql.types.DataTypes.StringType, true);
+    return new JTable(this, spark.createDataFrame(rows, schema));
+  }
+}

@@ -1,0 +1,51 @@
+package org.pyflink_table.bridge.table;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.pyflink_table.bridge.expressions.Expr;
+import org.pyflink_table.bridge.expressions.ExprCompiler;
+import org.pyflink_table.bridge.expressions.Scope;
+
+/** {@code table.group_by(keys)}: selects over it aggregate per key. */
+public final class GroupedJTable {
+  public final JTable table;
+  public final List<Expr> keys;
+
+  GroupedJTable(JTable table, List<Expr> keys) {
+    this.table = table;
+    this.keys = keys;
+  }
+
+  public JTable select(Expr[] items) {
+    Scope scope = table.scope();
+    List<Column> keyCols = ExprCompiler.compileAll(ExprCompiler.expand(keys, scope), scope);
+    List<Column> cols = ExprCompiler.compileNamed(java.util.Arrays.asList(items), scope);
+    return table.copyWith(aggregate(table.df, keyCols, cols));
+  }
+
+  /**
+   * Groups by the keys and computes exactly {@code cols}: Spark's agg() prepends the key columns,
+   * which are cut off again by position so that duplicate names cannot confuse the projection.
+   */
+  public static Dataset<Row> aggregate(Dataset<Row> df, List<Column> keyCols, List<Column> cols) {
+    if (cols.isEmpty()) {
+      throw new org.pyflink_table.bridge.errors.ValidationException("A grouped select needs at least one expression.");
+    }
+    Dataset<Row> agg = df.groupBy(JTable.asArray(keyCols))
+        .agg(cols.get(0), JTable.asArray(cols.subList(1, cols.size())));
+    int nKeys = agg.columns().length - cols.size();
+    String[] tmp = new String[agg.columns().length];
+    for (int i = 0; i < tmp.length; i++) tmp[i] = "__pft_" + i;
+    String[] finalNames = new String[cols.size()];
+    System.arraycopy(agg.columns(), nKeys, finalNames, 0, cols.size());
+    Dataset<Row> renamed = JTable.renameAll(agg, tmp);
+    List<Column> out = new ArrayList<>();
+    for (int i = 0; i < cols.size(); i++) {
+      out.add(renamed.col(tmp[nKeys + i]).as(finalNames[i], agg.schema().fields()[nKeys + i].metadata()));
+    }
+    return renamed.select(JTable.asArray(out));
+  }
+}

@@ -1,0 +1,456 @@
+package org.pyflink_table.bridge.types;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.CharType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DayTimeIntervalType;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.MapType;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
+import org.apache.spark.sql.types.NullType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimeType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.VarcharType;
+import org.apache.spark.sql.types.YearMonthIntervalType;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.errors.ValidationException;
+
+/**
+ * Flink type strings to Spark types and back. The Flink side is the SQL form that PyFlink prints
+ * ({@code BIGINT}, {@code DECIMAL(10, 2)}, {@code ROW<`a` INT, `b` STRING>},
+ * {@code TIMESTAMP_LTZ(3)}, {@code INT NOT NULL}). Spark has fewer types than Flink (no VARCHAR
+ * length on plain columns, microsecond timestamps only), so the exact Flink type of a top-level
+ * column rides along in the field's metadata under {@link #METADATA_KEY} and wins on the way back
+ * whenever it still describes the Spark type.
+ */
+public final class FlinkTypes {
+  public static final String METADATA_KEY = "flink.type";
+
+  private FlinkTypes() {}
+
+  /** A parsed Flink type: its Spark counterpart, nullability and canonical Flink string. */
+  public static final class Parsed {
+    public final DataType spark;
+    public final boolean nullable;
+    /** Canonical Flink form without the NOT NULL suffix. */
+    public final String flink;
+
+    Parsed(DataType spark, boolean nullable, String flink) {
+      this.spark = spark;
+      this.nullable = nullable;
+      this.flink = flink;
+    }
+
+    public DataType sparkType() {
+      return spark;
+    }
+
+    public boolean isNullable() {
+      return nullable;
+    }
+
+    public String flinkType() {
+      return flink;
+    }
+
+    /** The Flink string with NOT NULL when applicable. */
+    public String fullFlinkType() {
+      return nullable ? flink : flink + " NOT NULL";
+    }
+  }
+
+  public static Parsed parse(String flinkType) {
+    Parser p = new Parser(flinkType);
+    Parsed t = p.type();
+    p.skipWs();
+    if (!p.atEnd()) {
+      throw new ValidationException("Could not parse type '" + flinkType + "' at position " + p.pos + ".");
+    }
+    return t;
+  }
+
+  public static DataType toSpark(String flinkType) {
+    return parse(flinkType).spark;
+  }
+
+  /** JSON of the Spark type, for PySpark's {@code _parse_datatype_json_string}. */
+  public static String toSparkJson(String flinkType) {
+    return toSpark(flinkType).json();
+  }
+
+  /** A Spark schema for Flink field names and types, exact Flink types kept in metadata. */
+  public static StructType schema(String[] names, String[] flinkTypes) {
+    if (names.length != flinkTypes.length) {
+      throw new ValidationException(
+          "Field names (" + names.length + ") and field types (" + flinkTypes.length + ") differ in length.");
+    }
+    StructField[] fields = new StructField[names.length];
+    for (int i = 0; i < names.length; i++) {
+      fields[i] = field(names[i], parse(flinkTypes[i]));
+    }
+    return new StructType(fields);
+  }
+
+  public static StructField field(String name, Parsed t) {
+    Metadata md = new MetadataBuilder().putString(METADATA_KEY, t.flink).build();
+    return new StructField(name, t.spark, t.nullable, md);
+  }
+
+  /** The Flink type of a Spark field, preferring the exact type recorded in its metadata. */
+  public static String fromSparkField(StructField f) {
+    String base = null;
+    if (f.metadata().contains(METADATA_KEY)) {
+      String recorded = f.metadata().getString(METADATA_KEY);
+      try {
+        if (parse(recorded).spark.sameType(f.dataType())) {
+          base = recorded;
+        }
+      } catch (RuntimeException ignored) {
+        base = null;
+      }
+    }
+    if (base == null) {
+      base = fromSpark(f.dataType());
+    }
+    return f.nullable() ? base : base + " NOT NULL";
+  }
+
+  /** The Flink type string of a Spark type (nested fields nullable unless Spark says otherwise). */
+  public static String fromSpark(DataType t) {
+    if (t instanceof BooleanType) return "BOOLEAN";
+    if (t instanceof ByteType) return "TINYINT";
+    if (t instanceof ShortType) return "SMALLINT";
+    if (t instanceof IntegerType) return "INT";
+    if (t instanceof LongType) return "BIGINT";
+    if (t instanceof FloatType) return "FLOAT";
+    if (t instanceof DoubleType) return "DOUBLE";
+    if (t instanceof DecimalType) {
+      DecimalType d = (DecimalType) t;
+      return "DECIMAL(" + d.precision() + ", " + d.scale() + ")";
+    }
+    if (t instanceof CharType) return "CHAR(" + ((CharType) t).length() + ")";
+    if (t instanceof VarcharType) return "VARCHAR(" + ((VarcharType) t).length() + ")";
+    if (t instanceof StringType) return "STRING";
+    if (t instanceof BinaryType) return "BYTES";
+    if (t instanceof DateType) return "DATE";
+    if (t instanceof TimeType) return "TIME(" + ((TimeType) t).precision() + ")";
+    if (t instanceof TimestampNTZType) return "TIMESTAMP(6)";
+    if (t instanceof TimestampType) return "TIMESTAMP_LTZ(6)";
+    if (t instanceof NullType) return "NULL";
+    if (t instanceof DayTimeIntervalType) return "INTERVAL SECOND(3)";
+    if (t instanceof YearMonthIntervalType) return "INTERVAL YEAR(2) TO MONTH";
+    if (t instanceof ArrayType) {
+      ArrayType a = (ArrayType) t;
+      return "ARRAY<" + fromSpark(a.elementType()) + (a.containsNull() ? "" : " NOT NULL") + ">";
+    }
+    if (t instanceof MapType) {
+      MapType m = (MapType) t;
+      return "MAP<" + fromSpark(m.keyType()) + ", " + fromSpark(m.valueType())
+          + (m.valueContainsNull() ? "" : " NOT NULL") + ">";
+    }
+    if (t instanceof StructType) {
+      StringBuilder sb = new StringBuilder("ROW<");
+      StructField[] fs = ((StructType) t).fields();
+      for (int i = 0; i < fs.length; i++) {
+        if (i > 0) sb.append(", ");
+        sb.append('`').append(fs[i].name().replace("`", "``")).append("` ").append(fromSparkField(fs[i]));
+      }
+      return sb.append('>').toString();
+    }
+    throw new ValidationException("Spark type " + t.simpleString() + " has no Flink counterpart.");
+  }
+
+  /** Recursive-descent parser over Flink's SQL type grammar. */
+  private static final class Parser {
+    private final String s;
+    private int pos;
+
+    Parser(String s) {
+      this.s = s;
+    }
+
+    boolean atEnd() {
+      return pos >= s.length();
+    }
+
+    void skipWs() {
+      while (pos < s.length() && Character.isWhitespace(s.charAt(pos))) pos++;
+    }
+
+    boolean peek(char c) {
+      skipWs();
+      return pos < s.length() && s.charAt(pos) == c;
+    }
+
+    void expect(char c) {
+      skipWs();
+      if (pos >= s.length() || s.charAt(pos) != c) {
+        throw new ValidationException("Could not parse type '" + s + "': expected '" + c + "' at position " + pos + ".");
+      }
+      pos++;
+    }
+
+    String word() {
+      skipWs();
+      int start = pos;
+      while (pos < s.length() && (Character.isLetterOrDigit(s.charAt(pos)) || s.charAt(pos) == '_')) pos++;
+      return s.substring(start, pos).toUpperCase(Locale.ROOT);
+    }
+
+    String peekWord() {
+      int save = pos;
+      String w = word();
+      pos = save;
+      return w;
+    }
+
+    String name() {
+      skipWs();
+      if (peek('`')) {
+        pos++;
+        StringBuilder sb = new StringBuilder();
+        while (true) {
+          if (pos >= s.length()) throw new ValidationException("Unclosed ` in type '" + s + "'.");
+          char c = s.charAt(pos++);
+          if (c == '`') {
+            if (pos < s.length() && s.charAt(pos) == '`') {
+              sb.append('`');
+              pos++;
+              continue;
+            }
+            break;
+          }
+          sb.append(c);
+        }
+        return sb.toString();
+      }
+      int start = pos;
+      while (pos < s.length() && (Character.isLetterOrDigit(s.charAt(pos)) || s.charAt(pos) == '_' || s.charAt(pos) == '$')) pos++;
+      return s.substring(start, pos);
+    }
+
+    int intArg(int dflt) {
+      if (!peek('(')) return dflt;
+      expect('(');
+      int v = number();
+      expect(')');
+      return v;
+    }
+
+    int number() {
+      skipWs();
+      int start = pos;
+      while (pos < s.length() && Character.isDigit(s.charAt(pos))) pos++;
+      if (start == pos) throw new ValidationException("Could not parse type '" + s + "': expected a number at position " + pos + ".");
+      return Integer.parseInt(s.substring(start, pos));
+    }
+
+    Parsed type() {
+      Parsed t = base();
+      // Postfix forms: "INT ARRAY", "INT MULTISET", then NOT NULL / NULL.
+      while (true) {
+        String w = peekWord();
+        if (w.equals("ARRAY")) {
+          word();
+          t = new Parsed(DataTypes.createArrayType(t.spark, t.nullable), true, "ARRAY<" + t.fullFlinkType() + ">");
+        } else if (w.equals("MULTISET")) {
+          word();
+          t = multiset(t);
+        } else {
+          break;
+        }
+      }
+      String w = peekWord();
+      if (w.equals("NOT")) {
+        word();
+        if (!word().equals("NULL")) throw new ValidationException("Expected NOT NULL in type '" + s + "'.");
+        return new Parsed(t.spark, false, t.flink);
+      }
+      if (w.equals("NULL") && !t.flink.equals("NULL")) {
+        word();
+      }
+      return t;
+    }
+
+    private Parsed multiset(Parsed t) {
+      return new Parsed(DataTypes.createMapType(t.spark, DataTypes.IntegerType, false), true,
+          "MULTISET<" + t.fullFlinkType() + ">");
+    }
+
+    Parsed base() {
+      String w = word();
+      switch (w) {
+        case "BOOLEAN": return new Parsed(DataTypes.BooleanType, true, "BOOLEAN");
+        case "TINYINT": return new Parsed(DataTypes.ByteType, true, "TINYINT");
+        case "SMALLINT": return new Parsed(DataTypes.ShortType, true, "SMALLINT");
+        case "INT":
+        case "INTEGER": return new Parsed(DataTypes.IntegerType, true, "INT");
+        case "BIGINT": return new Parsed(DataTypes.LongType, true, "BIGINT");
+        case "FLOAT":
+        case "REAL": return new Parsed(DataTypes.FloatType, true, "FLOAT");
+        case "DOUBLE":
+          if (peekWord().equals("PRECISION")) word();
+          return new Parsed(DataTypes.DoubleType, true, "DOUBLE");
+        case "DECIMAL":
+        case "DEC":
+        case "NUMERIC": {
+          int p = 10, sc = 0;
+          if (peek('(')) {
+            expect('(');
+            p = number();
+            if (peek(',')) {
+              expect(',');
+              sc = number();
+            }
+            expect(')');
+          }
+          if (p > 38) throw new ValidationException("DECIMAL precision " + p + " exceeds the maximum of 38.");
+          return new Parsed(DataTypes.createDecimalType(p, sc), true, "DECIMAL(" + p + ", " + sc + ")");
+        }
+        case "STRING": return new Parsed(DataTypes.StringType, true, "STRING");
+        case "CHAR": return new Parsed(DataTypes.StringType, true, "CHAR(" + intArg(1) + ")");
+        case "VARCHAR": {
+          int n = intArg(1);
+          return new Parsed(DataTypes.StringType, true, n == Integer.MAX_VALUE ? "STRING" : "VARCHAR(" + n + ")");
+        }
+        case "BYTES": return new Parsed(DataTypes.BinaryType, true, "BYTES");
+        case "BINARY": return new Parsed(DataTypes.BinaryType, true, "BINARY(" + intArg(1) + ")");
+        case "VARBINARY": {
+          int n = intArg(1);
+          return new Parsed(DataTypes.BinaryType, true, n == Integer.MAX_VALUE ? "BYTES" : "VARBINARY(" + n + ")");
+        }
+        case "DATE": return new Parsed(DataTypes.DateType, true, "DATE");
+        case "TIME": {
+          int p = intArg(0);
+          skipTimeZoneWords(false);
+          return new Parsed(TimeType.apply(Math.min(p, 6)), true, "TIME(" + p + ")");
+        }
+        case "TIMESTAMP": {
+          int p = intArg(6);
+          if (skipTimeZoneWords(true)) {
+            return new Parsed(DataTypes.TimestampType, true, "TIMESTAMP_LTZ(" + p + ")");
+          }
+          return new Parsed(DataTypes.TimestampNTZType, true, "TIMESTAMP(" + p + ")");
+        }
+        case "TIMESTAMP_LTZ": return new Parsed(DataTypes.TimestampType, true, "TIMESTAMP_LTZ(" + intArg(6) + ")");
+        case "ARRAY": {
+          expect('<');
+          Parsed e = type();
+          expect('>');
+          return new Parsed(DataTypes.createArrayType(e.spark, e.nullable), true, "ARRAY<" + e.fullFlinkType() + ">");
+        }
+        case "MULTISET": {
+          expect('<');
+          Parsed e = type();
+          expect('>');
+          return multiset(e);
+        }
+        case "MAP": {
+          expect('<');
+          Parsed k = type();
+          expect(',');
+          Parsed v = type();
+          expect('>');
+          return new Parsed(DataTypes.createMapType(k.spark, v.spark, v.nullable), true,
+              "MAP<" + k.fullFlinkType() + ", " + v.fullFlinkType() + ">");
+        }
+        case "ROW": {
+          char close;
+          if (peek('<')) {
+            expect('<');
+            close = '>';
+          } else {
+            expect('(');
+            close = ')';
+          }
+          List<StructField> fields = new ArrayList<>();
+          StringBuilder sb = new StringBuilder("ROW<");
+          if (!peek(close)) {
+            do {
+              if (!fields.isEmpty()) sb.append(", ");
+              String n = name();
+              Parsed ft = type();
+              skipWs();
+              if (pos < s.length() && s.charAt(pos) == '\'') { // field description
+                pos = s.indexOf('\'', pos + 1) + 1;
+              }
+              fields.add(field(n, ft));
+              sb.append('`').append(n.replace("`", "``")).append("` ").append(ft.fullFlinkType());
+            } while (peek(',') && consume(','));
+          }
+          expect(close);
+          return new Parsed(new StructType(fields.toArray(new StructField[0])), true, sb.append('>').toString());
+        }
+        case "NULL": return new Parsed(DataTypes.NullType, true, "NULL");
+        case "INTERVAL": return interval();
+        default:
+          throw new ValidationException("Unknown type '" + w + "' in '" + s
+              + "'. Known types: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL, CHAR, VARCHAR, STRING, "
+              + "BINARY, VARBINARY, BYTES, DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ, INTERVAL, ARRAY, MAP, MULTISET, ROW, NULL.");
+      }
+    }
+
+    private boolean consume(char c) {
+      expect(c);
+      return true;
+    }
+
+    /** Consumes WITH [LOCAL] TIME ZONE / WITHOUT TIME ZONE; returns true for WITH LOCAL TIME ZONE. */
+    private boolean skipTimeZoneWords(boolean allowLocal) {
+      String w = peekWord();
+      if (w.equals("WITHOUT")) {
+        word();
+        word();
+        word();
+        return false;
+      }
+      if (w.equals("WITH")) {
+        word();
+        String n = word();
+        if (n.equals("LOCAL")) {
+          word();
+          word();
+          if (!allowLocal) throw TableException.unsupported("TIME WITH LOCAL TIME ZONE");
+          return true;
+        }
+        throw TableException.unsupported("TIMESTAMP WITH TIME ZONE");
+      }
+      return false;
+    }
+
+    private Parsed interval() {
+      String unit = word();
+      int p = intArg(-1);
+      String to = null;
+      if (peekWord().equals("TO")) {
+        word();
+        to = word();
+        intArg(-1);
+      }
+      boolean yearMonth = unit.equals("YEAR") || unit.equals("MONTH");
+      String flink = yearMonth ? "INTERVAL YEAR(2) TO MONTH" : "INTERVAL SECOND(3)";
+      if (yearMonth) {
+        return new Parsed(DataTypes.createYearMonthIntervalType(), true, flink);
+      }
+      return new Parsed(DataTypes.createDayTimeIntervalType(), true, flink);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+"""pyflink_table: Apache Flink's Python Table API (PyFlink) running on Apache Spark.
+
+A PyFlink program runs unchanged once its ``pyflink.table`` and ``pyflink.common`` imports read
+``pyflink_table``::
+
+    from pyflink_table import EnvironmentSettings, TableEnvironment, DataTypes
+    from pyflink_table.expressions import col, lit
+
+    t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    t_env.from_elements([(1, 'Hi'), (2, 'Hello')], ['a', 'b']).select(col('a') + 1).execute().print()
+"""
+
+from pyflink_table.configuration import Configuration
+from pyflink_table.environment_settings import EnvironmentSettings
+from pyflink_table.errors import (
+    JavaException,
+    PythonException,
+    SqlParserException,
+    TableException,
+    ValidationException,
+)
+from pyflink_table.expression import Expression
+from pyflink_table.row import Row, RowKind
+from pyflink_table.table import (
+    GroupedTable,
+    GroupWindowedTable,
+    OverWindowedTable,
+    Table,
+    WindowGroupedTable,
+)
+from pyflink_table.table_config import TableConfig
+from pyflink_table.table_environment import TableEnvironment
+from pyflink_table.table_result import ResultKind, TableResult
+from pyflink_table.table_schema import ResolvedSchema, TableSchema
+from pyflink_table.types import DataTypes
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Configuration",
+    "DataTypes",
+    "EnvironmentSettings",
+    "Expression",
+    "GroupWindowedTable",
+    "GroupedTable",
+    "JavaException",
+    "OverWindowedTable",
+    "PythonException",
+    "ResolvedSchema",
+    "ResultKind",
+    "Row",
+    "RowKind",
+    "SqlParserException",
+    "Table",
+    "TableConfig",
+    "TableEnvironment",
+    "TableException",
+    "TableResult",
+    "TableSchema",
+    "ValidationException",
+    "WindowGroupedTable",
+]

@@ -1,0 +1,69 @@
+"""How Flink options map to Spark settings. The configuration docs page is generated from ``OPTIONS``.
+
+An option is either passed to Spark at start-up (``static``: it needs a new JVM or SparkContext)
+or applied to the environment's Spark session at once (runtime SQL settings).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, NamedTuple, Optional
+
+
+class OptionMapping(NamedTuple):
+    """One Flink option and the Spark setting it becomes."""
+
+    flink_key: str
+    spark_key: Optional[str]
+    static: bool
+    description: str
+    convert: Callable[[str], str] = str
+
+
+def _time_zone(value: str) -> str:
+    # Flink's 'default' means the JVM's own zone; Spark's session default is the same.
+    return "" if value == "default" else value
+
+
+OPTIONS: Dict[str, OptionMapping] = {
+    o.flink_key: o
+    for o in [
+        OptionMapping("parallelism.default", "spark.sql.shuffle.partitions", False,
+                      "Tasks per shuffle stage (Spark partitions after a shuffle)."),
+        OptionMapping("table.exec.resource.default-parallelism", "spark.sql.shuffle.partitions", False,
+                      "Same as parallelism.default for table operators."),
+        OptionMapping("pipeline.name", "spark.app.name", True,
+                      "Application name at start-up; later also the Spark job description."),
+        OptionMapping("table.local-time-zone", "spark.sql.session.timeZone", False,
+                      "Session time zone for TIMESTAMP_LTZ values and current_timestamp.", _time_zone),
+        OptionMapping("python.fn-execution.arrow.batch.size", "spark.sql.execution.arrow.maxRecordsPerBatch",
+                      False, "Rows per Arrow batch sent to Python workers (default 10000)."),
+        OptionMapping("python.executable", "spark.pyspark.python", True,
+                      "Python interpreter of the Python workers."),
+        OptionMapping("python.client.executable", "spark.pyspark.driver.python", True,
+                      "Python interpreter of the driver."),
+        OptionMapping("python.worker.memory.size", "spark.executor.pyspark.memory", True,
+                      "Memory limit of each Python worker, e.g. 512m."),
+    ]
+}
+
+#: Options read by pyflink_table itself rather than handed to Spark.
+OWN_OPTIONS: Dict[str, str] = {
+    "execution.runtime-mode": "batch or streaming (bounded input gives final results in both).",
+    "pipeline.global-job-parameters": "key:value,key:value pairs readable with FunctionContext.get_job_parameter.",
+    "pyflink_table.log.level": "Log level of the JVM (default WARN).",
+}
+
+
+def spark_setting(key: str, value: str) -> Optional[tuple[str, str, bool]]:
+    """(spark key, spark value, static) for a Flink option, ``spark.*`` keys passed through."""
+    if key.startswith("spark."):
+        return key, value, _is_static_spark_key(key)
+    mapping = OPTIONS.get(key)
+    if mapping is None or mapping.spark_key is None:
+        return None
+    return mapping.spark_key, mapping.convert(value), mapping.static
+
+
+def _is_static_spark_key(key: str) -> bool:
+    # SQL settings can change on a running session; everything else is fixed at start-up.
+    return not key.startswith("spark.sql.")

@@ -1,0 +1,178 @@
+"""PyFlink's exception types, and the one place where JVM failures are translated into them.
+
+Every public API method that calls into the JVM is wrapped by :func:`java_errors`, so users see
+``ValidationException: Cannot resolve field [x], input field list:[a, b].`` instead of a Py4J
+stack trace.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable, Dict, Type, TypeVar
+
+__all__ = [
+    "JavaException",
+    "TableException",
+    "ValidationException",
+    "SqlParserException",
+    "PythonException",
+    "CatalogException",
+    "DatabaseAlreadyExistException",
+    "DatabaseNotEmptyException",
+    "DatabaseNotExistException",
+    "FunctionAlreadyExistException",
+    "FunctionNotExistException",
+    "TableAlreadyExistException",
+    "TableNotExistException",
+    "java_errors",
+]
+
+
+class JavaException(Exception):
+    """Base of all errors raised by the table runtime, as in PyFlink.
+
+    :param message: the error message (first line says what is wrong).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.stack_trace = message
+
+    def __str__(self) -> str:
+        return self.stack_trace
+
+
+class TableException(JavaException):
+    """General error during table handling, including features that are not supported."""
+
+
+class ValidationException(JavaException):
+    """Invalid input found before anything runs: unknown column, function or table, bad arguments."""
+
+
+class SqlParserException(JavaException):
+    """A SQL statement or string expression could not be parsed."""
+
+
+class PythonException(TableException):
+    """A Python user-defined function failed; the message carries the user's Python traceback."""
+
+
+class CatalogException(JavaException):
+    """A catalog-related error."""
+
+
+class DatabaseAlreadyExistException(JavaException):
+    """The database to create exists already."""
+
+
+class DatabaseNotEmptyException(JavaException):
+    """The database to drop is not empty."""
+
+
+class DatabaseNotExistException(JavaException):
+    """The database does not exist."""
+
+
+class FunctionAlreadyExistException(JavaException):
+    """The function to register exists already."""
+
+
+class FunctionNotExistException(JavaException):
+    """The function does not exist."""
+
+
+class TableAlreadyExistException(JavaException):
+    """The table to create exists already."""
+
+
+class TableNotExistException(JavaException):
+    """The table does not exist."""
+
+
+_KINDS: Dict[str, Type[JavaException]] = {
+    cls.__name__: cls
+    for cls in (
+        TableException,
+        ValidationException,
+        SqlParserException,
+        PythonException,
+        CatalogException,
+        DatabaseAlreadyExistException,
+        DatabaseNotEmptyException,
+        DatabaseNotExistException,
+        FunctionAlreadyExistException,
+        FunctionNotExistException,
+        TableAlreadyExistException,
+        TableNotExistException,
+    )
+}
+
+
+def _java_exception_of(error: BaseException) -> Any:
+    """The JVM throwable behind a Py4J error or an exception PySpark already converted."""
+    from py4j.protocol import Py4JJavaError
+
+    if isinstance(error, Py4JJavaError):
+        return error.java_exception
+    return getattr(error, "_origin", None)
+
+
+def translate(error: BaseException) -> BaseException:
+    """Return the PyFlink exception for a JVM error (or the error itself if it is not one)."""
+    if isinstance(error, JavaException):
+        return error
+    java_exc = _java_exception_of(error)
+    if java_exc is None:
+        return error
+    from pyflink_table.java_gateway import get_gateway
+
+    kind, message = get_gateway().jvm.org.pyflink_table.bridge.errors.ErrorTranslator.translate(java_exc)
+    if kind == "PythonException":
+        message = _python_failure_message(str(error), message)
+    return _KINDS.get(kind, TableException)(message)
+
+
+def _python_failure_message(pyspark_text: str, java_text: str) -> str:
+    """Keep the user's traceback, drop the JVM frames around it."""
+    text = pyspark_text or java_text
+    start = text.find("Traceback (most recent call last)")
+    if start >= 0:
+        text = text[start:]
+    end = text.find("\n\tat ")
+    if end > 0:
+        text = text[:end]
+    return "Python function failed:\n" + text.strip()
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+C = TypeVar("C", bound=type)
+
+
+def _wrap(func: F) -> F:
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except JavaException:
+            raise
+        except Exception as e:  # noqa: BLE001 - translated below or re-raised unchanged
+            translated = translate(e)
+            if translated is e:
+                raise
+            raise translated from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def java_errors(cls: C) -> C:
+    """Class decorator: translate JVM errors raised by any public method of ``cls``."""
+    for name, member in list(vars(cls).items()):
+        if name.startswith("_") and name != "__init__":
+            continue
+        if isinstance(member, (staticmethod, classmethod)):
+            setattr(cls, name, type(member)(_wrap(member.__func__)))
+        elif inspect.isfunction(member):
+            setattr(cls, name, _wrap(member))
+    return cls

@@ -1,0 +1,287 @@
+"""Functions that start Table API expressions: ``col``, ``lit``, ``call`` and the built-ins.
+
+Mirrors ``pyflink.table.expressions``. Each function builds one unresolved JVM expression node.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, List, Union
+
+from pyflink_table.expression import (
+    Expression,
+    _call_node,
+    _exprs,
+    _get_java_expression,
+    _literal,
+    _type_string,
+)
+
+if TYPE_CHECKING:
+    from pyflink_table.types import DataType
+
+__all__ = [
+    "col", "lit", "call", "call_sql", "if_then_else", "concat", "concat_ws", "and_", "or_", "not_",
+    "row", "array", "map_", "null_of", "range_", "with_columns", "without_columns",
+    "current_date", "current_time", "current_timestamp", "current_database", "local_time",
+    "local_timestamp", "to_date", "to_timestamp", "to_timestamp_ltz", "uuid", "pi", "e", "rand",
+    "rand_integer", "atan2", "negative", "log", "row_interval", "UNBOUNDED_ROW", "UNBOUNDED_RANGE",
+    "CURRENT_ROW", "CURRENT_RANGE", "date_format", "timestamp_diff", "convert_tz", "from_unixtime",
+    "unix_timestamp", "temporal_overlaps",
+]
+
+
+def _fn(name: str, *args: Any) -> Expression[Any]:
+    return Expression(_call_node(name, [_get_java_expression(a) for a in args]))
+
+
+def col(name: str) -> Expression[Any]:
+    """A reference to the input column ``name``.
+
+    Example::
+
+        >>> tab.select(col('a'), col('b') + 1)
+    """
+    return Expression(_exprs().col(name))
+
+
+def lit(v: Any, data_type: Union["DataType", str, None] = None) -> Expression[Any]:
+    """A literal value, optionally of an explicit type: ``lit(1)``, ``lit('1.5', DataTypes.DECIMAL(3, 1))``."""
+    if data_type is None:
+        return Expression(_literal(v))
+    if v is None:
+        return null_of(data_type)
+    return Expression(_literal(v)).cast(data_type)
+
+
+def call(f: Union[str, Any], *args: Any) -> Expression[Any]:
+    """Call a built-in or registered function by name, or a user-defined function object."""
+    if isinstance(f, str):
+        return _fn(f, *args)
+    from pyflink_table.udf import UserDefinedFunctionWrapper
+
+    if isinstance(f, UserDefinedFunctionWrapper):
+        return f(*args)
+    raise TypeError(f"call() takes a function name or a user-defined function, got {type(f).__name__}")
+
+
+def call_sql(sql_expression: str) -> Expression[Any]:
+    """A SQL expression evaluated as Spark SQL: ``call_sql('UPPER(a)')``."""
+    return _fn("callSql", sql_expression)
+
+
+def if_then_else(condition: Any, if_true: Any, if_false: Any) -> Expression[Any]:
+    """``if_true`` where ``condition`` holds, else ``if_false``."""
+    return _fn("ifThenElse", condition, if_true, if_false)
+
+
+def concat(first: Any, *others: Any) -> Expression[str]:
+    """Concatenation of strings; NULL if any is NULL."""
+    return _fn("concat", first, *others)
+
+
+def concat_ws(separator: Any, first: Any, *others: Any) -> Expression[str]:
+    """Concatenation with a separator; NULL arguments are skipped."""
+    return _fn("concat_ws", separator, first, *others)
+
+
+def and_(predicate0: Any, predicate1: Any, *predicates: Any) -> Expression[bool]:
+    """Logical AND of the predicates."""
+    return _fn("and", predicate0, predicate1, *predicates)
+
+
+def or_(predicate0: Any, predicate1: Any, *predicates: Any) -> Expression[bool]:
+    """Logical OR of the predicates."""
+    return _fn("or", predicate0, predicate1, *predicates)
+
+
+def not_(expression: Any) -> Expression[bool]:
+    """Logical NOT."""
+    return _fn("not", expression)
+
+
+def row(head: Any, *tail: Any) -> Expression[Any]:
+    """A ROW value from the given fields."""
+    return _fn("row", head, *tail)
+
+
+def array(head: Any, *tail: Any) -> Expression[Any]:
+    """An ARRAY value from the given elements."""
+    return _fn("array", head, *tail)
+
+
+def map_(key: Any, value: Any, *tail: Any) -> Expression[Any]:
+    """A MAP value from alternating keys and values."""
+    return _fn("map", key, value, *tail)
+
+
+def null_of(data_type: Union["DataType", str]) -> Expression[Any]:
+    """A NULL literal of ``data_type``."""
+    return Expression(_exprs().typedLit(None, _type_string(data_type)))
+
+
+def range_(start: Union[str, int], end: Union[str, int]) -> Expression[Any]:
+    """A column range for :func:`with_columns`: by 1-based positions or by names, inclusive."""
+    return _fn("range", _range_bound(start), _range_bound(end))
+
+
+def _range_bound(v: Union[str, int]) -> Any:
+    return col(v) if isinstance(v, str) else v
+
+
+def with_columns(head: Any, *tails: Any) -> Expression[Any]:
+    """The columns named, numbered or in a :func:`range_`, in table order."""
+    return _fn("withColumns", *[_range_bound(h) if isinstance(h, str) else h for h in (head, *tails)])
+
+
+def without_columns(head: Any, *tails: Any) -> Expression[Any]:
+    """All columns except those named, numbered or in a :func:`range_`."""
+    return _fn("withoutColumns", *[_range_bound(h) if isinstance(h, str) else h for h in (head, *tails)])
+
+
+def current_date() -> Expression[Any]:
+    """Today's date in the session time zone."""
+    return _fn("currentDate")
+
+
+def current_time() -> Expression[Any]:
+    """The current time in the session time zone."""
+    return _fn("currentTime")
+
+
+def current_timestamp() -> Expression[Any]:
+    """The current timestamp (TIMESTAMP_LTZ)."""
+    return _fn("currentTimestamp")
+
+
+def current_database() -> Expression[str]:
+    """The current database's name."""
+    return _fn("currentDatabase")
+
+
+def local_time() -> Expression[Any]:
+    """The current local time."""
+    return _fn("localTime")
+
+
+def local_timestamp() -> Expression[Any]:
+    """The current local timestamp (TIMESTAMP)."""
+    return _fn("localTimestamp")
+
+
+def to_date(date_str: Any, format: Any = None) -> Expression[Any]:
+    """Parse a date string (default format 'yyyy-MM-dd')."""
+    return _fn("toDate", date_str) if format is None else _fn("toDate", date_str, format)
+
+
+def to_timestamp(timestamp_str: Any, format: Any = None) -> Expression[Any]:
+    """Parse a timestamp string (default format 'yyyy-MM-dd HH:mm:ss')."""
+    return _fn("toTimestamp", timestamp_str) if format is None else _fn("toTimestamp", timestamp_str, format)
+
+
+def to_timestamp_ltz(numeric_epoch_time: Any, precision: Any = 3) -> Expression[Any]:
+    """A TIMESTAMP_LTZ from epoch seconds (precision 0) or milliseconds (precision 3)."""
+    return _fn("toTimestampLtz", numeric_epoch_time, precision)
+
+
+def uuid() -> Expression[str]:
+    """A random UUID string."""
+    return _fn("uuid")
+
+
+def pi() -> Expression[float]:
+    """The constant pi."""
+    return _fn("pi")
+
+
+def e() -> Expression[float]:
+    """The constant e."""
+    return _fn("e")
+
+
+def rand(seed: Any = None) -> Expression[float]:
+    """A random DOUBLE in [0, 1)."""
+    return _fn("rand") if seed is None else _fn("rand", seed)
+
+
+def rand_integer(bound: Any, seed: Any = None) -> Expression[int]:
+    """A random INT in [0, bound)."""
+    return _fn("randInteger", bound) if seed is None else _fn("randInteger", seed, bound)
+
+
+def atan2(y: Any, x: Any) -> Expression[float]:
+    """The arc tangent of y/x."""
+    return _fn("atan2", y, x)
+
+
+def negative(v: Any) -> Expression[Any]:
+    """The negated value."""
+    return _fn("minusPrefix", v)
+
+
+def log(v: Any, base: Any = None) -> Expression[float]:
+    """Natural logarithm, or logarithm to ``base`` (``log(v, base)``)."""
+    return _fn("ln", v) if base is None else _fn("log", base, v)
+
+
+def row_interval(row_count: int) -> Expression[Any]:
+    """An interval of ``row_count`` rows, for over and row-count windows."""
+    return Expression(_exprs().typedLit(row_count, "ROW_INTERVAL"))
+
+
+def date_format(timestamp: Any, format: Any) -> Expression[str]:
+    """Format a timestamp with a Java date pattern."""
+    return _fn("dateFormat", timestamp, format)
+
+
+def timestamp_diff(time_point_unit: Any, time_point1: Any, time_point2: Any) -> Expression[int]:
+    """Whole ``time_point_unit``\\ s between two time points (second minus first)."""
+    return _fn("timestampDiff", time_point_unit.name, time_point1, time_point2)
+
+
+def convert_tz(date_str: Any, tz_from: Any, tz_to: Any) -> Expression[str]:
+    """Convert a datetime string from one time zone to another."""
+    return _fn("convertTz", date_str, tz_from, tz_to)
+
+
+def from_unixtime(unixtime: Any, format: Any = None) -> Expression[str]:
+    """Format epoch seconds as a string (default 'yyyy-MM-dd HH:mm:ss')."""
+    return _fn("fromUnixtime", unixtime) if format is None else _fn("fromUnixtime", unixtime, format)
+
+
+def unix_timestamp(date_str: Any = None, format: Any = None) -> Expression[int]:
+    """Epoch seconds now, or of a datetime string."""
+    if date_str is None:
+        return _fn("unixTimestamp")
+    return _fn("unixTimestamp", date_str) if format is None else _fn("unixTimestamp", date_str, format)
+
+
+def temporal_overlaps(left_time_point: Any, left_temporal: Any, right_time_point: Any,
+                      right_temporal: Any) -> Expression[bool]:
+    """TRUE if two time ranges overlap."""
+    return _fn("temporalOverlaps", left_time_point, left_temporal, right_time_point, right_temporal)
+
+
+class _LazyConstant(Expression[Any]):
+    """A window-bound constant whose JVM node is built on use, so importing needs no JVM."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    @property  # type: ignore[override]
+    def _j_expr(self) -> Any:
+        return _call_node(self._name, [])
+
+    def __str__(self) -> str:
+        return self._name
+
+
+UNBOUNDED_ROW: Expression[Any] = _LazyConstant("unboundedRow")
+UNBOUNDED_RANGE: Expression[Any] = _LazyConstant("unboundedRange")
+CURRENT_ROW: Expression[Any] = _LazyConstant("currentRow")
+CURRENT_RANGE: Expression[Any] = _LazyConstant("currentRange")
+
+
+def _all_expressions(items: List[Any]) -> List[Any]:
+    return [_get_java_expression(i) for i in items]

@@ -1,0 +1,138 @@
+"""Starting embedded Spark with the bridge jar, and the few helpers that own all JVM access.
+
+One SparkContext serves the whole Python process; each TableEnvironment gets its own Spark session
+on it. The bridge jar must be on the driver's class path before the JVM starts, so it is added to
+the Spark configuration here rather than later.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional
+
+from pyflink_table import _bridge_build
+from pyflink_table.errors import TableException
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+__all__ = ["bridge_jar", "get_gateway", "root_spark_session", "bridge"]
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+_SOURCE_ROOT = _PACKAGE_DIR.parent / "java-bridge"
+_lock = threading.RLock()
+_root: Optional["SparkSession"] = None
+
+
+def bridge_jar() -> str:
+    """Path of the bridge jar; in a source checkout it is (re)built when its sources changed."""
+    jar = _PACKAGE_DIR / "jars" / _bridge_build.JAR_NAME
+    if _SOURCE_ROOT.is_dir() and _bridge_build.is_stale(jar, _SOURCE_ROOT):
+        try:
+            _bridge_build.build_jar(_SOURCE_ROOT, jar)
+        except _bridge_build.BridgeBuildError as e:
+            raise TableException(str(e)) from None
+    if not jar.exists():
+        raise TableException(
+            f"The pyflink_table bridge jar is missing at {jar}; reinstall the package (pip install pyflink-table)."
+        )
+    return str(jar)
+
+
+def _default_conf() -> Dict[str, str]:
+    cores = os.cpu_count() or 2
+    return {
+        "spark.master": "local[*]",
+        "spark.app.name": "pyflink_table",
+        # Small, local jobs: 200 shuffle partitions would mostly schedule empty tasks.
+        "spark.sql.shuffle.partitions": str(cores),
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.execution.arrow.pyspark.enabled": "true",
+        "spark.sql.execution.arrow.maxRecordsPerBatch": "10000",
+        "spark.python.worker.reuse": "true",
+        "spark.driver.memory": "2g",
+    }
+
+
+def root_spark_session(conf: Mapping[str, str]) -> "SparkSession":
+    """The process-wide Spark session, started on first use with ``conf`` and the bridge jar.
+
+    Later calls reuse it; their runtime SQL settings are applied per TableEnvironment instead.
+    An already running SparkSession (created by the user) is reused when it can load the bridge.
+    """
+    global _root
+    with _lock:
+        if _root is not None and _root.sparkContext._jsc is not None:
+            return _root
+        from pyspark.sql import SparkSession
+
+        active = SparkSession.getActiveSession()
+        if active is not None:
+            _check_bridge_loadable(active)
+            _root = active
+            return _root
+        settings = _default_conf()
+        settings.update(conf)
+        jar = bridge_jar()
+        for key in ("spark.driver.extraClassPath", "spark.jars"):
+            existing = settings.get(key)
+            settings[key] = jar if not existing else existing + ("," if key == "spark.jars" else os.pathsep) + jar
+        # Workers must run this interpreter, or they miss pyarrow and the user's packages.
+        python = settings.pop("python.executable", None) or sys.executable
+        os.environ.setdefault("PYSPARK_PYTHON", python)
+        os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+        builder = SparkSession.builder
+        for k, v in settings.items():
+            builder = builder.config(k, v)
+        session = builder.getOrCreate()
+        session.sparkContext.setLogLevel(settings.get("pyflink_table.log.level", "WARN"))
+        _check_bridge_loadable(session)
+        _root = session
+        return session
+
+
+def _check_bridge_loadable(session: "SparkSession") -> None:
+    jvm = session.sparkContext._jvm
+    assert jvm is not None
+    try:
+        jvm.java.lang.Class.forName(
+            "org.pyflink_table.bridge.session.TableEnv", True, jvm.Thread.currentThread().getContextClassLoader()
+        )
+    except Exception:
+        raise TableException(
+            "The running SparkSession cannot load the pyflink_table bridge. Start Spark with "
+            f"spark.jars and spark.driver.extraClassPath set to {bridge_jar()} (see "
+            "pyflink_table.java_gateway.bridge_jar()), or let TableEnvironment.create() start it."
+        ) from None
+
+
+def get_gateway() -> Any:
+    """The Py4J gateway of the running SparkContext."""
+    from pyspark import SparkContext
+
+    gw = SparkContext._gateway
+    if gw is None:
+        raise TableException("No Spark JVM is running yet: create a TableEnvironment first.")
+    return gw
+
+
+def bridge() -> Any:
+    """The ``org.pyflink_table.bridge`` Java package."""
+    return get_gateway().jvm.org.pyflink_table.bridge
+
+
+def to_java_array(java_class: Any, items: Iterable[Any]) -> Any:
+    """A typed Java array holding ``items`` (Py4J does not convert lists on its own)."""
+    values = list(items)
+    arr = get_gateway().new_array(java_class, len(values))
+    for i, v in enumerate(values):
+        arr[i] = v
+    return arr
+
+
+def to_string_array(items: Iterable[str]) -> Any:
+    return to_java_array(get_gateway().jvm.java.lang.String, items)

@@ -1,0 +1,321 @@
+"""``Table`` and its grouped and windowed forms: relational operations delegated to the JVM bridge.
+
+A :class:`Table` holds a handle on a bridge ``JTable`` (a Spark Dataset plus Flink semantics).
+Each operation compiles its expressions in the JVM and returns a new Table; nothing runs until
+``execute()``, ``to_pandas()`` or an insert.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Union
+
+from pyflink_table.errors import TableException, java_errors
+from pyflink_table.expression import Expression
+from pyflink_table.java_gateway import bridge, to_java_array, to_string_array
+from pyflink_table.row import Row
+from pyflink_table.table_result import TableResult, format_table
+from pyflink_table.table_schema import ResolvedSchema, TableSchema
+from pyflink_table.types import DataType, parse_type_string
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from pyflink_table.table_environment import TableEnvironment
+    from pyflink_table.window import GroupWindow, OverWindow
+
+__all__ = ["Table", "GroupedTable", "GroupWindowedTable", "WindowGroupedTable", "OverWindowedTable"]
+
+ExpressionOrStr = Union[Expression[Any], str]
+
+
+def _to_j_exprs(fields: Iterable[Any]) -> Any:
+    """A Java Expr[] from Expressions and FLIP-38 string expressions (a string may hold several)."""
+    exprs_cls = bridge().expressions.Exprs
+    nodes: List[Any] = []
+    for f in fields:
+        if isinstance(f, str):
+            nodes.extend(exprs_cls.parseList(f))
+        elif isinstance(f, Expression):
+            nodes.append(f._j_expr)
+        else:
+            raise TypeError(f"Expected an Expression or a string expression, got {type(f).__name__}: {f!r}")
+    return to_java_array(bridge().expressions.Expr, nodes)
+
+
+def _to_j_expr(field: Any) -> Any:
+    if isinstance(field, str):
+        return bridge().expressions.Exprs.parse(field)
+    if isinstance(field, Expression):
+        return field._j_expr
+    raise TypeError(f"Expected an Expression or a string expression, got {type(field).__name__}: {field!r}")
+
+
+def _to_python(value: Any) -> Any:
+    """PySpark values to PyFlink's: nested Spark rows become named :class:`Row` objects."""
+    from pyspark.sql import Row as SparkRow
+
+    if isinstance(value, SparkRow):
+        fields = getattr(value, "__fields__", None)
+        values = [_to_python(v) for v in value]
+        return Row(**dict(zip(fields, values))) if fields else Row(*values)
+    if isinstance(value, list):
+        return [_to_python(v) for v in value]
+    if isinstance(value, dict):
+        return {_to_python(k): _to_python(v) for k, v in value.items()}
+    return value
+
+
+@java_errors
+class Table:
+    """A table of the Table API: the result of a source, a SQL query or relational operations.
+
+    Example::
+
+        >>> t = t_env.from_elements([(1, 'Hi'), (2, 'Hello')], ['a', 'b'])
+        >>> t.select(col('a') + 1, col('b')).where(col('a') > 1).execute().print()
+    """
+
+    def __init__(self, j_table: Any, t_env: "TableEnvironment") -> None:
+        self._j_table = j_table
+        self._t_env = t_env
+
+    def _wrap(self, j_table: Any) -> "Table":
+        return Table(j_table, self._t_env)
+
+    def _spark_df(self) -> Any:
+        from pyspark.sql import DataFrame
+
+        return DataFrame(self._j_table.dataset(), self._t_env._spark)
+
+    def _collect_rows(self) -> List[Row]:
+        self._t_env._before_job()
+        rows = self._spark_df().collect()
+        # PyFlink's collected rows are positional: Row(1, 'Hi'), without field names.
+        return [Row(*[_to_python(v) for v in r]) for r in rows]
+
+    # --- schema -----------------------------------------------------------------------------
+
+    def get_schema(self) -> TableSchema:
+        """The names and types of the columns (legacy form)."""
+        return TableSchema._from_strings(list(self._j_table.fieldNames()), list(self._j_table.fieldTypes()))
+
+    def get_resolved_schema(self) -> ResolvedSchema:
+        """The names and types of the columns."""
+        return ResolvedSchema(list(self._j_table.fieldNames()),
+                              [parse_type_string(t) for t in self._j_table.fieldTypes()])
+
+    def print_schema(self) -> None:
+        """Print the schema, as Flink does."""
+        print(self._j_table.printSchema())
+
+    def explain(self, *extra_details: Any) -> str:
+        """Spark's plans for this table: parsed, analysed, optimised and physical."""
+        return str(self._j_table.explain(True))
+
+    # --- relational operations ----------------------------------------------------------------
+
+    def select(self, *fields: ExpressionOrStr) -> "Table":
+        """Project columns; aggregates without ``group_by`` aggregate the whole table.
+
+        Example::
+
+            >>> tab.select(col('key'), col('value') + 'hello')
+            >>> tab.select("key, value + 'hello'")
+        """
+        return self._wrap(self._j_table.select(_to_j_exprs(fields)))
+
+    def alias(self, field: str, *fields: str) -> "Table":
+        """Rename all columns: ``tab.alias('a', 'b', 'c')``."""
+        names = [n.strip() for f in (field, *fields) for n in f.split(",")] if "," in field else [field, *fields]
+        return self._wrap(self._j_table.alias(to_string_array(names)))
+
+    def filter(self, predicate: ExpressionOrStr) -> "Table":
+        """Keep the rows where ``predicate`` is TRUE."""
+        return self._wrap(self._j_table.filter(_to_j_expr(predicate)))
+
+    def where(self, predicate: ExpressionOrStr) -> "Table":
+        """Same as :meth:`filter`."""
+        return self.filter(predicate)
+
+    def group_by(self, *fields: ExpressionOrStr) -> "GroupedTable":
+        """Group by key expressions; follow with ``select`` of keys and aggregates."""
+        return GroupedTable(self._j_table.groupBy(_to_j_exprs(fields)), self._t_env)
+
+    def distinct(self) -> "Table":
+        """Remove duplicate rows."""
+        return self._wrap(self._j_table.distinct())
+
+    def join(self, right: "Table", join_predicate: Optional[ExpressionOrStr] = None) -> "Table":
+        """Inner join; without a predicate, follow with ``where``. Column names must not clash."""
+        return self._join(right, join_predicate, "inner")
+
+    def left_outer_join(self, right: "Table", join_predicate: Optional[ExpressionOrStr] = None) -> "Table":
+        """Left outer join on ``join_predicate``."""
+        return self._join(right, join_predicate, "left_outer")
+
+    def right_outer_join(self, right: "Table", join_predicate: ExpressionOrStr) -> "Table":
+        """Right outer join on ``join_predicate``."""
+        return self._join(right, join_predicate, "right_outer")
+
+    def full_outer_join(self, right: "Table", join_predicate: ExpressionOrStr) -> "Table":
+        """Full outer join on ``join_predicate``."""
+        return self._join(right, join_predicate, "full_outer")
+
+    def _join(self, right: "Table", predicate: Optional[ExpressionOrStr], how: str) -> "Table":
+        cond = None if predicate is None else _to_j_expr(predicate)
+        return self._wrap(self._j_table.join(right._j_table, cond, how))
+
+    def minus(self, right: "Table") -> "Table":
+        """Rows of this table not in ``right``, without duplicates (SQL EXCEPT)."""
+        return self._wrap(self._j_table.minus(right._j_table))
+
+    def minus_all(self, right: "Table") -> "Table":
+        """Rows of this table not in ``right``, keeping duplicates (SQL EXCEPT ALL)."""
+        return self._wrap(self._j_table.minusAll(right._j_table))
+
+    def union(self, right: "Table") -> "Table":
+        """Rows of both tables, without duplicates."""
+        return self._wrap(self._j_table.union(right._j_table))
+
+    def union_all(self, right: "Table") -> "Table":
+        """Rows of both tables, with duplicates."""
+        return self._wrap(self._j_table.unionAll(right._j_table))
+
+    def intersect(self, right: "Table") -> "Table":
+        """Rows in both tables, without duplicates."""
+        return self._wrap(self._j_table.intersect(right._j_table))
+
+    def intersect_all(self, right: "Table") -> "Table":
+        """Rows in both tables, with duplicates."""
+        return self._wrap(self._j_table.intersectAll(right._j_table))
+
+    def order_by(self, *fields: ExpressionOrStr) -> "Table":
+        """Sort; ascending puts NULLs last and descending first, as Flink does."""
+        return self._wrap(self._j_table.orderBy(_to_j_exprs(fields)))
+
+    def offset(self, offset: int) -> "Table":
+        """Skip the first ``offset`` rows (works without ``fetch`` too)."""
+        return self._wrap(self._j_table.offset(offset))
+
+    def fetch(self, fetch: int) -> "Table":
+        """Keep the first ``fetch`` rows."""
+        return self._wrap(self._j_table.fetch(fetch))
+
+    def limit(self, fetch: int, offset: int = 0) -> "Table":
+        """Keep ``fetch`` rows after skipping ``offset``."""
+        t = self.offset(offset) if offset else self
+        return t.fetch(fetch)
+
+    def add_columns(self, *fields: ExpressionOrStr) -> "Table":
+        """Append computed columns; their names must be new."""
+        return self._wrap(self._j_table.addColumns(_to_j_exprs(fields)))
+
+    def add_or_replace_columns(self, *fields: ExpressionOrStr) -> "Table":
+        """Append computed columns, replacing existing columns of the same name in place."""
+        return self._wrap(self._j_table.addOrReplaceColumns(_to_j_exprs(fields)))
+
+    def rename_columns(self, *fields: ExpressionOrStr) -> "Table":
+        """Rename columns: ``rename_columns(col('a').alias('x'))``."""
+        return self._wrap(self._j_table.renameColumns(_to_j_exprs(fields)))
+
+    def drop_columns(self, *fields: ExpressionOrStr) -> "Table":
+        """Remove columns."""
+        return self._wrap(self._j_table.dropColumns(_to_j_exprs(fields)))
+
+    # --- windows ------------------------------------------------------------------------------
+
+    def window(self, window: "GroupWindow") -> "GroupWindowedTable":
+        """Define a group window (Tumble, Slide, Session); follow with ``group_by``."""
+        return GroupWindowedTable(self._j_table.window(window._java_window()), self._t_env)
+
+    def over_window(self, *over_windows: "OverWindow") -> "OverWindowedTable":
+        """Define over windows; follow with ``select`` using ``agg.over(alias)``."""
+        j_windows = to_java_array(bridge().window.OverWindowSpec, [w._java_window() for w in over_windows])
+        return OverWindowedTable(self._j_table.overWindow(j_windows), self._t_env)
+
+    # --- execution ----------------------------------------------------------------------------
+
+    def execute(self) -> TableResult:
+        """Run the query; the result's ``collect()`` yields :class:`Row` objects."""
+        return TableResult._of_table(self)
+
+    def to_pandas(self) -> "pd.DataFrame":
+        """The rows as a pandas DataFrame, transferred with Arrow."""
+        self._t_env._before_job()
+        return self._spark_df().toPandas()
+
+    def execute_insert(self, table_path_or_descriptor: Any, overwrite: bool = False) -> TableResult:
+        """Write the rows into a registered sink table (or a ``TableDescriptor``)."""
+        return self._t_env._insert(table_path_or_descriptor, self, overwrite)
+
+    def insert_into(self, table_path: str) -> None:
+        """FLIP-38: queue an insert into ``table_path``; ``t_env.execute(job_name)`` runs it."""
+        self._t_env._queue_insert(table_path, self)
+
+    def __str__(self) -> str:
+        return f"Table({', '.join(self._j_table.fieldNames())})"
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        """A bounded preview for notebooks."""
+        import html
+
+        preview = self.fetch(10)
+        text = format_table(list(self._j_table.fieldNames()),
+                            [parse_type_string(t) for t in self._j_table.fieldTypes()],
+                            preview._collect_rows())
+        return "<pre>" + html.escape(text) + "</pre>"
+
+
+@java_errors
+class GroupedTable:
+    """A table grouped by keys: ``tab.group_by(col('key')).select(col('key'), col('value').avg)``."""
+
+    def __init__(self, j_grouped: Any, t_env: "TableEnvironment") -> None:
+        self._j_grouped = j_grouped
+        self._t_env = t_env
+
+    def select(self, *fields: ExpressionOrStr) -> Table:
+        """Keys and aggregates per group."""
+        return Table(self._j_grouped.select(_to_j_exprs(fields)), self._t_env)
+
+
+@java_errors
+class GroupWindowedTable:
+    """A table with a group window; ``group_by`` must name the window's alias."""
+
+    def __init__(self, j_windowed: Any, t_env: "TableEnvironment") -> None:
+        self._j_windowed = j_windowed
+        self._t_env = t_env
+
+    def group_by(self, *fields: ExpressionOrStr) -> "WindowGroupedTable":
+        """Group by the window alias and optional keys."""
+        return WindowGroupedTable(self._j_windowed.groupBy(_to_j_exprs(fields)), self._t_env)
+
+
+@java_errors
+class WindowGroupedTable:
+    """A table grouped by a window and keys: select keys, aggregates and window properties."""
+
+    def __init__(self, j_grouped: Any, t_env: "TableEnvironment") -> None:
+        self._j_grouped = j_grouped
+        self._t_env = t_env
+
+    def select(self, *fields: ExpressionOrStr) -> Table:
+        """Keys, aggregates and ``w.start``/``w.end``/``w.rowtime`` per window and key."""
+        return Table(self._j_grouped.select(_to_j_exprs(fields)), self._t_env)
+
+
+@java_errors
+class OverWindowedTable:
+    """A table with over windows: select expressions with ``agg.over(alias)``."""
+
+    def __init__(self, j_over: Any, t_env: "TableEnvironment") -> None:
+        self._j_over = j_over
+        self._t_env = t_env
+
+    def select(self, *fields: ExpressionOrStr) -> Table:
+        """Columns and over-window aggregates; one output row per input row."""
+        return Table(self._j_over.select(_to_j_exprs(fields)), self._t_env)

@@ -1,0 +1,332 @@
+"""``TableEnvironment``: the entry point. It owns a Spark session and the JVM half of the environment."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from pyflink_table import _options
+from pyflink_table.configuration import Configuration
+from pyflink_table.environment_settings import EnvironmentSettings
+from pyflink_table.errors import TableException, ValidationException, java_errors
+from pyflink_table.java_gateway import bridge, root_spark_session, to_string_array
+from pyflink_table.row import Row
+from pyflink_table.table import Table
+from pyflink_table.table_config import TableConfig
+from pyflink_table.table_result import ResultKind, TableResult
+from pyflink_table.types import DataType, RowType, _infer_type, _merge_type, parse_type_string
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from pyspark.sql import SparkSession
+
+__all__ = ["TableEnvironment"]
+
+
+@java_errors
+class TableEnvironment:
+    """The entry point of a Table API program: sources, SQL, functions and configuration.
+
+    By default it runs on embedded local Spark; set ``spark.master`` (and any ``spark.*`` option)
+    in the settings' configuration to use a cluster.
+
+    Example::
+
+        >>> t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+        >>> t_env.from_elements([(1, 'Hi')], ['a', 'b']).execute().print()
+    """
+
+    def __init__(self, j_env: Any, spark: "SparkSession", config: TableConfig, streaming: bool) -> None:
+        self._j_env = j_env
+        self._spark = spark
+        self._config = config
+        self._streaming = streaming
+        self._pending_inserts: List[Tuple[str, Table]] = []
+        config._attach(self._apply_option)
+
+    @staticmethod
+    def create(environment_settings: Union[EnvironmentSettings, TableConfig, Configuration, None] = None
+               ) -> "TableEnvironment":
+        """A new environment; starts embedded Spark on first use.
+
+        :param environment_settings: :class:`EnvironmentSettings`, a :class:`Configuration`, or a
+            FLIP-38 :class:`TableConfig`; batch mode when omitted.
+        """
+        if environment_settings is None:
+            environment_settings = EnvironmentSettings.in_batch_mode()
+        if isinstance(environment_settings, TableConfig):
+            config = environment_settings
+            streaming = config.get("execution.runtime-mode", "streaming") == "streaming"
+        elif isinstance(environment_settings, Configuration):
+            settings = EnvironmentSettings.from_configuration(environment_settings)
+            config = TableConfig(settings.to_configuration())
+            streaming = settings.is_streaming_mode()
+        elif isinstance(environment_settings, EnvironmentSettings):
+            config = TableConfig(environment_settings.to_configuration())
+            streaming = environment_settings.is_streaming_mode()
+        else:
+            raise TypeError(
+                "TableEnvironment.create takes EnvironmentSettings, TableConfig or Configuration, got "
+                f"{type(environment_settings).__name__}"
+            )
+        static = {}
+        for key, value in config.to_dict().items():
+            mapped = _options.spark_setting(key, value)
+            if mapped is not None and mapped[2] and mapped[1]:
+                static[mapped[0]] = mapped[1]
+            if key == "pyflink_table.log.level":
+                static[key] = value
+        if "parallelism.default" in config.to_dict() and "spark.master" not in static:
+            static["spark.master"] = f"local[{config.get('parallelism.default')}]"
+        root = root_spark_session(static)
+        return TableEnvironment._on_session(root, config, streaming)
+
+    @staticmethod
+    def _on_session(root: "SparkSession", config: TableConfig, streaming: bool) -> "TableEnvironment":
+        from pyspark.sql import SparkSession
+
+        j_env = bridge().session.TableEnv.create(root._jsparkSession, streaming)
+        spark = SparkSession(root.sparkContext, j_env.sparkSession())
+        return TableEnvironment(j_env, spark, config, streaming)
+
+    @staticmethod
+    def from_spark_session(spark: "SparkSession", environment_settings: Optional[EnvironmentSettings] = None
+                           ) -> "TableEnvironment":
+        """An environment on an existing SparkSession (started with the bridge jar on its class path)."""
+        from pyflink_table import java_gateway
+
+        settings = environment_settings or EnvironmentSettings.in_batch_mode()
+        java_gateway._check_bridge_loadable(spark)
+        return TableEnvironment._on_session(spark, TableConfig(settings.to_configuration()),
+                                            settings.is_streaming_mode())
+
+    @staticmethod
+    def get_table_environment(table_config: TableConfig) -> "TableEnvironment":
+        """FLIP-38 spelling of :meth:`create` with a :class:`TableConfig`."""
+        return TableEnvironment.create(table_config)
+
+    # --- configuration ------------------------------------------------------------------------
+
+    def get_config(self) -> TableConfig:
+        """The options of this environment."""
+        return self._config
+
+    def _apply_option(self, key: str, value: str) -> None:
+        mapped = _options.spark_setting(key, value)
+        if mapped is None:
+            return
+        spark_key, spark_value, static = mapped
+        if static:
+            return  # applied at start-up only (a running SparkContext cannot change it)
+        if spark_value == "":
+            self._spark.conf.unset(spark_key)
+        else:
+            self._spark.conf.set(spark_key, spark_value)
+
+    def set_parallelism(self, parallelism: int) -> None:
+        """FLIP-38: the default parallelism of later jobs."""
+        self._config.set("parallelism.default", str(parallelism))
+
+    def _before_job(self) -> None:
+        """Per-job settings that live on the SparkContext rather than the session."""
+        name = self._config.get("pipeline.name")
+        if name:
+            self._spark.sparkContext.setJobDescription(name)
+
+    def get_spark_session(self) -> "SparkSession":
+        """The Spark session this environment runs on (for interoperating with PySpark)."""
+        return self._spark
+
+    # --- sources ------------------------------------------------------------------------------
+
+    def from_elements(self, elements: Iterable[Any], schema: Union[DataType, Sequence[str], None] = None,
+                      verify_schema: bool = True) -> Table:
+        """A table from Python values.
+
+        :param elements: rows as tuples, lists or :class:`Row`; or atomic values with an atomic schema.
+        :param schema: a ``DataTypes.ROW`` type, a list of column names (types inferred), or None
+            (names ``_1``, ``_2``, ... and inferred types).
+        :param verify_schema: check every value against the schema.
+
+        Example::
+
+            >>> t_env.from_elements([(1, 'Hi'), (2, 'Hello')], ['a', 'b'])
+        """
+        data = list(elements)
+        names: List[str]
+        types: List[DataType]
+        if isinstance(schema, RowType):
+            names, types = schema.field_names(), schema.field_types()
+        elif isinstance(schema, DataType):
+            names, types = ["f0"], [schema]
+            data = [(v,) for v in data]
+        else:
+            names, types = _infer_schema_from_data(data, list(schema) if schema is not None else None)
+        rows = [_to_spark_value(_as_tuple(r, names)) for r in data]
+        return self._create_table(rows, names, types, verify_schema)
+
+    def from_collection(self, data: Iterable[Any], fields: Union[str, Sequence[str], None] = None) -> Table:
+        """FLIP-38: :meth:`from_elements` with names as ``"a, b"``."""
+        names = [f.strip() for f in fields.split(",")] if isinstance(fields, str) else fields
+        return self.from_elements(data, names)
+
+    def _create_table(self, rows: List[Any], names: List[str], types: List[DataType], verify: bool) -> Table:
+        from pyspark.sql.types import StructType
+
+        j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
+        schema = StructType.fromJson(__import__("json").loads(j_schema.json()))
+        df = self._spark.createDataFrame(rows, schema=schema, verifySchema=verify)
+        return Table(self._j_env.fromDataset(df._jdf), self)
+
+    def from_pandas(self, pdf: "pd.DataFrame", schema: Union[RowType, Sequence[str], Sequence[DataType], None] = None,
+                    splits_num: int = 1) -> Table:
+        """A table from a pandas DataFrame, transferred with Arrow.
+
+        :param schema: a ``DataTypes.ROW`` type, column names, or column types; inferred when None.
+        """
+        from pyspark.sql.types import StructType
+
+        if isinstance(schema, RowType):
+            names, types = schema.field_names(), schema.field_types()
+        elif schema is not None and len(schema) > 0 and isinstance(list(schema)[0], DataType):
+            names, types = [str(c) for c in pdf.columns], list(schema)  # type: ignore[arg-type]
+        else:
+            if schema is not None:
+                pdf = pdf.set_axis(list(schema), axis=1)
+            df = self._spark.createDataFrame(pdf)
+            return Table(self._j_env.fromDataset(df._jdf), self)
+        j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
+        spark_schema = StructType.fromJson(__import__("json").loads(j_schema.json()))
+        df = self._spark.createDataFrame(pdf.set_axis(names, axis=1), schema=spark_schema)
+        return Table(self._j_env.fromDataset(df._jdf), self)
+
+    def from_path(self, path: str) -> Table:
+        """The registered table or view at ``path``."""
+        return Table(self._j_env.fromPath(path), self)
+
+    def scan(self, *table_path: str) -> Table:
+        """FLIP-38 spelling of :meth:`from_path`."""
+        return self.from_path(".".join(table_path))
+
+    # --- catalog objects ----------------------------------------------------------------------
+
+    def create_temporary_view(self, view_path: str, table_or_data: Any, *fields: Any) -> None:
+        """Register a table (or a pandas DataFrame / elements) as a temporary view."""
+        table = table_or_data if isinstance(table_or_data, Table) else self.from_elements(table_or_data)
+        if fields:
+            table = table.alias(*[str(f) for f in fields])
+        self._j_env.createTemporaryView(view_path, table._j_table)
+
+    def register_table(self, name: str, table: Table) -> None:
+        """FLIP-38 spelling of :meth:`create_temporary_view`."""
+        self.create_temporary_view(name, table)
+
+    def drop_temporary_view(self, view_path: str) -> bool:
+        """Drop a temporary view; False if there was none."""
+        return bool(self._j_env.dropTemporaryView(view_path))
+
+    def drop_temporary_table(self, table_path: str) -> bool:
+        """Drop a temporary table; False if there was none."""
+        return self.drop_temporary_view(table_path)
+
+    def list_tables(self) -> List[str]:
+        """Names of all tables and views of the current database, temporary ones included."""
+        return list(self._j_env.listTables())
+
+    def list_views(self) -> List[str]:
+        """Names of all views of the current database."""
+        return list(self._j_env.listTemporaryViews())
+
+    def list_temporary_tables(self) -> List[str]:
+        """Names of the temporary tables and views."""
+        return list(self._j_env.listTemporaryViews())
+
+    def list_temporary_views(self) -> List[str]:
+        """Names of the temporary views."""
+        return list(self._j_env.listTemporaryViews())
+
+    def list_user_defined_functions(self) -> List[str]:
+        """Names of the registered user-defined functions."""
+        return list(self._j_env.listUserDefinedFunctions())
+
+    def list_functions(self) -> List[str]:
+        """Names of all functions: built-in and user-defined."""
+        return sorted(set(self._j_env.listBuiltinFunctions()) | set(self.list_user_defined_functions()))
+
+    # --- SQL ----------------------------------------------------------------------------------
+
+    def sql_query(self, query: str) -> Table:
+        """A table from a SQL query (Spark SQL, which reads most Flink SQL queries the same)."""
+        return Table(self._j_env.sqlQuery(query), self)
+
+    def execute_sql(self, stmt: str) -> TableResult:
+        """Run one SQL statement: a query, SHOW, DESCRIBE, DDL or INSERT."""
+        result = self._j_env.executeSql(stmt)
+        if result.rows() is None:
+            return TableResult._ok()
+        return TableResult._of_table(Table(result.rows(), self))
+
+    def sql_update(self, stmt: str) -> None:
+        """FLIP-38: run a DDL or INSERT statement."""
+        self.execute_sql(stmt).wait()
+
+    def explain_sql(self, stmt: str, *extra_details: Any) -> str:
+        """Spark's plans for a SQL query."""
+        return self.sql_query(stmt).explain(*extra_details)
+
+    # --- inserts (sinks are provided by the connectors module) --------------------------------
+
+    def _insert(self, target: Any, table: Table, overwrite: bool) -> TableResult:
+        self._before_job()
+        self._j_env.insertInto(target if isinstance(target, str) else target._register(self),
+                               table._j_table, overwrite)
+        return TableResult._ok()
+
+    def _queue_insert(self, table_path: str, table: Table) -> None:
+        self._pending_inserts.append((table_path, table))
+
+    def execute(self, job_name: Optional[str] = None) -> None:
+        """FLIP-38: run the inserts queued with ``Table.insert_into``."""
+        if not self._pending_inserts:
+            raise TableException("No operators defined: call Table.insert_into(...) before execute().")
+        if job_name:
+            self._config.set("pipeline.name", job_name)
+        pending, self._pending_inserts = self._pending_inserts, []
+        for path, table in pending:
+            self._insert(path, table, False)
+
+
+def _infer_schema_from_data(data: List[Any], names: Optional[List[str]]) -> Tuple[List[str], List[DataType]]:
+    """Column names and types of ``data`` as PyFlink infers them (types merged over all rows)."""
+    width = len(names) if names is not None else (len(_as_tuple(data[0], [])) if data else 0)
+    types: List[Optional[DataType]] = [None] * width
+    for r in data:
+        values = _as_tuple(r, names or [])
+        if len(values) != width:
+            raise ValidationException(f"Row {r!r} has {len(values)} fields, expected {width}.")
+        for i, v in enumerate(values):
+            t = _infer_type(v)
+            types[i] = t if types[i] is None else _merge_type(types[i], t)  # type: ignore[arg-type]
+    final = [t if t is not None else parse_type_string("NULL") for t in types]
+    return (names if names is not None else [f"_{i + 1}" for i in range(width)]), final
+
+
+def _as_tuple(value: Any, names: List[str]) -> Tuple[Any, ...]:
+    if isinstance(value, Row):
+        return tuple(value)
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    if isinstance(value, dict):
+        return tuple(value.get(n) for n in names)
+    return (value,)
+
+
+def _to_spark_value(value: Any) -> Any:
+    """Python values in the shape PySpark's createDataFrame expects (rows as tuples)."""
+    if isinstance(value, (Row, tuple)):
+        return tuple(_to_spark_value(v) for v in value)
+    if isinstance(value, list):
+        return [_to_spark_value(v) for v in value]
+    if isinstance(value, dict):
+        return {_to_spark_value(k): _to_spark_value(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,33 @@
+"""One Spark session for the whole run (it is started once per process); a fresh environment per test."""
+
+from __future__ import annotations
+
+import os
+from typing import Iterator
+
+import pytest
+
+from pyflink_table import EnvironmentSettings, TableEnvironment
+
+
+@pytest.fixture(scope="session")
+def _spark_started() -> None:
+    # The first environment starts embedded Spark; later ones reuse its SparkContext.
+    TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+
+
+@pytest.fixture()
+def t_env(_spark_started: None) -> Iterator[TableEnvironment]:
+    """A new batch TableEnvironment: own temporary views, functions and settings."""
+    env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    yield env
+
+
+def rows(table: object) -> list:
+    """All rows of a table as plain tuples (order as produced)."""
+    return [tuple(r) for r in table.execute().collect()]  # type: ignore[attr-defined]
+
+
+def sorted_rows(table: object) -> list:
+    """All rows of a table as tuples, sorted with NULLs first, for order-free comparison."""
+    return sorted(rows(table), key=lambda r: tuple((v is not None, v) for v in r))
