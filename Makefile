@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PYFLINK_VENV := .venv-pyflink
 STAMP := $(VENV)/.installed
 
-.PHONY: example test setup reference docs typecheck bench clean
+.PHONY: example test setup reference docs typecheck bench clean jar-maven java-test check
 
 $(STAMP): pyproject.toml setup.py
 	@command -v java >/dev/null || { echo "error: Java 17 is required (apt-get install openjdk-17-jdk-headless)"; exit 1; }
@@ -37,6 +37,24 @@ typecheck: $(STAMP)
 
 docs: $(STAMP)
 	$(PY) -m sphinx -W -b html docs docs/_build/html
+
+# The same bridge jar built by Maven (pom.xml), offline against PySpark's jars; Debian's Maven
+# plugins live in /usr/share/maven-repo (apt-get install maven libmaven-compiler-plugin-java
+# libmaven-jar-plugin-java libmaven-resources-plugin-java libsurefire-java).
+MAVEN_REPO ?= /usr/share/maven-repo
+SPARK_JARS = $(shell $(PY) -c "import pyspark, os; print(os.path.dirname(pyspark.__file__) + '/jars')")
+
+jar-maven: $(STAMP)
+	mvn -B -q -o -Dstyle.color=never -Dmaven.repo.local=$(MAVEN_REPO) -Dspark.jars.dir=$(SPARK_JARS) package
+	@echo "built target/pyflink-table-bridge.jar"
+
+# The Java tests are self-checking main() programs (no JUnit): run every *Test class Maven compiled.
+java-test: jar-maven
+	@set -e; for c in $$(cd target/test-classes && find . -name '*Test.class' | sed 's|^./||; s|\.class$$||; s|/|.|g'); do \
+	  echo "java $$c"; java -cp "target/classes:target/test-classes:$(SPARK_JARS)/*" $$c; done
+
+# Everything CI checks besides the test suite.
+check: java-test typecheck docs
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
