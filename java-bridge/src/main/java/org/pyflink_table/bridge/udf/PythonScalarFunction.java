@@ -1,0 +1,53 @@
+package org.pyflink_table.bridge.udf;
+
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.expressions.Scope;
+import org.pyflink_table.bridge.expressions.UserFunction;
+
+/**
+ * A Python scalar function (general or pandas) as Spark evaluates it: a call of the PySpark-built
+ * {@link UserDefinedPythonFunction}, which the planner turns into an ArrowEvalPython step.
+ */
+public final class PythonScalarFunction implements UserFunction {
+  private final String name;
+  private final UserDefinedPythonFunction function;
+  private final boolean pandas;
+
+  public PythonScalarFunction(String name, UserDefinedPythonFunction function, boolean pandas) {
+    this.name = name;
+    this.function = function;
+    this.pandas = pandas;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public boolean isAggregate() {
+    return false;
+  }
+
+  public boolean isPandas() {
+    return pandas;
+  }
+
+  /** The Spark function, for registering it in SQL under a name. */
+  public UserDefinedPythonFunction sparkFunction() {
+    return function;
+  }
+
+  @Override
+  public Column apply(List<Column> args, Scope scope) {
+    return function.apply(ScalaInterop.seq(args));
+  }
+
+  /** Makes the function callable by name in the SQL of {@code session}. */
+  public void registerForSql(org.apache.spark.sql.SparkSession session, String sqlName) {
+    ((org.apache.spark.sql.classic.UDFRegistration) session.udf()).registerPython(sqlName, function);
+  }
+}
