@@ -50,12 +50,71 @@ def _default_conf() -> Dict[str, str]:
         # Small, local jobs: 200 shuffle partitions would mostly schedule empty tasks.
         "spark.sql.shuffle.partitions": str(cores),
         "spark.ui.enabled": "false",
-        "spark.ui.showConsoleProgress": "false",
         "spark.sql.execution.arrow.pyspark.enabled": "true",
         "spark.sql.execution.arrow.maxRecordsPerBatch": "10000",
         "spark.python.worker.reuse": "true",
         "spark.driver.memory": "2g",
     }
+
+
+# --- start-up settings from the command line and for quiet logging (pyflink_table.cli) ---------
+
+#: Set by ``pyflink-table run --master``: the Spark master of every environment the program creates.
+MASTER_ENV = "PYFLINK_TABLE_MASTER"
+#: Set by ``pyflink-table run --py-files``: comma-separated .py/.zip/.egg files shipped to workers.
+PY_FILES_ENV = "PYFLINK_TABLE_PY_FILES"
+#: Extra worker PYTHONPATH entries (``--pyRequirements`` installs there), comma-separated.
+PYTHONPATH_ENV = "PYFLINK_TABLE_PYTHONPATH"
+_LOG_LEVELS = ("OFF", "FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE", "ALL")
+
+
+def _env_list(name: str) -> list[str]:
+    return [item for item in os.environ.get(name, "").split(",") if item]
+
+
+def _command_line_overrides() -> Dict[str, str]:
+    # The command line wins over the program's own configuration, as `flink run -m` does.
+    overrides: Dict[str, str] = {}
+    master = os.environ.get(MASTER_ENV)
+    if master:
+        overrides["spark.master"] = master
+    extra_path = _env_list(PYTHONPATH_ENV)
+    if extra_path:
+        current = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = os.pathsep.join(extra_path + ([current] if current else []))
+    return overrides
+
+
+def _quiet_jvm_logging(settings: Dict[str, str]) -> str:
+    """Point the JVM at the package's log4j2 file at ``pyflink_table.log.level``; returns the level.
+
+    Without it Spark announces its default log profile and several start-up warnings that say
+    nothing about the user's program. The console progress bar is on only when stderr is a terminal
+    (unless ``spark.ui.showConsoleProgress`` is set explicitly).
+    """
+    level = settings.pop("pyflink_table.log.level", "WARN").strip().upper()
+    if level not in _LOG_LEVELS:
+        raise TableException(
+            f"Invalid value '{level}' for option pyflink_table.log.level; use one of {', '.join(_LOG_LEVELS)}."
+        )
+    log_config = _PACKAGE_DIR / "log4j2.properties"
+    java_options = f"-Dlog4j.configurationFile={log_config.as_uri()} -Dpyflink_table.log.level={level}"
+    existing = settings.get("spark.driver.extraJavaOptions")
+    if not existing or "log4j.configurationFile" not in existing:
+        settings["spark.driver.extraJavaOptions"] = f"{existing} {java_options}" if existing else java_options
+    if "spark.ui.showConsoleProgress" not in settings:
+        settings["spark.ui.showConsoleProgress"] = "true" if _stderr_is_terminal() else "false"
+    # A host name resolving to loopback makes Spark warn; locally the loopback address is right.
+    if settings.get("spark.master", "").startswith("local"):
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    return level
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def root_spark_session(conf: Mapping[str, str]) -> "SparkSession":
@@ -77,6 +136,8 @@ def root_spark_session(conf: Mapping[str, str]) -> "SparkSession":
             return _root
         settings = _default_conf()
         settings.update(conf)
+        settings.update(_command_line_overrides())
+        log_level = _quiet_jvm_logging(settings)
         jar = bridge_jar()
         for key in ("spark.driver.extraClassPath", "spark.jars"):
             existing = settings.get(key)
@@ -89,7 +150,9 @@ def root_spark_session(conf: Mapping[str, str]) -> "SparkSession":
         for k, v in settings.items():
             builder = builder.config(k, v)
         session = builder.getOrCreate()
-        session.sparkContext.setLogLevel(settings.get("pyflink_table.log.level", "WARN"))
+        session.sparkContext.setLogLevel(log_level)
+        for py_file in _env_list(PY_FILES_ENV):
+            session.sparkContext.addPyFile(py_file)
         _check_bridge_loadable(session)
         _root = session
         return session
