@@ -69,7 +69,7 @@ def call_sql(sql_expression: str) -> Expression[Any]:
     return _fn("callSql", sql_expression)
 
 
-def if_then_else(condition: Any, if_true: Any, if_false: Any) -> Expression[Any]:
+def if_then_else(condition: Union[bool, Expression[bool]], if_true: Any, if_false: Any) -> Expression[Any]:
     """``if_true`` where ``condition`` holds, else ``if_false``."""
     return _fn("ifThenElse", condition, if_true, if_false)
 
@@ -84,17 +84,20 @@ def concat_ws(separator: Any, first: Any, *others: Any) -> Expression[str]:
     return _fn("concat_ws", separator, first, *others)
 
 
-def and_(predicate0: Any, predicate1: Any, *predicates: Any) -> Expression[bool]:
+def and_(predicate0: Union[bool, Expression[bool]], predicate1: Union[bool, Expression[bool]],
+         *predicates: Union[bool, Expression[bool]]) -> Expression[bool]:
     """Logical AND of the predicates."""
     return _fn("and", predicate0, predicate1, *predicates)
 
 
-def or_(predicate0: Any, predicate1: Any, *predicates: Any) -> Expression[bool]:
+def or_(predicate0: Union[bool, Expression[bool]], predicate1: Union[bool, Expression[bool]],
+        *predicates: Union[bool, Expression[bool]]) -> Expression[bool]:
     """Logical OR of the predicates."""
     return _fn("or", predicate0, predicate1, *predicates)
 
 
-def not_(expression: Any) -> Expression[bool]:
+# Predicates are typed as in PyFlink, so a type checker rejects e.g. a SQL string passed as a predicate.
+def not_(expression: Expression[bool]) -> Expression[bool]:
     """Logical NOT."""
     return _fn("not", expression)
 
