@@ -65,6 +65,11 @@ public final class ExprCompiler {
       if (props != null && props.containsKey(n)) {
         return props.get(n);
       }
+      if (props != null && n.equals("proctime")) {
+        // As PyFlink 2.3 batch: windows on a timestamp column have no processing-time property.
+        throw new ValidationException("Window property proctime is not available on a batch (event-time) window; "
+            + "use start, end or rowtime: " + call + ".");
+      }
     }
     if (call.function instanceof UserFunction) {
       return ((UserFunction) call.function).apply(compileAll(call.args, scope), scope);
@@ -131,7 +136,9 @@ public final class ExprCompiler {
     if (spec == null) {
       throw new ValidationException("Over window alias '" + alias + "' is not defined; defined: " + scope.overWindows.keySet() + ".");
     }
-    return compile(call.arg(0), scope).over(spec);
+    // The window goes onto the aggregate calls inside Flink's type-keeping casts (window package).
+    return org.pyflink_table.bridge.window.OverAggregates.windowed(compile(call.arg(0), scope), spec,
+        scope.overWindowOrders.getOrDefault(alias, spec));
   }
 
   private static Column nullOrdering(Expr.Call call, Scope scope, boolean nullsFirst) {
@@ -200,6 +207,15 @@ public final class ExprCompiler {
     return false;
   }
 
+  /** True for {@code w.start}, {@code w.end} or {@code w.rowtime} of a group window in scope. */
+  static boolean isWindowProperty(Expr e, Scope scope) {
+    if (!(e instanceof Expr.Call) || ((Expr.Call) e).args.size() != 1) return false;
+    Expr.Call c = (Expr.Call) e;
+    if (!(c.arg(0) instanceof Expr.FieldRef)) return false;
+    Map<String, Column> props = scope.windowProperties.get(((Expr.FieldRef) c.arg(0)).name);
+    return props != null && props.containsKey(FunctionCatalog.normalize(c.name));
+  }
+
   /** True when the top of the expression (under aliases) is itself an aggregate call. */
   static boolean isBareAggregate(Expr e, Scope scope) {
     if (!(e instanceof Expr.Call)) return false;
@@ -224,7 +240,8 @@ public final class ExprCompiler {
         out.add(c.as(((Expr.FieldRef) e).name));
       } else if (e instanceof Expr.Call && FunctionCatalog.normalize(((Expr.Call) e).name).equals("as")) {
         out.add(c);
-      } else if (isBareAggregate(e, scope)) {
+      } else if (isBareAggregate(e, scope) || isWindowProperty(e, scope)) {
+        // Flink numbers unnamed aggregates and group-window properties together: EXPR$0, EXPR$1, ...
         out.add(c.as("EXPR$" + aggIndex++));
       } else {
         out.add(c.as("_c" + i));

@@ -21,6 +21,8 @@ public final class Scope {
   public final FunctionCatalog functions;
   /** Over-window alias to its Spark window spec. */
   public final Map<String, WindowSpec> overWindows = new HashMap<>();
+  /** Over-window alias to its spec without frame, for ranking and offset functions (Spark requires). */
+  public final Map<String, WindowSpec> overWindowOrders = new HashMap<>();
   /** Group-window alias to the Spark columns of its properties (start, end, rowtime, proctime). */
   public final Map<String, Map<String, Column>> windowProperties = new HashMap<>();
 

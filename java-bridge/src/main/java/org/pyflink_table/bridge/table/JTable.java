@@ -280,6 +280,18 @@ public final class JTable {
     return with(df.join(right.df, cond, joinType));
   }
 
+  // --- windows (engineer G: group windows and over windows, see the window package) ------------
+
+  public org.pyflink_table.bridge.window.GroupWindowedJTable window(org.pyflink_table.bridge.window.GroupWindowSpec w) {
+    return new org.pyflink_table.bridge.window.GroupWindowedJTable(this, w);
+  }
+
+  public org.pyflink_table.bridge.window.OverWindowedJTable overWindow(org.pyflink_table.bridge.window.OverWindowSpec[] ws) {
+    return new org.pyflink_table.bridge.window.OverWindowedJTable(this, Arrays.asList(ws));
+  }
+
+  // --- end of windows ---------------------------------------------------------------------------
+
   // --- grouping ---------------------------------------------------------------------------------
 
   public GroupedJTable groupBy(Expr[] keys) {

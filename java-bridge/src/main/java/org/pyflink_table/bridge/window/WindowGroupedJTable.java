@@ -1,0 +1,192 @@
+package org.pyflink_table.bridge.window;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.Expr;
+import org.pyflink_table.bridge.expressions.ExprCompiler;
+import org.pyflink_table.bridge.expressions.FunctionCatalog;
+import org.pyflink_table.bridge.expressions.Scope;
+import org.pyflink_table.bridge.table.GroupedJTable;
+import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.types.FlinkTypes;
+
+/**
+ * {@code table.window(w).group_by(w, keys)}: rows are assigned to time windows with Spark's
+ * {@code window}/{@code session_window} (epoch-aligned, end exclusive, sessions merged when their
+ * gaps touch, exactly as Flink's assigners), carried in one struct column, and aggregated per window
+ * and key through {@link GroupedJTable#aggregate} so that user-defined aggregates take the same path
+ * as in {@code group_by(...).select(...)}.
+ *
+ * <p>A TIMESTAMP_LTZ time field is windowed on its wall-clock time in the session time zone, as
+ * Flink does: start and end are TIMESTAMP(3), rowtime is TIMESTAMP_LTZ(3).
+ */
+public final class WindowGroupedJTable {
+  /** The struct column (start, end) holding each row's window. */
+  public static final String WINDOW_COLUMN = "__pft_window";
+
+  public final JTable table;
+  public final GroupWindowSpec window;
+  public final List<Expr> keys;
+  private final boolean localTimeZone;
+  private final Dataset<Row> windowed;
+
+  WindowGroupedJTable(JTable table, GroupWindowSpec window, List<Expr> keys) {
+    this.table = table;
+    this.window = window;
+    this.keys = keys;
+    Scope scope = table.scope();
+    String timeField = timeFieldName(window);
+    scope.field(timeField);
+    DataType timeType = table.df.schema().apply(timeField).dataType();
+    if (!(timeType instanceof TimestampNTZType) && !(timeType instanceof TimestampType)) {
+      throw new ValidationException("A group window expects a time attribute for grouping in a batch environment: "
+          + "field '" + timeField + "' of " + window + " is " + FlinkTypes.fromSpark(timeType)
+          + "; use a TIMESTAMP or TIMESTAMP_LTZ column.");
+    }
+    this.localTimeZone = timeType instanceof TimestampType;
+    this.windowed = assignWindows(table.df, functions.col(Scope.quote(timeField)));
+  }
+
+  private static String timeFieldName(GroupWindowSpec window) {
+    if (!(window.timeField instanceof Expr.FieldRef)) {
+      throw new ValidationException("A group window's on(...) must name a time field, e.g. on(col('ts')), got "
+          + window.timeField + ".");
+    }
+    return ((Expr.FieldRef) window.timeField).name;
+  }
+
+  private static WindowInterval timeInterval(Expr e, String role) {
+    WindowInterval i = WindowInterval.parse(e, role);
+    if (i.kind == WindowInterval.Kind.ROWS) {
+      // PyFlink 2.3 batch cannot plan row-count windows either ("Cannot generate a valid execution plan").
+      throw TableException.unsupported("Row-count group windows (" + role + " " + e + ") in batch mode");
+    }
+    if (i.kind != WindowInterval.Kind.TIME) {
+      throw new ValidationException(role + " expects a time interval, got " + e + ".");
+    }
+    if (i.value <= 0) {
+      throw new ValidationException(role + " must be positive, got " + e + ".");
+    }
+    return i;
+  }
+
+  private Dataset<Row> assignWindows(Dataset<Row> df, Column time) {
+    // LTZ instants are windowed on their wall-clock time in the session zone, as Flink does.
+    Column t = localTimeZone ? time.cast(DataTypes.TimestampNTZType) : time;
+    Column w;
+    Column keep = null;
+    switch (window.kind) {
+      case TUMBLE:
+        w = functions.window(t, timeInterval(window.size, "Tumbling window size").sparkDuration());
+        break;
+      case SLIDE: {
+        WindowInterval size = timeInterval(window.size, "Sliding window size");
+        WindowInterval slide = timeInterval(window.slide, "Sliding window slide");
+        if (slide.value <= size.value) {
+          w = functions.window(t, size.sparkDuration(), slide.sparkDuration());
+        } else {
+          // Spark needs slide <= size; with a larger slide each row is in at most one window: the
+          // slide-aligned one that starts before it, if the row falls within its length.
+          Column start = functions.window(t, slide.sparkDuration()).getField("start");
+          Column end = start.plus(functions.lit(Duration.ofMillis(size.value)));
+          w = functions.struct(start.as("start"), end.as("end"));
+          keep = t.lt(functions.col(WINDOW_COLUMN).getField("end"));
+        }
+        break;
+      }
+      default:
+        w = functions.session_window(t, timeInterval(window.size, "Session window gap").sparkDuration());
+        break;
+    }
+    Dataset<Row> out = df.select(functions.col("*"), w.as(WINDOW_COLUMN));
+    return keep == null ? out : out.filter(keep);
+  }
+
+  /** The input rows with their window in {@link #WINDOW_COLUMN} (one row per window for slides). */
+  public Dataset<Row> windowedInput() {
+    return windowed;
+  }
+
+  /** A scope over {@link #windowedInput()} in which {@code alias.start/end/rowtime} resolve. */
+  public Scope scope() {
+    Scope scope = new Scope(windowed, table.env.functions);
+    Column w = functions.col(WINDOW_COLUMN);
+    Column end = w.getField("end");
+    Column rowtime = end.minus(functions.lit(Duration.ofMillis(1)));
+    Map<String, Column> props = new LinkedHashMap<>();
+    props.put("start", w.getField("start"));
+    props.put("end", end);
+    props.put("rowtime", localTimeZone ? rowtime.cast(DataTypes.TimestampType) : rowtime);
+    scope.windowProperties.put(window.alias, props);
+    return scope;
+  }
+
+  /** The grouping: the window first, then the keys. */
+  public List<Column> groupingColumns(Scope scope) {
+    List<Column> out = new ArrayList<>();
+    out.add(functions.col(WINDOW_COLUMN));
+    out.addAll(ExprCompiler.compileAll(ExprCompiler.expand(keys, scope), scope));
+    return out;
+  }
+
+  public JTable select(Expr[] items) {
+    Scope scope = scope();
+    List<Expr> expanded = ExprCompiler.expand(Arrays.asList(items), scope);
+    List<Column> cols = ExprCompiler.compileNamed(expanded, scope);
+    Dataset<Row> out = GroupedJTable.aggregate(windowed, groupingColumns(scope), cols);
+    return table.copyWith(withPropertyTypes(out, expanded));
+  }
+
+  /** Window properties are TIMESTAMP(3) in Flink (rowtime of an LTZ window TIMESTAMP_LTZ(3)). */
+  private Dataset<Row> withPropertyTypes(Dataset<Row> out, List<Expr> items) {
+    String[] names = out.columns();
+    String[] tmp = new String[names.length];
+    for (int i = 0; i < tmp.length; i++) tmp[i] = "__pft_p" + i;
+    Dataset<Row> renamed = out.toDF(tmp);
+    List<Column> cols = new ArrayList<>();
+    boolean changed = false;
+    for (int i = 0; i < names.length; i++) {
+      Metadata md = out.schema().fields()[i].metadata();
+      String property = i < items.size() ? propertyOf(items.get(i)) : null;
+      if (property != null) {
+        String type = property.equals("rowtime") && localTimeZone ? "TIMESTAMP_LTZ(3)" : "TIMESTAMP(3)";
+        md = new MetadataBuilder().withMetadata(md).putString(FlinkTypes.METADATA_KEY, type).build();
+        changed = true;
+      }
+      cols.add(renamed.col(tmp[i]).as(names[i], md));
+    }
+    return changed ? renamed.select(cols.toArray(new Column[0])) : out;
+  }
+
+  /** The property name when the item is {@code alias.start/end/rowtime}, possibly renamed. */
+  private String propertyOf(Expr e) {
+    while (e instanceof Expr.Call && FunctionCatalog.normalize(((Expr.Call) e).name).equals("as")) {
+      e = ((Expr.Call) e).arg(0);
+    }
+    if (!(e instanceof Expr.Call)) return null;
+    Expr.Call c = (Expr.Call) e;
+    String n = FunctionCatalog.normalize(c.name);
+    boolean isProperty = n.equals("start") || n.equals("end") || n.equals("rowtime");
+    if (isProperty && c.args.size() == 1 && c.arg(0) instanceof Expr.FieldRef
+        && ((Expr.FieldRef) c.arg(0)).name.equals(window.alias)) {
+      return n;
+    }
+    return null;
+  }
+}
