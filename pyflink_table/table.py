@@ -258,15 +258,37 @@ class Table:
     def __repr__(self) -> str:
         return str(self)
 
+    # --- notebook preview (developer experience) ----------------------------------------------
+
+    #: Rows shown by the notebook preview; the query reads one more to know whether there are more.
+    _PREVIEW_ROWS = 10
+
     def _repr_html_(self) -> str:
-        """A bounded preview for notebooks."""
+        """A bounded preview for notebooks: column names and types, then the first rows."""
         import html
 
-        preview = self.fetch(10)
-        text = format_table(list(self._j_table.fieldNames()),
-                            [parse_type_string(t) for t in self._j_table.fieldTypes()],
-                            preview._collect_rows())
-        return "<pre>" + html.escape(text) + "</pre>"
+        from pyflink_table.table_result import format_value
+
+        names = list(self._j_table.fieldNames())
+        types = list(self._j_table.fieldTypes())
+        self._t_env._before_job()
+        # Spark's own limit: unlike fetch(), it also applies to tables already limited or ordered.
+        spark_rows = self._spark_df().limit(self._PREVIEW_ROWS + 1).collect()
+        rows = [[_to_python(v) for v in r] for r in spark_rows]
+        more = len(rows) > self._PREVIEW_ROWS
+        rows = rows[: self._PREVIEW_ROWS]
+        head = "".join(f"<th>{html.escape(n)}<br><small>{html.escape(t)}</small></th>" for n, t in zip(names, types))
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(format_value(v))}</td>" for v in r) + "</tr>" for r in rows
+        )
+        if not rows:
+            note = "Empty set"
+        elif more:
+            note = f"first {self._PREVIEW_ROWS} rows shown; execute().print() or to_pandas() for all"
+        else:
+            note = f"{len(rows)} row{'s' if len(rows) != 1 else ''}"
+        return (f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+                f"<p><small>{html.escape(note)}</small></p>")
 
 
 @java_errors
