@@ -27,7 +27,7 @@ $(PYFLINK_VENV)/.installed:
 reference: $(PYFLINK_VENV)/.installed
 
 example: $(STAMP)
-	$(PY) examples/word_count.py
+	$(VENV)/bin/pyflink-table run examples/word_count.py
 
 test: $(STAMP) $(PYFLINK_VENV)/.installed
 	PYFLINK_PYTHON=$(abspath $(PYFLINK_VENV))/bin/python $(PY) -m pytest -q tests
