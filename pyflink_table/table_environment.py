@@ -261,7 +261,10 @@ class TableEnvironment:
 
     def execute_sql(self, stmt: str) -> TableResult:
         """Run one SQL statement: a query, SHOW, DESCRIBE, DDL or INSERT."""
+        if stmt.lstrip()[:7].upper() in ("INSERT ", "EXECUTE", "CREATE "):
+            self._before_job()  # INSERT and CREATE TABLE ... AS SELECT run a job here
         result = self._j_env.executeSql(stmt)
+        _show_printed(result.printed())
         if result.rows() is None:
             return TableResult._ok()
         return TableResult._of_table(Table(result.rows(), self))
@@ -274,13 +277,97 @@ class TableEnvironment:
         """Spark's plans for a SQL query."""
         return self.sql_query(stmt).explain(*extra_details)
 
-    # --- inserts (sinks are provided by the connectors module) --------------------------------
+    # --- connectors, catalog and inserts (connectors engineer's block) ------------------------
+
+    def connect(self, connector_descriptor: Any) -> Any:
+        """FLIP-38: describe a connector table; continue with ``with_format``/``with_schema``.
+
+        Example::
+
+            >>> t_env.connect(FileSystem().path("/tmp/out.csv")) \\
+            ...     .with_format(Csv().field_delimiter(",")) \\
+            ...     .with_schema(Schema().field("a", DataTypes.STRING())) \\
+            ...     .register_table_sink("Results")
+        """
+        from pyflink_table.descriptors import ConnectTableDescriptor
+
+        return ConnectTableDescriptor(self, connector_descriptor)
+
+    def create_table(self, path: str, descriptor: Any) -> None:
+        """Register a permanent connector table described by a :class:`~pyflink_table.TableDescriptor`.
+
+        It lives in this environment's in-memory catalog (as in Flink's default catalog).
+        """
+        self._j_env.connectors().createTable(path, descriptor._java_definition(), False, False)
+
+    def create_temporary_table(self, path: str, descriptor: Any) -> None:
+        """Register a temporary connector table described by a :class:`~pyflink_table.TableDescriptor`."""
+        self._j_env.connectors().createTable(path, descriptor._java_definition(), True, False)
+
+    def from_descriptor(self, descriptor: Any) -> Table:
+        """A table reading the connector described by ``descriptor`` (not registered under a name)."""
+        return Table(self._j_env.connectors().fromDefinition(descriptor._java_definition()), self)
+
+    def register_table_source(self, name: str, table_source: Any) -> None:
+        """FLIP-38: register a :class:`~pyflink_table.sources.CsvTableSource` as a temporary table."""
+        self.create_temporary_table(name, table_source._descriptor)
+
+    def register_table_sink(self, name: str, table_sink: Any = None, *legacy: Any) -> None:
+        """FLIP-38: register a :class:`~pyflink_table.sinks.CsvTableSink` as a temporary table.
+
+        The oldest form ``register_table_sink(name, field_names, field_types, sink)`` is accepted too.
+        """
+        sink = legacy[-1] if legacy else table_sink
+        self.create_temporary_table(name, sink._descriptor)
+
+    def create_statement_set(self) -> Any:
+        """A :class:`~pyflink_table.StatementSet` to run several inserts together."""
+        from pyflink_table.statement_set import StatementSet
+
+        return StatementSet(self)
+
+    def list_catalogs(self) -> List[str]:
+        """The catalogs: only ``default_catalog`` (Spark's session catalog)."""
+        return list(self._j_env.connectors().listCatalogs())
+
+    def list_databases(self) -> List[str]:
+        """The databases of the current catalog; ``default_database`` is Spark's ``default``."""
+        return list(self._j_env.connectors().listDatabases())
+
+    def use_catalog(self, catalog_name: str) -> None:
+        """Set the current catalog (only ``default_catalog`` exists)."""
+        self._j_env.connectors().useCatalog(catalog_name)
+
+    def use_database(self, database_name: str) -> None:
+        """Set the current database (create one with ``CREATE DATABASE``)."""
+        self._j_env.connectors().useDatabase(database_name)
+
+    def get_current_catalog(self) -> str:
+        """The current catalog's name."""
+        return str(self._j_env.connectors().currentCatalog())
+
+    def get_current_database(self) -> str:
+        """The current database's name."""
+        return str(self._j_env.connectors().currentDatabase())
+
+    def _check_insert(self, target: Any, table: Table) -> None:
+        """Validate an insert (sink exists, columns match) without running it."""
+        if isinstance(target, str):
+            self._j_env.connectors().checkInsert(target, table._j_table)
+        else:
+            target._java_definition(table)
 
     def _insert(self, target: Any, table: Table, overwrite: bool) -> TableResult:
         self._before_job()
-        self._j_env.insertInto(target if isinstance(target, str) else target._register(self),
-                               table._j_table, overwrite)
+        if isinstance(target, str):
+            printed = self._j_env.insertInto(target, table._j_table, overwrite)
+        else:
+            printed = self._j_env.connectors().insertIntoDescriptor(target._java_definition(table), table._j_table,
+                                                                    overwrite)
+        _show_printed(printed)
         return TableResult._ok()
+
+    # --- end of the connectors block ----------------------------------------------------------
 
     def _queue_insert(self, table_path: str, table: Table) -> None:
         self._pending_inserts.append((table_path, table))
@@ -294,6 +381,16 @@ class TableEnvironment:
         pending, self._pending_inserts = self._pending_inserts, []
         for path, table in pending:
             self._insert(path, table, False)
+
+
+def _show_printed(printed: Any) -> None:
+    """Lines of the print connector (first element names the stream) on Python's stdout/stderr."""
+    if printed is None:
+        return
+    lines = list(printed)
+    stream = sys.stderr if lines[0] == "stderr" else sys.stdout
+    for line in lines[1:]:
+        print(line, file=stream)
 
 
 def _infer_schema_from_data(data: List[Any], names: Optional[List[str]]) -> Tuple[List[str], List[DataType]]:

@@ -8,6 +8,8 @@ public final class StatementResult {
   public final JTable rows;
   /** True when the rows are the statement's content (Flink's SUCCESS_WITH_CONTENT). */
   public final boolean withContent;
+  /** Lines the print connector produced (first element "stdout" or "stderr"), else null. */
+  public String[] printed;
 
   public StatementResult(JTable rows, boolean withContent) {
     this.rows = rows;
@@ -16,6 +18,10 @@ public final class StatementResult {
 
   public JTable rows() {
     return rows;
+  }
+
+  public String[] printed() {
+    return printed;
   }
 
   public boolean isWithContent() {

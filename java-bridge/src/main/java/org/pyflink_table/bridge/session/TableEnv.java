@@ -17,6 +17,19 @@ import org.pyflink_table.bridge.table.JTable;
 public final class TableEnv {
   public final SparkSession spark;
   public final FunctionCatalog functions = new FunctionCatalog();
+  // --- connectors (issue 5): connector tables, views, databases, INSERT ---
+  public final org.pyflink_table.bridge.connectors.ConnectorCatalog connectors =
+      new org.pyflink_table.bridge.connectors.ConnectorCatalog(this);
+
+  public org.pyflink_table.bridge.connectors.ConnectorCatalog connectors() {
+    return connectors;
+  }
+
+  /** Writes {@code table} into the sink table at {@code path}; returns lines for the print sink or null. */
+  public String[] insertInto(String path, JTable table, boolean overwrite) {
+    return connectors.insertInto(path, table, overwrite);
+  }
+  // --- end connectors ---
   private final boolean streaming;
 
   public TableEnv(SparkSession spark, boolean streaming) {
@@ -51,6 +64,7 @@ public final class TableEnv {
   }
 
   public JTable fromPath(String path) {
+    connectors.refresh();
     String p = sparkPath(path);
     if (!spark.catalog().tableExists(p)) {
       throw new ValidationException("Table `" + path + "` was not found. Existing tables: "
@@ -88,13 +102,14 @@ public final class TableEnv {
   public String[] listTemporaryViews() {
     List<String> names = new ArrayList<>();
     for (Table t : spark.catalog().listTables().collectAsList()) {
-      if (t.isTemporary()) names.add(t.name());
+      if (t.isTemporary() && !connectors.isPermanent(t.name())) names.add(t.name());
     }
     names.sort(null);
     return names.toArray(new String[0]);
   }
 
   public JTable sqlQuery(String sql) {
+    connectors.refresh();
     return new JTable(this, spark.sql(sql));
   }
 
@@ -114,6 +129,8 @@ public final class TableEnv {
     String s = statement.strip();
     if (s.endsWith(";")) s = s.substring(0, s.length() - 1).strip();
     String upper = s.toUpperCase(java.util.Locale.ROOT).replaceAll("\\s+", " ");
+    StatementResult connectorStatement = connectors.execute(s, upper);
+    if (connectorStatement != null) return connectorStatement;
     if (upper.startsWith("SELECT") || upper.startsWith("WITH") || upper.startsWith("VALUES")
         || upper.startsWith("(")) {
       return new StatementResult(sqlQuery(s), true);

@@ -1,0 +1,589 @@
+package org.pyflink_table.bridge.connectors;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.raise_error;
+import static org.apache.spark.sql.functions.when;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.NullType;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.session.StatementResult;
+import org.pyflink_table.bridge.session.TableEnv;
+import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.types.FlinkTypes;
+
+/**
+ * The connector tables and views of one TableEnvironment, and the SQL statements about them
+ * (CREATE/DROP TABLE and VIEW, INSERT, SHOW/USE CATALOG and DATABASE).
+ *
+ * <p>Flink's catalog is {@code default_catalog}, its default database {@code default_database} =
+ * Spark's {@code default}; other databases are Spark's (in-memory) databases. Connector tables are
+ * kept here, permanent or temporary, for the life of the environment (as in Flink's in-memory
+ * catalog: nothing persists across processes), and are exposed to Spark SQL as session views under
+ * their bare name. Each view is rebuilt before a query reads it, so a query sees the files as they
+ * are now (including what an earlier INSERT wrote).
+ */
+public final class ConnectorCatalog {
+  public static final String CATALOG = "default_catalog";
+  public static final String DATABASE = "default_database";
+
+  private static final class Entry {
+    final String name;
+    final TableDefinition definition;
+    final String viewQuery;
+    final boolean temporary;
+
+    Entry(String name, TableDefinition definition, String viewQuery, boolean temporary) {
+      this.name = name;
+      this.definition = definition;
+      this.viewQuery = viewQuery;
+      this.temporary = temporary;
+    }
+  }
+
+  private final TableEnv env;
+  private final Map<String, Entry> entries = new LinkedHashMap<>();
+
+  public ConnectorCatalog(TableEnv env) {
+    this.env = env;
+  }
+
+  private SparkSession spark() {
+    return env.spark;
+  }
+
+  private org.apache.hadoop.conf.Configuration hadoop() {
+    return spark().sessionState().newHadoopConf();
+  }
+
+  // --- names -------------------------------------------------------------------------------------
+
+  /** The object name of a path ({@code cat.db.t}, {@code db.t} or {@code t}); checks catalog and database. */
+  String objectName(String path) {
+    String[] parts = DdlParser.unquote(path).split("\\.");
+    if (parts.length > 3) {
+      throw new ValidationException("Invalid object path '" + path + "': use [catalog.][database.]name.");
+    }
+    if (parts.length == 3 && !parts[0].equals(CATALOG)) {
+      throw new ValidationException("A catalog with name [" + parts[0] + "] does not exist. Existing catalogs: [" + CATALOG + "].");
+    }
+    if (parts.length >= 2) {
+      String db = parts[parts.length - 2];
+      if (!spark().catalog().databaseExists(sparkDatabase(db))) {
+        throw new ValidationException("A database with name [" + db + "] does not exist in the catalog: [" + CATALOG
+            + "]. Existing databases: " + String.join(", ", listDatabases()) + ".");
+      }
+    }
+    return parts[parts.length - 1];
+  }
+
+  String identifier(String name) {
+    return "`" + CATALOG + "`.`" + currentDatabase() + "`.`" + name + "`";
+  }
+
+  static String sparkDatabase(String flinkDatabase) {
+    return flinkDatabase.equals(DATABASE) ? "default" : flinkDatabase;
+  }
+
+  static String flinkDatabase(String sparkDatabase) {
+    return sparkDatabase.equals("default") ? DATABASE : sparkDatabase;
+  }
+
+  public boolean isPermanent(String name) {
+    Entry e = entries.get(name);
+    return e != null && !e.temporary;
+  }
+
+  // --- catalog and databases ---------------------------------------------------------------------
+
+  public String[] listCatalogs() {
+    return new String[] {CATALOG};
+  }
+
+  public String[] listDatabases() {
+    List<String> out = new ArrayList<>();
+    for (org.apache.spark.sql.catalog.Database db : spark().catalog().listDatabases().collectAsList()) {
+      out.add(flinkDatabase(db.name()));
+    }
+    out.sort(null);
+    return out.toArray(new String[0]);
+  }
+
+  public String currentCatalog() {
+    return CATALOG;
+  }
+
+  public String currentDatabase() {
+    return flinkDatabase(spark().catalog().currentDatabase());
+  }
+
+  public void useCatalog(String name) {
+    if (!DdlParser.unquote(name).equals(CATALOG)) {
+      throw new ValidationException("A catalog with name [" + name + "] does not exist. Existing catalogs: [" + CATALOG + "].");
+    }
+  }
+
+  public void useDatabase(String name) {
+    String db = DdlParser.unquote(name);
+    if (db.contains(".")) {
+      useCatalog(db.substring(0, db.indexOf('.')));
+      db = db.substring(db.indexOf('.') + 1);
+    }
+    if (!spark().catalog().databaseExists(sparkDatabase(db))) {
+      throw new ValidationException("A database with name [" + db + "] does not exist in the catalog: [" + CATALOG
+          + "]. Existing databases: " + String.join(", ", listDatabases()) + ".");
+    }
+    spark().catalog().setCurrentDatabase(sparkDatabase(db));
+  }
+
+  // --- tables and views --------------------------------------------------------------------------
+
+  public void createTable(String path, TableDefinition def, boolean temporary, boolean ifNotExists) {
+    String name = objectName(path);
+    if (exists(name)) {
+      if (ifNotExists) return;
+      throw new ValidationException((temporary ? "Temporary table '" : "Table '") + identifier(name)
+          + "' already exists. Existing tables: " + String.join(", ", env.listTables()) + ".");
+    }
+    Connectors.validate(name, def);
+    Entry e = new Entry(name, def, null, temporary);
+    entries.put(name, e);
+    try {
+      expose(e);
+    } catch (RuntimeException ex) {
+      entries.remove(name);
+      throw ex;
+    }
+  }
+
+  public void createView(String path, String query, boolean temporary, boolean ifNotExists) {
+    String name = objectName(path);
+    if (exists(name)) {
+      if (ifNotExists) return;
+      throw new ValidationException((temporary ? "Temporary view '" : "View '") + identifier(name) + "' already exists.");
+    }
+    refresh();
+    // A view defined by SQL text is analysed again at each use, so it follows its tables' refreshes.
+    spark().sql("CREATE TEMPORARY VIEW `" + name + "` AS " + query);
+    entries.put(name, new Entry(name, null, query, temporary));
+  }
+
+  private boolean exists(String name) {
+    return entries.containsKey(name) || env.isTemporaryView(name) || spark().catalog().tableExists(name);
+  }
+
+  /** DROP [TEMPORARY] TABLE|VIEW [IF EXISTS] path. */
+  public void drop(String path, boolean view, boolean temporary, boolean ifExists) {
+    String name = objectName(path);
+    String kind = view ? "View" : "Table";
+    Entry e = entries.get(name);
+    if (e == null) {
+      if (env.isTemporaryView(name) && (temporary || view)) {
+        spark().catalog().dropTempView(name);
+        return;
+      }
+      if (!view && spark().catalog().tableExists(name)) {
+        spark().sql("DROP TABLE `" + name + "`");
+        return;
+      }
+      if (ifExists) return;
+      throw new ValidationException((temporary ? "Temporary " + kind.toLowerCase(Locale.ROOT) : kind) + " with identifier '"
+          + identifier(name) + "' does not exist. Existing tables: " + String.join(", ", env.listTables()) + ".");
+    }
+    if ((e.viewQuery != null) != view) {
+      throw new ValidationException("'" + identifier(name) + "' is a " + (e.viewQuery != null ? "view" : "table")
+          + "; use DROP " + (e.temporary ? "TEMPORARY " : "") + (e.viewQuery != null ? "VIEW" : "TABLE") + ".");
+    }
+    if (e.temporary != temporary) {
+      throw new ValidationException(e.temporary
+          ? "Temporary " + kind.toLowerCase(Locale.ROOT) + " with identifier '" + identifier(name) + "' exists. Drop it first with DROP TEMPORARY " + kind.toUpperCase(Locale.ROOT) + "."
+          : kind + " with identifier '" + identifier(name) + "' is not temporary; use DROP " + kind.toUpperCase(Locale.ROOT) + ".");
+    }
+    entries.remove(name);
+    spark().catalog().dropTempView(name);
+  }
+
+  /** Rebuilds the session views of all connector tables so queries see the current files. */
+  public void refresh() {
+    for (Entry e : entries.values()) {
+      if (e.definition != null) expose(e);
+    }
+  }
+
+  private void expose(Entry e) {
+    Dataset<Row> df;
+    if (Connectors.isSinkOnly(e.definition)) {
+      df = Connectors.failingScan(spark(), Connectors.physicalSchema(e.definition), "Connector '"
+          + e.definition.connector() + "' can only be used as a sink; table '" + e.name + "' cannot be read.");
+    } else {
+      df = Connectors.read(spark(), e.name, e.definition, hadoop(), env.functions);
+    }
+    df.createOrReplaceTempView(e.name);
+  }
+
+  /** A source table from a descriptor without registering it (from_descriptor). */
+  public JTable fromDefinition(TableDefinition def) {
+    Connectors.validate("*anonymous*", def);
+    return env.fromDataset(Connectors.read(spark(), "*anonymous_" + def.connector() + "*", def, hadoop(), env.functions));
+  }
+
+  // --- inserts -----------------------------------------------------------------------------------
+
+  /** Writes {@code table} into the table at {@code path}; returns lines to print (print connector) or null. */
+  public String[] insertInto(String path, JTable table, boolean overwrite) {
+    Entry e = sinkEntry(path);
+    return insertIntoDefinition(e.name, e.definition, table, overwrite);
+  }
+
+  /** Validates an insert (sink exists and accepts the columns) without running it. */
+  public void checkInsert(String path, JTable table) {
+    Entry e = sinkEntry(path);
+    if (Connectors.isSourceOnly(e.definition)) {
+      throw new ValidationException("Connector '" + e.definition.connector() + "' can only be used as a source; table '"
+          + e.name + "' cannot be written.");
+    }
+    align(e.name, e.definition, table.df);
+  }
+
+  private Entry sinkEntry(String path) {
+    String name = objectName(path);
+    Entry e = entries.get(name);
+    if (e == null || e.definition == null) {
+      String what = e != null || env.isTemporaryView(name) ? "is a view, not a sink table" : "was not found";
+      throw new ValidationException("Cannot insert into '" + identifier(name) + "': it " + what
+          + ". Sink tables: " + String.join(", ", sinkNames()) + ".");
+    }
+    return e;
+  }
+
+  private List<String> sinkNames() {
+    List<String> out = new ArrayList<>();
+    for (Entry e : entries.values()) if (e.definition != null) out.add(e.name);
+    return out;
+  }
+
+  /** execute_insert(TableDescriptor): an anonymous sink. */
+  public String[] insertIntoDescriptor(TableDefinition def, JTable table, boolean overwrite) {
+    Connectors.validate("*anonymous*", def);
+    return insertIntoDefinition("*anonymous_" + def.connector() + "*", def, table, overwrite);
+  }
+
+  private String[] insertIntoDefinition(String name, TableDefinition def, JTable table, boolean overwrite) {
+    if (Connectors.isSourceOnly(def)) {
+      throw new ValidationException("Connector '" + def.connector() + "' can only be used as a source; table '" + name
+          + "' cannot be written.");
+    }
+    if (overwrite && !"filesystem".equals(def.connector())) {
+      throw new ValidationException("INSERT OVERWRITE requires a sink that supports overwriting; connector '"
+          + def.connector() + "' of table '" + name + "' does not.");
+    }
+    Dataset<Row> aligned = align(name, def, table.df);
+    return Connectors.write(spark(), name, def, aligned, overwrite, hadoop());
+  }
+
+  /** The query's columns cast to the sink's physical columns, by position, as Flink's INSERT does. */
+  Dataset<Row> align(String name, TableDefinition def, Dataset<Row> query) {
+    StructType sink = Connectors.physicalSchema(def);
+    StructField[] src = query.schema().fields();
+    StructField[] dst = sink.fields();
+    if (src.length != dst.length) {
+      throw new ValidationException("Column types of query result and sink for '" + identifier(name)
+          + "' do not match: the query has " + src.length + " columns " + describe(src) + ", the sink has "
+          + dst.length + " " + describe(dst) + ".");
+    }
+    Column[] cols = new Column[dst.length];
+    for (int i = 0; i < dst.length; i++) {
+      if (!implicitlyCastable(src[i].dataType(), dst[i].dataType())) {
+        throw new ValidationException("Column types of query result and sink for '" + identifier(name)
+            + "' do not match: incompatible types for sink column '" + dst[i].name() + "' at position " + i
+            + ": query column '" + src[i].name() + "' is " + FlinkTypes.fromSparkField(src[i]) + ", sink column is "
+            + FlinkTypes.fromSparkField(dst[i]) + ".");
+      }
+      Column c = col("`" + src[i].name() + "`");
+      if (!src[i].dataType().sameType(dst[i].dataType())) c = c.cast(dst[i].dataType());
+      if (!dst[i].nullable() && src[i].nullable()) {
+        c = when(c.isNull(), raise_error(lit("Column '" + dst[i].name() + "' is NOT NULL, however, a null value is being "
+            + "written into it (sink '" + identifier(name) + "')."))).otherwise(c);
+      }
+      cols[i] = c.as(dst[i].name(), dst[i].metadata());
+    }
+    return query.select(cols);
+  }
+
+  private static String describe(StructField[] fields) {
+    List<String> out = new ArrayList<>();
+    for (StructField f : fields) out.add(f.name() + " " + FlinkTypes.fromSparkField(f));
+    return out.toString();
+  }
+
+  private static int numericRank(DataType t) {
+    String n = t.typeName();
+    if (n.equals("byte")) return 1;
+    if (n.equals("short")) return 2;
+    if (n.equals("integer")) return 3;
+    if (n.equals("long")) return 4;
+    if (t instanceof DecimalType) return 5;
+    if (n.equals("float")) return 6;
+    if (n.equals("double")) return 7;
+    return 0;
+  }
+
+  /** Flink's implicit casts for INSERT: widening numerics, text to text, time to time. */
+  static boolean implicitlyCastable(DataType from, DataType to) {
+    if (from.sameType(to) || from instanceof NullType) return true;
+    if (from instanceof NumericType && to instanceof NumericType) return numericRank(from) <= numericRank(to);
+    if (Connectors.isStringLike(from) && Connectors.isStringLike(to)) return true;
+    boolean fromTs = from instanceof TimestampType || from instanceof TimestampNTZType || from instanceof DateType;
+    boolean toTs = to instanceof TimestampType || to instanceof TimestampNTZType;
+    if (fromTs && toTs) return true;
+    return org.apache.spark.sql.catalyst.expressions.Cast.canUpCast(from, to);
+  }
+
+  // --- SQL statements ----------------------------------------------------------------------------
+
+  private static final Pattern INSERT = Pattern.compile(
+      "(?is)^INSERT\\s+(INTO|OVERWRITE)\\s+(?:TABLE\\s+)?([`\\w.$-]+)\\s*(.*)$");
+  private static final Pattern DROP = Pattern.compile(
+      "(?is)^DROP\\s+(TEMPORARY\\s+)?(TABLE|VIEW)\\s+(IF\\s+EXISTS\\s+)?([`\\w.$-]+)$");
+  private static final Pattern CREATE_VIEW = Pattern.compile(
+      "(?is)^CREATE\\s+(TEMPORARY\\s+)?VIEW\\s+(IF\\s+NOT\\s+EXISTS\\s+)?([`\\w.$-]+)(?:\\s*\\([^)]*\\))?\\s+AS\\s+(.*)$");
+  private static final Pattern USE = Pattern.compile("(?is)^USE\\s+(CATALOG\\s+)?([`\\w.$-]+)$");
+
+  /** Handles the statements this catalog owns; null for anything else. */
+  public StatementResult execute(String s, String upper) {
+    if (upper.startsWith("CREATE TABLE") || upper.startsWith("CREATE TEMPORARY TABLE")) {
+      createTableStatement(s);
+      return ok();
+    }
+    Matcher m = CREATE_VIEW.matcher(s);
+    if (m.matches()) {
+      createView(m.group(3), m.group(4), m.group(1) != null, m.group(2) != null);
+      return ok();
+    }
+    m = DROP.matcher(s);
+    if (m.matches()) {
+      drop(m.group(4), m.group(2).equalsIgnoreCase("VIEW"), m.group(1) != null, m.group(3) != null);
+      return ok();
+    }
+    if (upper.startsWith("INSERT ")) {
+      return printed(insertStatement(s));
+    }
+    if (upper.startsWith("EXECUTE STATEMENT SET") || upper.startsWith("BEGIN STATEMENT SET")) {
+      return printed(statementSet(s));
+    }
+    if (upper.equals("SHOW CATALOGS")) return strings("catalog name", listCatalogs());
+    if (upper.equals("SHOW DATABASES")) return strings("database name", listDatabases());
+    if (upper.equals("SHOW CURRENT CATALOG")) return strings("current catalog name", new String[] {CATALOG});
+    if (upper.equals("SHOW CURRENT DATABASE")) return strings("current database name", new String[] {currentDatabase()});
+    m = USE.matcher(s);
+    if (m.matches()) {
+      if (m.group(1) != null) useCatalog(m.group(2));
+      else useDatabase(m.group(2));
+      return ok();
+    }
+    if (upper.startsWith("CREATE CATALOG")) throw TableException.unsupported("CREATE CATALOG (only '" + CATALOG + "' exists)");
+    if (upper.startsWith("CREATE DATABASE") || upper.startsWith("DROP DATABASE")) {
+      spark().sql(s.replaceAll("(?i)\\b" + CATALOG + "\\.", "").replaceAll("\\b" + DATABASE + "\\b", "default"));
+      return ok();
+    }
+    return null;
+  }
+
+  private static StatementResult ok() {
+    return new StatementResult(null, false);
+  }
+
+  private static StatementResult printed(String[] lines) {
+    StatementResult r = new StatementResult(null, false);
+    r.printed = lines;
+    return r;
+  }
+
+  private StatementResult strings(String column, String[] values) {
+    List<Row> rows = new ArrayList<>();
+    for (String v : values) rows.add(RowFactory.create(v));
+    StructType schema = new StructType().add(column, DataTypes.StringType, false);
+    return new StatementResult(env.fromDataset(spark().createDataFrame(rows, schema)), true);
+  }
+
+  private void createTableStatement(String s) {
+    DdlParser.CreateTable ct = DdlParser.parseCreateTable(s);
+    if (ct.asQuery == null) {
+      createTable(ct.path, ct.definition, ct.temporary, ct.ifNotExists);
+      return;
+    }
+    JTable query = env.sqlQuery(ct.asQuery);
+    if (ct.definition.columns.isEmpty()) {
+      String[] names = query.fieldNames();
+      String[] types = query.fieldTypes();
+      for (int i = 0; i < names.length; i++) ct.definition.columns.add(new TableDefinition.Column(names[i], types[i], null));
+    }
+    createTable(ct.path, ct.definition, ct.temporary, ct.ifNotExists);
+    insertInto(ct.path, query, false);
+  }
+
+  /** A parsed INSERT: target, overwrite flag and the query shaped to the sink's columns. */
+  public static final class PreparedInsert {
+    public final String path;
+    public final JTable table;
+    public final boolean overwrite;
+
+    PreparedInsert(String path, JTable table, boolean overwrite) {
+      this.path = path;
+      this.table = table;
+      this.overwrite = overwrite;
+    }
+
+    public String path() {
+      return path;
+    }
+
+    public JTable table() {
+      return table;
+    }
+
+    public boolean overwrite() {
+      return overwrite;
+    }
+  }
+
+  /** Parses and validates an INSERT statement without running it (StatementSet.add_insert_sql). */
+  public PreparedInsert prepareInsert(String statement) {
+    String s = statement.strip();
+    if (s.endsWith(";")) s = s.substring(0, s.length() - 1).strip();
+    Matcher m = INSERT.matcher(s);
+    if (!m.matches()) {
+      throw new org.pyflink_table.bridge.errors.SqlParserException("SQL parse failed. Not an INSERT statement: "
+          + DdlParser.oneLine(statement));
+    }
+    boolean overwrite = m.group(1).equalsIgnoreCase("OVERWRITE");
+    String path = m.group(2);
+    String name = objectName(path);
+    String rest = m.group(3).strip();
+    Map<String, String> staticPartitions = new LinkedHashMap<>();
+    if (rest.toUpperCase(Locale.ROOT).matches("(?s)^PARTITION\\s*\\(.*")) {
+      int open = rest.indexOf('(');
+      int close = DdlParser.matching(rest, open);
+      for (String kv : DdlParser.splitTopLevel(rest.substring(open + 1, close))) {
+        int eq = kv.indexOf('=');
+        staticPartitions.put(DdlParser.unquote(kv.substring(0, eq)), kv.substring(eq + 1).strip());
+      }
+      rest = rest.substring(close + 1).strip();
+    }
+    List<String> columns = null;
+    if (rest.startsWith("(")) {
+      int close = DdlParser.matching(rest, 0);
+      String inner = rest.substring(1, close).strip();
+      String innerUpper = inner.toUpperCase(Locale.ROOT);
+      if (!(innerUpper.startsWith("SELECT") || innerUpper.startsWith("WITH") || innerUpper.startsWith("VALUES")
+          || innerUpper.startsWith("("))) {
+        columns = new ArrayList<>();
+        for (String c : DdlParser.splitTopLevel(inner)) columns.add(DdlParser.unquote(c));
+        rest = rest.substring(close + 1).strip();
+      }
+    }
+    Entry e = sinkEntry(path);
+    JTable query = env.sqlQuery(rest);
+    if (columns != null || !staticPartitions.isEmpty()) {
+      query = env.fromDataset(shapeColumns(name, e.definition, query.df, columns, staticPartitions));
+    }
+    align(name, e.definition, query.df); // validates before anything runs
+    return new PreparedInsert(path, query, overwrite);
+  }
+
+  private String[] insertStatement(String s) {
+    PreparedInsert p = prepareInsert(s);
+    return insertInto(p.path, p.table, p.overwrite);
+  }
+
+  private String[] statementSet(String s) {
+    int begin = s.toUpperCase(Locale.ROOT).indexOf("BEGIN");
+    int end = s.toUpperCase(Locale.ROOT).lastIndexOf("END");
+    String body = s.substring(begin + "BEGIN".length(), end > begin ? end : s.length());
+    List<PreparedInsert> inserts = new ArrayList<>();
+    for (String stmt : body.split(";")) {
+      if (!stmt.isBlank()) inserts.add(prepareInsert(stmt));
+    }
+    List<String> lines = new ArrayList<>();
+    for (PreparedInsert p : inserts) {
+      String[] out = insertInto(p.path, p.table, p.overwrite);
+      if (out != null) {
+        if (lines.isEmpty()) lines.add(out[0]);
+        for (int i = 1; i < out.length; i++) lines.add(out[i]);
+      }
+    }
+    return lines.isEmpty() ? null : lines.toArray(new String[0]);
+  }
+
+  /** INSERT INTO t (a, b) / PARTITION (p = 'x'): put the query's columns where the sink has them. */
+  private Dataset<Row> shapeColumns(String name, TableDefinition def, Dataset<Row> query, List<String> columns,
+      Map<String, String> staticPartitions) {
+    List<TableDefinition.Column> physical = def.physicalColumns();
+    List<String> targets = new ArrayList<>();
+    if (columns != null) {
+      targets.addAll(columns);
+    } else {
+      for (TableDefinition.Column c : physical) if (!staticPartitions.containsKey(c.name)) targets.add(c.name);
+    }
+    for (String t : targets) {
+      TableDefinition.Column c = def.column(t);
+      if (c == null || c.isComputed()) {
+        throw new ValidationException("Unknown target column '" + t + "' in INSERT into '" + identifier(name)
+            + "'. Physical columns: " + Connectors.names(physical) + ".");
+      }
+    }
+    for (String p : staticPartitions.keySet()) {
+      if (!def.partitionKeys.contains(p)) {
+        throw new ValidationException("'" + p + "' is not a partition column of '" + identifier(name) + "'. Partition columns: "
+            + def.partitionKeys + ".");
+      }
+    }
+    String[] fields = query.columns();
+    if (fields.length != targets.size()) {
+      throw new ValidationException("Column types of query result and sink for '" + identifier(name)
+          + "' do not match: the query has " + fields.length + " columns, the INSERT names " + targets.size() + " " + targets + ".");
+    }
+    StructType sink = Connectors.physicalSchema(def);
+    Column[] out = new Column[physical.size()];
+    for (int i = 0; i < physical.size(); i++) {
+      String target = physical.get(i).name;
+      int at = targets.indexOf(target);
+      if (at >= 0) {
+        out[i] = col("`" + fields[at] + "`").as(target);
+      } else if (staticPartitions.containsKey(target)) {
+        out[i] = org.apache.spark.sql.functions.expr(staticPartitions.get(target)).cast(sink.fields()[i].dataType()).as(target);
+      } else {
+        out[i] = lit(null).cast(sink.fields()[i].dataType()).as(target);
+      }
+    }
+    return query.select(out);
+  }
+
+  /** Rows for DESCRIBE of a connector table: computed columns and keys included. */
+  public boolean isConnectorTable(String name) {
+    Entry e = entries.get(name);
+    return e != null && e.definition != null;
+  }
+}

@@ -1,0 +1,350 @@
+package org.pyflink_table.bridge.connectors;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.raise_error;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimeType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.types.FlinkTypes;
+
+/**
+ * Flink's connectors and formats on Spark's data sources: option validation (at CREATE time),
+ * reading a definition into a Dataset, and writing a Dataset through it.
+ *
+ * <p>CSV is parsed as text columns and converted here, so that empty fields, parse errors (file and
+ * row in the message, or skipped with ignore-parse-errors) and quoting on write follow Flink's CSV
+ * format rather than Spark's.
+ */
+public final class Connectors {
+  private Connectors() {}
+
+  public static final List<String> CONNECTORS = List.of("blackhole", "datagen", "filesystem", "print");
+  public static final List<String> FORMATS = List.of("csv", "json", "orc", "parquet", "raw");
+  /** Internal option set by the FLIP-38 descriptors: the path names one file, not a directory. */
+  public static final String SINGLE_FILE = "pyflink-table.single-file";
+  /** Internal option of FLIP-38's CsvTableSink(write_mode=OVERWRITE): every insert replaces the file. */
+  public static final String OVERWRITE = "pyflink-table.overwrite";
+  /** Internal option of FLIP-38's CsvTableSource(ignore_first_line=True): skip each file's header. */
+  public static final String SKIP_FIRST_LINE = "pyflink-table.skip-first-line";
+
+  private static final Set<String> FILESYSTEM_OPTIONS = new TreeSet<>(List.of(
+      "connector", "path", "format", "partition.default-name", "source.monitor-interval",
+      "source.path.regex-pattern", "source.report-statistics", "sink.rolling-policy.file-size",
+      "sink.rolling-policy.rollover-interval", "sink.rolling-policy.check-interval",
+      "sink.rolling-policy.inactivity-interval", "sink.parallelism", "sink.shuffle-by-partition.enable",
+      "sink.partition-commit.trigger", "sink.partition-commit.delay", "sink.partition-commit.policy.kind",
+      "sink.partition-commit.success-file.name", "sink.partition-commit.watermark-time-zone",
+      "auto-compaction", "compaction.file-size", "partition.time-extractor.kind",
+      "partition.time-extractor.timestamp-pattern", "partition.time-extractor.timestamp-formatter"));
+  private static final Set<String> CSV_OPTIONS = new TreeSet<>(List.of(
+      "csv.field-delimiter", "csv.disable-quote-character", "csv.quote-character", "csv.allow-comments",
+      "csv.ignore-parse-errors", "csv.array-element-delimiter", "csv.escape-character", "csv.null-literal",
+      "csv.write-bigdecimal-in-scientific-notation"));
+  private static final Set<String> JSON_OPTIONS = new TreeSet<>(List.of(
+      "json.fail-on-missing-field", "json.ignore-parse-errors", "json.timestamp-format.standard",
+      "json.map-null-key.mode", "json.map-null-key.literal", "json.encode.decimal-as-plain-number",
+      "json.encode.ignore-null-fields", "json.decode.json-parser.enabled"));
+  private static final Set<String> RAW_OPTIONS = new TreeSet<>(List.of("raw.charset", "raw.endianness"));
+  private static final Set<String> PRINT_OPTIONS = new TreeSet<>(List.of(
+      "connector", "print-identifier", "standard-error", "sink.parallelism"));
+  private static final Set<String> BLACKHOLE_OPTIONS = new TreeSet<>(List.of("connector", "sink.parallelism"));
+  private static final Set<String> DATAGEN_OPTIONS = new TreeSet<>(List.of(
+      "connector", "number-of-rows", "rows-per-second", "scan.parallelism"));
+  private static final Set<String> DATAGEN_FIELD_OPTIONS = new TreeSet<>(List.of(
+      "kind", "start", "end", "min", "max", "length", "null-rate", "max-past", "var-len"));
+
+  // --- validation -------------------------------------------------------------------------------
+
+  /** Checks connector, format, options and column types; throws ValidationException naming the fault. */
+  public static void validate(String path, TableDefinition d) {
+    if (d.columns.isEmpty()) {
+      throw new ValidationException("Table '" + path + "' declares no columns.");
+    }
+    for (TableDefinition.Column c : d.physicalColumns()) {
+      try {
+        FlinkTypes.parse(c.type);
+      } catch (RuntimeException e) {
+        throw new ValidationException("Column '" + c.name + "' of table '" + path + "' has an unknown type '"
+            + c.type + "': " + e.getMessage());
+      }
+    }
+    String connector = d.connector();
+    if (connector == null) {
+      throw new ValidationException("Table options do not contain an option key 'connector' for table '" + path
+          + "'. Known connectors: " + String.join(", ", CONNECTORS) + ".");
+    }
+    Set<String> allowed = new TreeSet<>();
+    switch (connector) {
+      case "filesystem": {
+        allowed.addAll(FILESYSTEM_OPTIONS);
+        if (d.options.get("path") == null) {
+          throw new ValidationException("Missing required option 'path' for connector 'filesystem' (table '" + path + "').");
+        }
+        String format = d.options.get("format");
+        if (format == null) {
+          throw new ValidationException("Missing required option 'format' for connector 'filesystem' (table '" + path
+              + "'). Known formats: " + String.join(", ", FORMATS) + ".");
+        }
+        if (!FORMATS.contains(format)) {
+          throw new ValidationException("Could not find any format factory for identifier '" + format
+              + "' (table '" + path + "'). Known formats: " + String.join(", ", FORMATS) + ".");
+        }
+        allowed.addAll(formatOptions(format));
+        if (format.equals("raw")) {
+          List<TableDefinition.Column> data = dataColumns(d);
+          if (data.size() != 1) {
+            throw new ValidationException("The 'raw' format supports exactly one physical column, but table '" + path
+                + "' has " + data.size() + ".");
+          }
+        }
+        break;
+      }
+      case "print":
+        allowed.addAll(PRINT_OPTIONS);
+        break;
+      case "blackhole":
+        allowed.addAll(BLACKHOLE_OPTIONS);
+        break;
+      case "datagen":
+        allowed.addAll(DATAGEN_OPTIONS);
+        for (TableDefinition.Column c : d.physicalColumns()) {
+          for (String o : DATAGEN_FIELD_OPTIONS) allowed.add("fields." + c.name + "." + o);
+        }
+        break;
+      default:
+        throw new ValidationException("Could not find any factory for identifier '" + connector + "' (table '" + path
+            + "'). Known connectors: " + String.join(", ", CONNECTORS) + ".");
+    }
+    for (String key : d.options.keySet()) {
+      if (key.equals(SINGLE_FILE) || key.equals(SKIP_FIRST_LINE) || key.equals(OVERWRITE)) continue;
+      boolean passThrough = (key.startsWith("parquet.") && "parquet".equals(d.options.get("format")))
+          || (key.startsWith("orc.") && "orc".equals(d.options.get("format")));
+      if (!allowed.contains(key) && !passThrough) {
+        throw new ValidationException("Unsupported option '" + key + "' for connector '" + connector + "'"
+            + (d.options.get("format") != null ? " with format '" + d.options.get("format") + "'" : "")
+            + " (table '" + path + "'). Supported options: " + String.join(", ", allowed) + ".");
+      }
+    }
+    for (String key : d.partitionKeys) {
+      if (!connector.equals("filesystem")) {
+        throw new ValidationException("Connector '" + connector + "' does not support PARTITIONED BY (table '" + path + "').");
+      }
+      TableDefinition.Column c = d.column(key);
+      if (c == null || c.isComputed()) {
+        throw new ValidationException("Partition column '" + key + "' is not a physical column of table '" + path
+            + "'. Physical columns: " + names(d.physicalColumns()) + ".");
+      }
+    }
+    for (String key : List.of("csv.field-delimiter", "csv.quote-character", "csv.escape-character")) {
+      String v = d.options.get(key);
+      if (v != null && unescape(v).length() != 1) {
+        throw new ValidationException("Option '" + key + "' must be a single character, but was '" + v + "'.");
+      }
+    }
+  }
+
+  private static Set<String> formatOptions(String format) {
+    switch (format) {
+      case "csv":
+        return CSV_OPTIONS;
+      case "json":
+        return JSON_OPTIONS;
+      case "raw":
+        return RAW_OPTIONS;
+      default:
+        return Set.of();
+    }
+  }
+
+  public static boolean isSourceOnly(TableDefinition d) {
+    return "datagen".equals(d.connector());
+  }
+
+  public static boolean isSinkOnly(TableDefinition d) {
+    return "print".equals(d.connector()) || "blackhole".equals(d.connector());
+  }
+
+  static List<String> names(List<TableDefinition.Column> cols) {
+    List<String> out = new ArrayList<>();
+    for (TableDefinition.Column c : cols) out.add(c.name);
+    return out;
+  }
+
+  /** Physical columns stored in the files (partition columns live in directory names). */
+  static List<TableDefinition.Column> dataColumns(TableDefinition d) {
+    List<TableDefinition.Column> out = new ArrayList<>();
+    for (TableDefinition.Column c : d.physicalColumns()) if (!d.partitionKeys.contains(c.name)) out.add(c);
+    return out;
+  }
+
+  /** The Spark schema of the physical columns, in declaration order. */
+  public static StructType physicalSchema(TableDefinition d) {
+    List<TableDefinition.Column> cols = d.physicalColumns();
+    String[] names = new String[cols.size()];
+    String[] types = new String[cols.size()];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = cols.get(i).name;
+      types[i] = cols.get(i).type;
+    }
+    return FlinkTypes.schema(names, types);
+  }
+
+  static String unescape(String s) {
+    return s.replace("\\t", "\t").replace("\\n", "\n");
+  }
+
+  // --- reading -----------------------------------------------------------------------------------
+
+  /** The rows of a source table, computed columns included, in declaration order. */
+  public static Dataset<Row> read(SparkSession spark, String path, TableDefinition d, org.apache.hadoop.conf.Configuration hadoop,
+      org.pyflink_table.bridge.expressions.FunctionCatalog functions) {
+    String connector = d.connector();
+    if (isSinkOnly(d)) {
+      throw new ValidationException("Connector '" + connector + "' can only be used as a sink; table '" + path
+          + "' cannot be read.");
+    }
+    Dataset<Row> physical = connector.equals("datagen") ? DataGen.read(spark, path, d) : readFiles(spark, path, d, hadoop);
+    return withComputedColumns(physical, d, path, functions);
+  }
+
+  static Dataset<Row> withComputedColumns(Dataset<Row> physical, TableDefinition d, String path,
+      org.pyflink_table.bridge.expressions.FunctionCatalog functions) {
+    Dataset<Row> df = physical;
+    List<Column> out = new ArrayList<>();
+    for (TableDefinition.Column c : d.columns) {
+      if (c.isComputed()) {
+        String sql = c.expression.replaceAll("(?i)\\bPROCTIME\\s*\\(\\s*\\)", "current_timestamp()");
+        try {
+          org.pyflink_table.bridge.expressions.Expr ast = d.expressionColumns.get(c.name);
+          df = df.withColumn(c.name, ast != null
+              ? org.pyflink_table.bridge.expressions.ExprCompiler.compile(ast, new org.pyflink_table.bridge.expressions.Scope(df, functions))
+              : org.apache.spark.sql.functions.expr(sql));
+          df.schema();
+        } catch (RuntimeException e) {
+          throw new ValidationException("Computed column '" + c.name + "' of table '" + path + "' is invalid: "
+              + firstLine(e.getMessage()));
+        }
+      }
+      out.add(col("`" + c.name + "`"));
+    }
+    return df.select(out.toArray(new Column[0]));
+  }
+
+  static String firstLine(String s) {
+    if (s == null) return "";
+    String t = s.replaceAll(" SQLSTATE: [0-9A-Z]+", "");
+    int nl = t.indexOf('\n');
+    return (nl > 0 ? t.substring(0, nl) : t).strip();
+  }
+
+  private static Dataset<Row> readFiles(SparkSession spark, String path, TableDefinition d, org.apache.hadoop.conf.Configuration hadoop) {
+    String location = d.options.get("path");
+    StructType schema = physicalSchema(d);
+    try {
+      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
+      if (!p.getFileSystem(hadoop).exists(p)) {
+        return failingScan(spark, schema, "File or directory '" + location + "' of table '" + path + "' does not exist.");
+      }
+    } catch (java.io.IOException e) {
+      throw new TableException("Cannot access '" + location + "': " + e.getMessage(), e);
+    }
+    String format = d.options.get("format");
+    switch (format) {
+      case "csv":
+        return Formats.readCsv(spark, location, path, d, schema);
+      case "json":
+        return Formats.readJson(spark, location, path, d, schema);
+      case "parquet":
+      case "orc":
+        return reorder(spark.read().schema(nullable(schema)).format(format).load(location), schema);
+      case "raw": {
+        TableDefinition.Column only = dataColumns(d).get(0);
+        StructType textSchema = new StructType().add("value", DataTypes.StringType);
+        for (StructField f : schema.fields()) {
+          if (d.partitionKeys.contains(f.name())) textSchema = textSchema.add(f.name(), f.dataType());
+        }
+        Dataset<Row> text = spark.read().schema(textSchema).text(location).withColumnRenamed("value", only.name);
+        return reorder(text, schema);
+      }
+      default:
+        throw TableException.unsupported("format '" + format + "'");
+    }
+  }
+
+  /** Declared order and declared (Flink-typed) fields; Spark puts partition columns last. */
+  static Dataset<Row> reorder(Dataset<Row> df, StructType schema) {
+    Column[] cols = new Column[schema.fields().length];
+    for (int i = 0; i < cols.length; i++) {
+      StructField f = schema.fields()[i];
+      cols[i] = col("`" + f.name() + "`").cast(f.dataType()).as(f.name(), f.metadata());
+    }
+    return df.select(cols);
+  }
+
+  static StructType nullable(StructType schema) {
+    StructField[] fs = schema.fields().clone();
+    for (int i = 0; i < fs.length; i++) fs[i] = new StructField(fs[i].name(), fs[i].dataType(), true, fs[i].metadata());
+    return new StructType(fs);
+  }
+
+  /** A scan that fails when (and only when) it runs, for sources whose files are missing. */
+  static Dataset<Row> failingScan(SparkSession spark, StructType schema, String message) {
+    Column[] cols = new Column[schema.fields().length];
+    for (int i = 0; i < cols.length; i++) {
+      StructField f = schema.fields()[i];
+      cols[i] = raise_error(lit(message)).cast(f.dataType()).as(f.name(), f.metadata());
+    }
+    return spark.range(1).select(cols);
+  }
+
+  // --- writing -----------------------------------------------------------------------------------
+
+  /**
+   * Writes {@code rows} (already shaped as the physical columns) into the table. Returns the lines
+   * the print connector shows (the caller prints them, so they reach Python's stdout), else null.
+   */
+  public static String[] write(SparkSession spark, String path, TableDefinition d, Dataset<Row> rows, boolean overwrite,
+      org.apache.hadoop.conf.Configuration hadoop) {
+    switch (d.connector()) {
+      case "print":
+        return Formats.printLines(d, rows);
+      case "blackhole":
+        rows.write().format("noop").mode("overwrite").save();
+        return null;
+      case "filesystem":
+        FileCommitter.write(spark, d, rows, overwrite, hadoop);
+        return null;
+      default:
+        throw new ValidationException("Connector '" + d.connector() + "' can only be used as a source; table '" + path
+            + "' cannot be written.");
+    }
+  }
+
+  static boolean isStringLike(DataType t) {
+    return t instanceof StringType || t instanceof org.apache.spark.sql.types.VarcharType
+        || t instanceof org.apache.spark.sql.types.CharType;
+  }
+
+  static boolean isTemporal(DataType t) {
+    return t instanceof DateType || t instanceof TimestampType || t instanceof TimestampNTZType || t instanceof TimeType;
+  }
+}

@@ -1,0 +1,208 @@
+"""``TableDescriptor`` and ``FormatDescriptor``: connector tables declared in Python, as in PyFlink."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Union
+
+from pyflink_table.errors import ValidationException
+from pyflink_table.schema import Schema
+
+__all__ = ["TableDescriptor", "FormatDescriptor"]
+
+
+class TableDescriptor:
+    """A connector table: schema, options, format and partition keys.
+
+    Register it with ``t_env.create_table`` / ``create_temporary_table``, read it with
+    ``t_env.from_descriptor``, or write to it with ``table.execute_insert(descriptor)``.
+
+    Example::
+
+        >>> TableDescriptor.for_connector("filesystem") \\
+        ...     .schema(Schema.new_builder().column("a", DataTypes.INT()).build()) \\
+        ...     .option("path", "/tmp/out") \\
+        ...     .format("csv") \\
+        ...     .build()
+    """
+
+    def __init__(self, schema: Optional[Schema], options: Dict[str, str], partition_keys: List[str],
+                 comment: Optional[str]) -> None:
+        self._schema = schema
+        self._options = dict(options)
+        self._partition_keys = list(partition_keys)
+        self._comment = comment
+
+    @staticmethod
+    def for_connector(connector: str) -> "TableDescriptor.Builder":
+        """A builder for a table of the given connector (``filesystem``, ``datagen``, ``print``, ``blackhole``)."""
+        return TableDescriptor.Builder(connector)
+
+    def get_schema(self) -> Optional[Schema]:
+        """The declared schema, if any."""
+        return self._schema
+
+    def get_options(self) -> Dict[str, str]:
+        """All options, ``connector`` and format options included."""
+        return dict(self._options)
+
+    def get_partition_keys(self) -> List[str]:
+        """The partition columns."""
+        return list(self._partition_keys)
+
+    def get_comment(self) -> Optional[str]:
+        """The table comment, if any."""
+        return self._comment
+
+    def _java_definition(self, derived_from: Any = None) -> Any:
+        """The JVM TableDefinition; without declared columns they are taken from ``derived_from`` (a Table)."""
+        from pyflink_table.java_gateway import bridge, to_string_array
+
+        columns = list(self._schema._columns) if self._schema is not None else []
+        if not any(e is None for _, _, e in columns):
+            if derived_from is None:
+                raise ValidationException(
+                    "The TableDescriptor declares no physical columns: add a schema with Schema.new_builder().column(...).")
+            j = derived_from._j_table
+            columns = [(n, t, None) for n, t in zip(j.fieldNames(), j.fieldTypes())] + columns
+        plain = [c for c in columns if not (c[2] is not None and not isinstance(c[2], str))]
+        definition = bridge().connectors.TableDefinition.of(
+            to_string_array(c[0] for c in plain),
+            to_string_array((c[1] or "") for c in plain),
+            to_string_array(c[2] for c in plain),  # type: ignore[misc]
+            to_string_array(self._partition_keys),
+            to_string_array(self._schema._primary_key if self._schema is not None else []),
+            to_string_array(self._options.keys()),
+            to_string_array(self._options.values()),
+        )
+        for name, _, expr in columns:
+            if expr is not None and not isinstance(expr, str):
+                definition.addExpressionColumn(name, expr._j_expr)
+        if self._schema is not None and self._schema._watermarks:
+            definition.watermark = str(self._schema._watermarks)
+        return definition
+
+    def __str__(self) -> str:
+        parts = [str(self._schema) if self._schema is not None else "()"]
+        if self._comment:
+            parts.append(f"COMMENT '{self._comment}'")
+        if self._partition_keys:
+            parts.append("PARTITIONED BY (" + ", ".join(f"`{k}`" for k in self._partition_keys) + ")")
+        options = ",\n".join(f"  '{k}' = '{v}'" for k, v in self._options.items())
+        parts.append("WITH (\n" + options + "\n)")
+        return "\n".join(parts)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TableDescriptor) and str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    class Builder:
+        """Collects the parts of a :class:`TableDescriptor`."""
+
+        def __init__(self, connector: str) -> None:
+            self._schema: Optional[Schema] = None
+            self._options: Dict[str, str] = {"connector": connector}
+            self._partition_keys: List[str] = []
+            self._comment: Optional[str] = None
+
+        def schema(self, schema: Schema) -> "TableDescriptor.Builder":
+            """Set the table's columns."""
+            self._schema = schema
+            return self
+
+        def option(self, key: Union[str, Any], value: Any) -> "TableDescriptor.Builder":
+            """Set one connector option (full key, e.g. ``"path"`` or ``"csv.field-delimiter"``)."""
+            name = key if isinstance(key, str) else getattr(key, "key", lambda: str(key))()
+            self._options[name] = _option_value(value)
+            return self
+
+        def format(self, format: Union[str, "FormatDescriptor"], format_option: Any = None) -> "TableDescriptor.Builder":
+            """Set the format: a name (``"csv"``) or a :class:`FormatDescriptor` with its options.
+
+            Format options are stored with the format name as prefix (``csv.field-delimiter``).
+            """
+            key = "format" if format_option is None else (
+                format_option if isinstance(format_option, str) else format_option.key())
+            prefix = key[: -len("format")] if key.endswith("format") else ""
+            if isinstance(format, str):
+                self._options[key] = format
+            else:
+                self._options[key] = format._format
+                for k, v in format._options.items():
+                    self._options[f"{prefix}{format._format}.{k}"] = v
+            return self
+
+        def partitioned_by(self, *partition_keys: str) -> "TableDescriptor.Builder":
+            """Partition the table's files by these columns (filesystem connector)."""
+            self._partition_keys = list(partition_keys)
+            return self
+
+        def comment(self, comment: str) -> "TableDescriptor.Builder":
+            """Set the table comment."""
+            self._comment = comment
+            return self
+
+        def build(self) -> "TableDescriptor":
+            """The descriptor."""
+            return TableDescriptor(self._schema, self._options, self._partition_keys, self._comment)
+
+
+class FormatDescriptor:
+    """A format with its options, for :meth:`TableDescriptor.Builder.format`.
+
+    Example::
+
+        >>> FormatDescriptor.for_format("csv").option("field-delimiter", "|").build()
+    """
+
+    def __init__(self, format: str, options: Dict[str, str]) -> None:
+        self._format = format
+        self._options = dict(options)
+
+    @staticmethod
+    def for_format(format: str) -> "FormatDescriptor.Builder":
+        """A builder for the given format (``csv``, ``json``, ``parquet``, ``orc``, ``raw``)."""
+        return FormatDescriptor.Builder(format)
+
+    def get_format(self) -> str:
+        """The format name."""
+        return self._format
+
+    def get_options(self) -> Dict[str, str]:
+        """The format's options, without the format prefix."""
+        return dict(self._options)
+
+    def __str__(self) -> str:
+        options = ", ".join(f"'{k}' = '{v}'" for k, v in self._options.items())
+        return f"{self._format}[{options}]"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FormatDescriptor) and str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    class Builder:
+        """Collects the options of a :class:`FormatDescriptor`."""
+
+        def __init__(self, format: str) -> None:
+            self._format = format
+            self._options: Dict[str, str] = {}
+
+        def option(self, key: Union[str, Any], value: Any) -> "FormatDescriptor.Builder":
+            """Set one format option, without the format prefix (``"field-delimiter"``)."""
+            name = key if isinstance(key, str) else getattr(key, "key", lambda: str(key))()
+            self._options[name] = _option_value(value)
+            return self
+
+        def build(self) -> "FormatDescriptor":
+            """The descriptor."""
+            return FormatDescriptor(self._format, self._options)
+
+
+def _option_value(value: Any) -> str:
+    """Option values as Flink writes them: booleans lower-case, everything else as text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
