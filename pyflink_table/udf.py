@@ -139,7 +139,26 @@ def _spark_type(data_type: Union[DataType, str]) -> Any:
 
     from pyflink_table.java_gateway import bridge
 
-    return _parse_datatype_json_string(str(bridge().types.FlinkTypes.toSparkJson(str(data_type))))
+    return _without_metadata(
+        _parse_datatype_json_string(str(bridge().types.FlinkTypes.toSparkJson(str(data_type)))))
+
+
+def _without_metadata(spark_type: Any) -> Any:
+    """The type without field metadata: Spark compares UDF result types including it."""
+    from pyspark.sql import types as st
+
+    if isinstance(spark_type, st.StructType):
+        return st.StructType([st.StructField(f.name, _without_metadata(f.dataType), f.nullable)
+                              for f in spark_type.fields])
+    if isinstance(spark_type, st.ArrayType):
+        return st.ArrayType(_without_metadata(spark_type.elementType), spark_type.containsNull)
+    if isinstance(spark_type, st.MapType):
+        return st.MapType(_without_metadata(spark_type.keyType), _without_metadata(spark_type.valueType),
+                          spark_type.valueContainsNull)
+    if type(spark_type).__name__ == "TimeType":
+        # The Python workers produce microsecond times; the JVM side casts to the declared precision.
+        return st.TimeType(6)  # type: ignore[attr-defined]
+    return spark_type
 
 
 def _as_data_type(t: Union[DataType, str], what: str) -> DataType:
@@ -296,7 +315,9 @@ class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
         from pyflink_table.java_gateway import bridge
 
         spark_udf = self._pyspark_udf(sc, worker_scalar)
-        return bridge().udf.PythonScalarFunction(self._name, spark_udf._judf, self._func_type == "pandas")
+        declared = bridge().types.FlinkTypes.toSparkJson(str(self._result_type))
+        return bridge().udf.PythonScalarFunction(self._name, spark_udf._judf, self._func_type == "pandas",
+                                                 declared)
 
     def _pyspark_udf(self, sc: Any, worker_scalar: Any) -> Any:
         """The PySpark UserDefinedFunction running this function in the workers."""

@@ -77,3 +77,30 @@ def task_info() -> Tuple[str, int, int, int]:
     parallelism = ctx.getLocalProperty("pyflink_table.parallelism")
     return (f"stage-{ctx.stageId()}", ctx.partitionId(), int(parallelism) if parallelism else 1,
             ctx.attemptNumber())
+
+
+ARCHIVES_PROPERTY = "pyflink_table.archives"
+
+
+def parse_job_parameters(raw: str) -> Dict[str, str]:
+    """``pipeline.global-job-parameters`` text (``k1:v1,k2:v2``) as a dict."""
+    params: Dict[str, str] = {}
+    for item in raw.split(","):
+        if not item.strip():
+            continue
+        key, sep, value = item.partition(":")
+        if not sep:
+            raise ValueError(f"pipeline.global-job-parameters entry {item!r} is not key:value")
+        params[key.strip()] = value.strip()
+    return params
+
+
+def prepare_task() -> None:
+    """Worker side, before a function opens: enter the archives' directory when archives were shipped."""
+    from pyspark.taskcontext import TaskContext
+
+    ctx = TaskContext.get()
+    if ctx is not None and ctx.getLocalProperty(ARCHIVES_PROPERTY):
+        from pyflink_table._worker import deps
+
+        deps.enter_files_directory()

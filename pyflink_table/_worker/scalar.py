@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import traceback
 from typing import Any, Callable, Dict, List, Optional
 
 from pyflink_table._worker import lifecycle
@@ -18,6 +19,13 @@ from pyflink_table._worker import lifecycle
 
 class UserFunctionError(Exception):
     """A Python user-defined function failed or returned a value its declared type cannot hold."""
+
+
+def _failure(what: str, error: BaseException) -> UserFunctionError:
+    """An error naming the function, carrying the user's own traceback (our frame left out)."""
+    tb = error.__traceback__.tb_next if error.__traceback__ is not None else None
+    text = "".join(traceback.format_exception(type(error), error, tb))
+    return UserFunctionError(f"{what} failed:\n{text.rstrip()}")
 
 
 # --- value conversion (Spark's Python values -> PyFlink's) ------------------------------------
@@ -152,6 +160,7 @@ class ScalarEvaluator:
         from pyflink_table.udf import FunctionContext
 
         self._check = result_checker(parse_type_string(self.result_type))
+        lifecycle.prepare_task()
         context = FunctionContext(MetricGroup([self.name], self._metric_registry),
                                   lifecycle.job_parameters(), lifecycle.task_info())
         self._opened = True
@@ -159,13 +168,13 @@ class ScalarEvaluator:
         try:
             self.function.open(context)
         except Exception as e:
-            raise UserFunctionError(f"open() of Python function '{self.name}' failed: {e!r}") from e
+            raise _failure(f"open() of Python function '{self.name}'", e) from None
 
     def _close(self) -> None:
         try:
             self.function.close()
         except Exception as e:
-            raise UserFunctionError(f"close() of Python function '{self.name}' failed: {e!r}") from e
+            raise _failure(f"close() of Python function '{self.name}'", e) from None
         finally:
             self._publish_metrics()
             self._opened = False
@@ -186,7 +195,7 @@ class ScalarEvaluator:
         try:
             result = self.function.eval(*values)
         except Exception as e:
-            raise UserFunctionError(f"Python function '{self.name}' failed: {e!r}") from e
+            raise _failure(f"Python function '{self.name}'", e) from None
         try:
             return self._check(result)  # type: ignore[misc]
         except TypeError as e:
@@ -199,7 +208,7 @@ class ScalarEvaluator:
         try:
             result = self.function.eval(*args)
         except Exception as e:
-            raise UserFunctionError(f"Python function '{self.name}' failed: {e!r}") from e
+            raise _failure(f"Python function '{self.name}'", e) from None
         if not isinstance(result, (pd.Series, pd.DataFrame)):
             if hasattr(result, "__len__") and not isinstance(result, (str, bytes)):
                 result = pd.Series(list(result))

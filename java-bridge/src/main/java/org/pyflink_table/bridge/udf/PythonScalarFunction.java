@@ -3,6 +3,7 @@ package org.pyflink_table.bridge.udf;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
+import org.apache.spark.sql.types.DataType;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.expressions.UserFunction;
@@ -15,11 +16,18 @@ public final class PythonScalarFunction implements UserFunction {
   private final String name;
   private final UserDefinedPythonFunction function;
   private final boolean pandas;
+  private final DataType declared;
 
-  public PythonScalarFunction(String name, UserDefinedPythonFunction function, boolean pandas) {
+  /**
+   * @param declaredJson the declared result type as Spark JSON; the Python side may produce a
+   *     wider type (TIME(6) for TIME(0)), which is cast back to it
+   */
+  public PythonScalarFunction(String name, UserDefinedPythonFunction function, boolean pandas,
+      String declaredJson) {
     this.name = name;
     this.function = function;
     this.pandas = pandas;
+    this.declared = DataType.fromJson(declaredJson);
   }
 
   @Override
@@ -43,7 +51,13 @@ public final class PythonScalarFunction implements UserFunction {
 
   @Override
   public Column apply(List<Column> args, Scope scope) {
-    return function.apply(ScalaInterop.seq(args));
+    Column result = function.apply(ScalaInterop.seq(args));
+    // TIME(p < 6) comes back as TIME(6): Spark cannot cast TIME values, so the wider type stays.
+    return function.dataType().sameType(declared) || mentionsTime(declared) ? result : result.cast(declared);
+  }
+
+  private static boolean mentionsTime(DataType t) {
+    return t.json().contains("time(");
   }
 
   /** Makes the function callable by name in the SQL of {@code session}. */

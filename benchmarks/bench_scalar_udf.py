@@ -1,0 +1,113 @@
+"""Throughput of Python scalar functions: pyflink_table vs hand-written PySpark, side by side.
+
+Two functions, ``i + 1`` and a string function (``upper(s) + '!'``), over N rows (default
+5,000,000) as (a) a built-in expression, (b) a general (row-at-a-time) UDF and (c) a pandas UDF,
+each through pyflink_table and through PySpark (classic pickled ``@udf(useArrow=False)``,
+Arrow-optimised ``@udf(useArrow=True)``, ``pandas_udf``). Every variant runs the same query shape
+on the same cached input and ends in a ``sum``/``max`` aggregate so only the evaluation is timed.
+Prints rows/s per variant and the ratio ours/PySpark, then sweeps the Arrow batch size.
+
+Run: ``timeout 900 .venv/bin/python benchmarks/bench_scalar_udf.py [rows]``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any, Callable, Dict, List, Tuple
+
+import pandas as pd
+from pyspark.sql import functions as F
+from pyspark.sql.functions import pandas_udf
+from pyspark.sql.functions import udf as spark_udf
+
+from pyflink_table import EnvironmentSettings, TableEnvironment
+from pyflink_table.expressions import col, lit
+from pyflink_table.udf import udf
+
+ROWS = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000_000
+REPEATS = 2
+
+
+def best_time(run: Callable[[], Any]) -> float:
+    """The best wall time of REPEATS runs (the first run also warms the Python workers)."""
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    spark = t_env.get_spark_session()
+    source = spark.range(ROWS).select(F.col("id").alias("i"),
+                                      F.concat(F.lit("row"), F.col("id").cast("string")).alias("s")).cache()
+    source.count()
+    table = t_env.from_pandas(pd.DataFrame({"i": [0], "s": ["x"]}))  # replaced below by the cached input
+    table = type(table)(t_env._j_env.fromDataset(source._jdf), t_env)
+
+    # --- pyflink_table functions
+    plus_one = udf(lambda i: i + 1, result_type="BIGINT")
+    shout = udf(lambda s: s.upper() + "!", result_type="STRING")
+    plus_one_pd = udf(lambda i: i + 1, result_type="BIGINT", func_type="pandas")
+    shout_pd = udf(lambda s: s.str.upper() + "!", result_type="STRING", func_type="pandas")
+
+    def ours(int_expr: Any, str_expr: Any) -> Callable[[], Any]:
+        def run() -> Any:
+            projected = table.select(int_expr.alias("x"), str_expr.alias("y"))
+            return projected.select(col("x").sum, col("y").max).execute().collect()
+        return run
+
+    # --- PySpark functions
+    classic_int = spark_udf(lambda i: i + 1, "bigint", useArrow=False)
+    classic_str = spark_udf(lambda s: s.upper() + "!", "string", useArrow=False)
+    arrow_int = spark_udf(lambda i: i + 1, "bigint", useArrow=True)
+    arrow_str = spark_udf(lambda s: s.upper() + "!", "string", useArrow=True)
+
+    @pandas_udf("bigint")  # type: ignore[call-overload]
+    def pd_int(i: pd.Series) -> pd.Series:
+        return i + 1
+
+    @pandas_udf("string")  # type: ignore[call-overload]
+    def pd_str(s: pd.Series) -> pd.Series:
+        return s.str.upper() + "!"
+
+    def theirs(int_col: Any, str_col: Any) -> Callable[[], Any]:
+        def run() -> Any:
+            return source.select(int_col.alias("x"), str_col.alias("y")).agg(F.sum("x"), F.max("y")).collect()
+        return run
+
+    variants: List[Tuple[str, Callable[[], Any]]] = [
+        ("ours built-in", ours(col("i") + lit(1), col("s").upper_case + lit("!"))),
+        ("spark built-in", theirs(F.col("i") + 1, F.concat(F.upper("s"), F.lit("!")))),
+        ("ours general UDF", ours(plus_one(col("i")), shout(col("s")))),
+        ("spark classic pickled @udf", theirs(classic_int("i"), classic_str("s"))),
+        ("spark arrow @udf", theirs(arrow_int("i"), arrow_str("s"))),
+        ("ours pandas UDF", ours(plus_one_pd(col("i")), shout_pd(col("s")))),
+        ("spark pandas_udf", theirs(pd_int("i"), pd_str("s"))),
+    ]
+    rates: Dict[str, float] = {}
+    print(f"{ROWS:,} rows, i + 1 and upper(s) + '!' in one projection, best of {REPEATS}")
+    for name, run in variants:
+        seconds = best_time(run)
+        rates[name] = ROWS / seconds
+        print(f"  {name:32s} {seconds:7.2f} s  {rates[name]:>12,.0f} rows/s", flush=True)
+    print("ratios ours / PySpark:")
+    for ours_name, theirs_name in [("ours built-in", "spark built-in"),
+                                   ("ours general UDF", "spark classic pickled @udf"),
+                                   ("ours general UDF", "spark arrow @udf"),
+                                   ("ours pandas UDF", "spark pandas_udf")]:
+        print(f"  {ours_name} / {theirs_name}: {rates[ours_name] / rates[theirs_name]:.2f}x")
+
+    print("arrow batch size sweep (python.fn-execution.arrow.batch.size):")
+    for size in (1000, 5000, 10000, 50000):
+        t_env.get_config().set("python.fn-execution.arrow.batch.size", str(size))
+        general = ROWS / best_time(ours(plus_one(col("i")), shout(col("s"))))
+        vectorized = ROWS / best_time(ours(plus_one_pd(col("i")), shout_pd(col("s"))))
+        print(f"  {size:>6}: general {general:>12,.0f} rows/s   pandas {vectorized:>12,.0f} rows/s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

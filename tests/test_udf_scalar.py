@@ -1,0 +1,176 @@
+"""Python scalar functions: definition styles, general vs pandas, value types, ROW in and out.
+
+Expected values are computed by hand or with plain Python/pandas next to each check.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import datetime
+from decimal import Decimal
+
+import pandas as pd
+import pytest
+
+from pyflink_table import DataTypes, Row
+from pyflink_table.expressions import call, col, lit
+from pyflink_table.udf import ScalarFunction, udf
+from pyspark import cloudpickle
+
+from tests.conftest import rows, sorted_rows
+
+# Functions and classes of this module travel to the Spark workers by value (workers cannot import it).
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+# --- every definition style, in one query -----------------------------------------------------
+
+@udf(result_type=DataTypes.BIGINT())
+def add_one(i):
+    return i + 1
+
+
+class Multiply(ScalarFunction):
+    def __init__(self, factor: int) -> None:
+        self.factor = factor
+
+    def eval(self, i):
+        return i * self.factor
+
+
+class Concat:
+    def __call__(self, a, b):
+        return f"{a}-{b}"
+
+
+class RandomLike(ScalarFunction):
+    def eval(self, i):
+        return i
+
+    def is_deterministic(self) -> bool:
+        return False
+
+
+def test_definition_styles(t_env):
+    t = t_env.from_elements([(1, "a"), (2, "b"), (3, "c")], ["i", "s"])
+    lam = udf(lambda i: i * 10, result_type="BIGINT")                       # string result type
+    flip58 = udf(lambda i, j: i + j, [DataTypes.BIGINT(), DataTypes.BIGINT()], DataTypes.BIGINT())
+    times3 = udf(Multiply(3), result_type=DataTypes.BIGINT())
+    concat = udf(Concat(), result_type=DataTypes.STRING(), name="concat_it")
+    nondet = udf(lambda i: i, result_type="BIGINT", deterministic=False)
+    by_class = udf(RandomLike(), result_type="BIGINT")
+    result = t.select(add_one(col("i")), lam(col("i")), flip58(col("i"), lit(100)), times3(col("i")),
+                      concat(col("s"), col("i")), nondet(col("i")), by_class(col("i")))
+    # by hand: i+1, i*10, i+100, i*3, "s-i", i, i
+    assert sorted_rows(result) == [(i + 1, i * 10, i + 100, i * 3, f"{s}-{i}", i, i)
+                                   for i, s in [(1, "a"), (2, "b"), (3, "c")]]
+    assert concat._name == "concat_it" and lam._name == "<lambda>" and add_one._name == "add_one"
+    assert nondet._deterministic is False and by_class._deterministic is False
+    assert times3._deterministic is True
+    with pytest.raises(ValueError, match="Inconsistent deterministic"):
+        udf(RandomLike(), result_type="BIGINT", deterministic=True)
+    with pytest.raises(TypeError, match="Invalid function"):
+        udf(Multiply, result_type="BIGINT")
+
+
+# --- pandas UDFs --------------------------------------------------------------------------------
+
+@udf(result_type="DOUBLE", func_type="pandas")
+def pandas_scale(x, factor):
+    assert isinstance(x, pd.Series)
+    return x * factor
+
+
+@udf(result_type="BIGINT", udf_type="pandas")  # FLIP-97 spelling
+def pandas_len(s):
+    return s.str.len()
+
+
+@udf(result_type="BIGINT")
+def hinted(a: pd.Series, b: pd.Series) -> pd.Series:
+    return a + b
+
+
+def test_pandas_udfs(t_env):
+    t = t_env.from_elements([(1, 1.5, "ab"), (2, 2.5, "xyz"), (3, None, "")], ["i", "d", "s"])
+    result = t.select(col("i"), pandas_scale(col("d"), lit(2.0)), pandas_len(col("s")), hinted(col("i"), col("i")))
+    expected_d = pd.Series([1.5, 2.5, None], dtype="float64") * 2.0
+    got = sorted_rows(result)
+    assert [r[0] for r in got] == [1, 2, 3]
+    assert [r[1] for r in got][:2] == list(expected_d[:2]) and got[2][1] is None
+    assert [r[2] for r in got] == [2, 3, 0]
+    assert [r[3] for r in got] == [2, 4, 6]
+    assert hinted._func_type == "pandas" and pandas_len._func_type == "pandas"
+
+
+def test_pandas_row_argument_is_dataframe_and_row_result(t_env):
+    @udf(result_type="ROW<total BIGINT, label STRING>", func_type="pandas")
+    def summarize(r):
+        assert isinstance(r, pd.DataFrame), type(r)
+        # row(...) fields are positional (f0, f1, ...), as in Flink
+        return pd.DataFrame({"total": r.iloc[:, 0] + r.iloc[:, 1], "label": r.iloc[:, 2].str.upper()})
+
+    t = t_env.from_elements([(1, 2, "x"), (10, 20, "y")], ["a", "b", "c"])
+    result = t.select(summarize(call("row", col("a"), col("b"), col("c"))).alias("r"))
+    got = sorted(rows(result), key=lambda r: r[0][0])
+    assert [tuple(r[0]) for r in got] == [(3, "X"), (30, "Y")]
+
+
+# --- FLIP-97 value types round trip (general UDF) -----------------------------------------------
+
+def test_value_types_round_trip(t_env):
+    seen = {}
+
+    def identity_of(type_name):
+        def f(v):
+            return v
+        return udf(f, result_type=type_name, name=f"id_{type_name.split('(')[0].split('<')[0]}")
+
+    values = [
+        ("TINYINT", 7, int), ("SMALLINT", 300, int), ("INT", 70000, int), ("BIGINT", 2 ** 40, int),
+        ("FLOAT", 1.5, float), ("DOUBLE", 2.25, float), ("DECIMAL(10, 2)", Decimal("12.34"), Decimal),
+        ("BOOLEAN", True, bool), ("STRING", "héllo", str), ("BYTES", b"\x00\x01", bytes),
+        ("DATE", datetime.date(2020, 2, 29), datetime.date),
+        ("TIME(0)", datetime.time(12, 30, 15), datetime.time),
+        ("TIMESTAMP(3)", datetime.datetime(2020, 1, 2, 3, 4, 5, 123000), datetime.datetime),
+        ("ARRAY<BIGINT>", [1, 2, None], list), ("MAP<STRING, BIGINT>", {"k": 1}, dict),
+    ]
+    schema = DataTypes.ROW([DataTypes.FIELD(f"c{i}", _type(t)) for i, (t, _, _) in enumerate(values)])
+    t = t_env.from_elements([tuple(v for _, v, _ in values), tuple(None for _ in values)], schema)
+
+    @udf(result_type="STRING")
+    def type_names(*args):
+        return ",".join(type(a).__name__ for a in args)
+
+    calls = [identity_of(t)(col(f"c{i}")) for i, (t, _, _) in enumerate(values)]
+    result = rows(t.select(type_names(*[col(f"c{i}") for i in range(len(values))]), *calls))
+    result.sort(key=lambda r: r[1] is None)
+    full, empty = result
+    assert full[0].split(",") == [py.__name__ for _, _, py in values]
+    assert list(full[1:]) == [v for _, v, _ in values]
+    assert empty[0] == ",".join(["NoneType"] * len(values))
+    assert list(empty[1:]) == [None] * len(values)
+    del seen
+
+
+def _type(text):
+    from pyflink_table.types import parse_type_string
+    return parse_type_string(text)
+
+
+def test_row_argument_is_flink_row_and_row_result(t_env):
+    @udf(result_type=DataTypes.ROW([DataTypes.FIELD("s", DataTypes.BIGINT()),
+                                    DataTypes.FIELD("kind", DataTypes.STRING())]))
+    def inspect_row(r):
+        return Row(s=r[0] + r[1], kind=type(r).__module__ + "." + type(r).__name__)
+
+    @udf(result_type="ROW<x BIGINT, y STRING>")
+    def as_tuple(i):
+        return (i, str(i))  # tuples are accepted for ROW results too
+
+    t = t_env.from_elements([(1, 2), (3, 4)], ["a", "b"])
+    got = sorted(rows(t.select(inspect_row(call("row", col("a"), col("b"))), as_tuple(col("a")))),
+                 key=lambda r: r[0][0])
+    assert [tuple(r[0]) for r in got] == [(3, "pyflink_table.row.Row"), (7, "pyflink_table.row.Row")]
+    assert [tuple(r[1]) for r in got] == [(1, "1"), (3, "3")]
