@@ -51,6 +51,11 @@ OWN_OPTIONS: Dict[str, str] = {
     "execution.runtime-mode": "batch or streaming (bounded input gives final results in both).",
     "pipeline.global-job-parameters": "key:value,key:value pairs readable with FunctionContext.get_job_parameter.",
     "pyflink_table.log.level": "Log level of the JVM (default WARN).",
+    "python.fn-execution.bundle.size": "Most rows a Python worker buffers; caps python.fn-execution.arrow.batch.size.",
+    "python.files": "Comma-separated Python files, zips or directories shipped to the workers' sys.path.",
+    "python.requirements": "requirements.txt[#cache_dir] installed with pip and shipped to the workers.",
+    "python.archives": "Comma-separated archive[#target_dir] extracted in the workers' working directory.",
+    "python.metric.enabled": "Accepted for compatibility; UDF metrics are always collected.",
 }
 
 

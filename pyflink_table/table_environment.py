@@ -132,6 +132,7 @@ class TableEnvironment:
         name = self._config.get("pipeline.name")
         if name:
             self._spark.sparkContext.setJobDescription(name)
+        self._udf_before_job()
 
     def get_spark_session(self) -> "SparkSession":
         """The Spark session this environment runs on (for interoperating with PySpark)."""
@@ -252,6 +253,192 @@ class TableEnvironment:
     def list_functions(self) -> List[str]:
         """Names of all functions: built-in and user-defined."""
         return sorted(set(self._j_env.listBuiltinFunctions()) | set(self.list_user_defined_functions()))
+
+    # --- user-defined functions and Python dependencies (UDF engineer's block) ----------------
+
+    def _register_user_function(self, name: str, function: Any, system: bool, ignore_if_exists: bool = False) -> None:
+        from pyflink_table import udf as udf_module
+
+        wrapper = function
+        if not isinstance(wrapper, udf_module.UserDefinedFunctionWrapper):
+            aggregate_class = udf_module.AggregateFunction
+            if aggregate_class is not None and isinstance(function, aggregate_class):
+                wrapper = udf_module.udaf(function)
+            else:
+                raise ValidationException(
+                    f"Function '{name}' must be wrapped with udf(), udtf(), udaf() or udtaf() before it is "
+                    f"registered; got {type(function).__name__}.")
+        catalog = self._function_catalog()
+        exists = catalog.hasSystem(name) if system else catalog.hasTemporary(name)
+        if exists:
+            if ignore_if_exists:
+                return
+            kind = "temporary system function" if system else "temporary catalog function"
+            raise ValidationException(f"Could not register {kind} '{name}': a function of that name already exists.")
+        j_function = wrapper._java_user_function(self)
+        if system:
+            catalog.registerSystem(name, j_function)
+        else:
+            catalog.registerTemporary(name, j_function)
+        # SQL sees the function under its registered name too.
+        j_function.registerForSql(self._j_env.sparkSession(), name)
+
+    def _function_catalog(self) -> Any:
+        from py4j.java_gateway import get_field
+
+        return get_field(self._j_env, "functions")
+
+    def _drop_user_function(self, name: str, system: bool) -> bool:
+        catalog = self._function_catalog()
+        dropped = bool(catalog.dropSystem(name) if system else catalog.dropTemporary(name))
+        if dropped and catalog.user(name) is None:
+            self._spark.sql(f"DROP TEMPORARY FUNCTION IF EXISTS `{name}`")
+        return dropped
+
+    def create_temporary_system_function(self, name: str, function: Any) -> None:
+        """Register a Python function (from ``udf``, ``udtf``, ``udaf``, ``udtaf``) under ``name``
+        for all catalogs; it shadows a built-in function of the same name.
+
+        :param name: the name to call it by in SQL, ``call(name, ...)`` and string expressions.
+        :param function: the wrapped function (or an AggregateFunction instance).
+        """
+        self._register_user_function(name, function, system=True)
+
+    def create_temporary_function(self, path: str, function: Any) -> None:
+        """Register a Python function as a temporary catalog function under ``path``.
+
+        :param path: the function's name (``[catalog.][database.]name``).
+        :param function: the wrapped function (or an AggregateFunction instance).
+        """
+        self._register_user_function(self._function_name(path), function, system=False)
+
+    def create_function(self, path: str, function: Any, ignore_if_exists: bool = False) -> None:
+        """Register a Python function as a catalog function; kept for the session only (Spark's
+        catalog cannot store Python functions), like :meth:`create_temporary_function`.
+
+        :param path: the function's name.
+        :param function: the wrapped function.
+        :param ignore_if_exists: do nothing when the name is taken instead of raising.
+        """
+        if isinstance(function, str):
+            raise TableException(
+                f"Unsupported: create_function with a class name ('{function}'); pass a function "
+                "wrapped with udf(), udtf(), udaf() or udtaf().")
+        self._register_user_function(self._function_name(path), function, system=False,
+                                     ignore_if_exists=ignore_if_exists)
+
+    def register_function(self, name: str, function: Any) -> None:
+        """FLIP-38/58: register a Python function as a temporary system function.
+
+        :param name: the function's name.
+        :param function: the wrapped function.
+        """
+        self._register_user_function(name, function, system=True)
+
+    def drop_temporary_system_function(self, name: str) -> bool:
+        """Drop a temporary system function; False when there was none."""
+        return self._drop_user_function(name, system=True)
+
+    def drop_temporary_function(self, path: str) -> bool:
+        """Drop a temporary catalog function; False when there was none."""
+        return self._drop_user_function(self._function_name(path), system=False)
+
+    def drop_function(self, path: str) -> bool:
+        """Drop a function registered with :meth:`create_function`; False when there was none."""
+        return self._drop_user_function(self._function_name(path), system=False)
+
+    def create_java_temporary_system_function(self, name: str, function_class_name: str) -> None:
+        """Not supported: Java/Scala Flink functions cannot run on Spark."""
+        raise TableException(f"Unsupported: Java user-defined functions ({function_class_name}); "
+                             "write the function in Python with udf().")
+
+    def create_java_temporary_function(self, path: str, function_class_name: str) -> None:
+        """Not supported: Java/Scala Flink functions cannot run on Spark."""
+        raise TableException(f"Unsupported: Java user-defined functions ({function_class_name}); "
+                             "write the function in Python with udf().")
+
+    def create_java_function(self, path: str, function_class_name: str, ignore_if_exists: Optional[bool] = None
+                             ) -> None:
+        """Not supported: Java/Scala Flink functions cannot run on Spark."""
+        raise TableException(f"Unsupported: Java user-defined functions ({function_class_name}); "
+                             "write the function in Python with udf().")
+
+    @staticmethod
+    def _function_name(path: str) -> str:
+        # Temporary functions live in the session: the catalog and database parts are dropped.
+        return path.split(".")[-1].strip("`")
+
+    def get_metrics(self) -> Dict[str, Any]:
+        """Metric values reported so far by the Python functions' metric groups (see
+        :mod:`pyflink_table.metrics`), by full name such as ``my_udf.rows``; totals over all jobs
+        of this process. Counters and gauges give numbers, meters and distributions dicts.
+        """
+        import logging
+
+        from pyflink_table.udf import _collected_metrics
+
+        values = _collected_metrics()
+        logging.getLogger("pyflink_table.metrics").info("UDF metrics: %s", values)
+        return values
+
+    def add_python_file(self, file_path: str) -> None:
+        """Ship a Python file, package directory or zip to the workers' ``sys.path``.
+
+        :param file_path: a ``.py`` file, a ``.zip``/``.egg``, or a directory (zipped on the fly).
+        """
+        from pyflink_table._worker import deps as _python_deps
+
+        _python_deps.add_python_file(self._spark.sparkContext, file_path)
+
+    def set_python_requirements(self, requirements_file_path: str, requirements_cache_dir: Optional[str] = None
+                                ) -> None:
+        """Install a requirements file with pip for the workers and ship the installed packages.
+
+        Packages are installed with ``pip install --target`` into a temporary directory that is
+        shipped as a zip on the workers' ``sys.path``, so they must be importable from a zip
+        (pure Python). Compiled packages must be installed in the workers' interpreter instead.
+
+        :param requirements_file_path: the requirements.txt file.
+        :param requirements_cache_dir: a directory of downloaded packages to install from offline.
+        """
+        from pyflink_table._worker import deps as _python_deps
+
+        _python_deps.set_python_requirements(self._spark.sparkContext, requirements_file_path,
+                                             requirements_cache_dir)
+
+    def add_python_archive(self, archive_path: str, target_dir: Optional[str] = None) -> None:
+        """Ship an archive that is extracted in the workers; UDFs find its files under
+        ``target_dir`` (default: the archive's file name) relative to their working directory.
+
+        :param archive_path: a zip, tar, tar.gz or tgz file.
+        :param target_dir: the directory name it is extracted into.
+        """
+        from pyflink_table._worker import deps as _python_deps
+
+        _python_deps.add_python_archive(self._spark.sparkContext, archive_path, target_dir)
+
+    def _udf_before_job(self) -> None:
+        """Job parameters and shipped archives travel to the Python workers as local properties."""
+        import json
+
+        from pyflink_table._worker import deps as _python_deps
+        from pyflink_table._worker import lifecycle
+
+        sc = self._spark.sparkContext
+        raw = self._config.get("pipeline.global-job-parameters")
+        params = lifecycle.parse_job_parameters(raw) if raw else {}
+        sc.setLocalProperty(lifecycle.JOB_PARAMETERS_PROPERTY, json.dumps(params))
+        sc.setLocalProperty(lifecycle.ARCHIVES_PROPERTY, "1" if _python_deps.has_archives(sc) else "")
+        bundle = self._config.get("python.fn-execution.bundle.size")
+        if bundle:
+            batch = int(self._config.get("python.fn-execution.arrow.batch.size") or 10000)
+            self._spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", str(min(batch, int(bundle))))
+        for key in ("python.files", "python.archives", "python.requirements"):
+            value = self._config.get(key)
+            if value:
+                _python_deps.apply_option(sc, key, value)
+
+    # --- end of the UDF block -----------------------------------------------------------------
 
     # --- SQL ----------------------------------------------------------------------------------
 

@@ -52,6 +52,8 @@ public final class FunctionCatalog {
   /** Temporary system functions shadow built-ins; temporary (catalog) functions come after. */
   private final Map<String, UserFunction> systemFunctions = new LinkedHashMap<>();
   private final Map<String, UserFunction> catalogFunctions = new LinkedHashMap<>();
+  /** The names user functions were registered under, by normalized name (for listing). */
+  private final Map<String, String> registeredNames = new LinkedHashMap<>();
 
   public static String normalize(String name) {
     return name.toLowerCase(Locale.ROOT).replace("_", "");
@@ -96,11 +98,21 @@ public final class FunctionCatalog {
   }
 
   public void registerSystem(String name, UserFunction f) {
+    registeredNames.put(normalize(name), name);
     systemFunctions.put(normalize(name), f);
   }
 
   public void registerTemporary(String name, UserFunction f) {
+    registeredNames.put(normalize(name), name);
     catalogFunctions.put(normalize(name), f);
+  }
+
+  public boolean hasSystem(String name) {
+    return systemFunctions.containsKey(normalize(name));
+  }
+
+  public boolean hasTemporary(String name) {
+    return catalogFunctions.containsKey(normalize(name));
   }
 
   public boolean dropSystem(String name) {
@@ -120,8 +132,8 @@ public final class FunctionCatalog {
   /** Names of registered user functions, as registered, sorted. */
   public List<String> userFunctionNames() {
     TreeSet<String> names = new TreeSet<>();
-    for (UserFunction f : systemFunctions.values()) names.add(f.name());
-    for (UserFunction f : catalogFunctions.values()) names.add(f.name());
+    for (String key : systemFunctions.keySet()) names.add(registeredNames.getOrDefault(key, key));
+    for (String key : catalogFunctions.keySet()) names.add(registeredNames.getOrDefault(key, key));
     return new ArrayList<>(names);
   }
 
