@@ -109,6 +109,7 @@ public final class TableEnv {
   }
 
   public JTable sqlQuery(String sql) {
+    sql = org.pyflink_table.bridge.window.SqlWindows.rewrite(sql, spark); // Flink SQL windowing (window package)
     connectors.refresh();
     return new JTable(this, spark.sql(sql));
   }
