@@ -284,9 +284,8 @@ class TableEnvironment:
         j_function.registerForSql(self._j_env.sparkSession(), name)
 
     def _function_catalog(self) -> Any:
-        from py4j.java_gateway import get_field
-
-        return get_field(self._j_env, "functions")
+        # A public Java field: Py4J reaches fields through reflection only.
+        return self._j_env.getClass().getField("functions").get(self._j_env)
 
     def _drop_user_function(self, name: str, system: bool) -> bool:
         catalog = self._function_catalog()

@@ -156,8 +156,8 @@ def _without_metadata(spark_type: Any) -> Any:
         return st.MapType(_without_metadata(spark_type.keyType), _without_metadata(spark_type.valueType),
                           spark_type.valueContainsNull)
     if type(spark_type).__name__ == "TimeType":
-        # The Python workers produce microsecond times; the JVM side casts to the declared precision.
-        return st.TimeType(6)  # type: ignore[attr-defined]
+        # The Python workers produce microsecond times whatever the declared precision.
+        return st.TimeType(6)
     return spark_type
 
 

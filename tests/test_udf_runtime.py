@@ -160,6 +160,13 @@ def test_failures_name_the_function_and_show_the_traceback(t_env):
     with pytest.raises(PythonException, match="float_for_bigint"):
         rows(t.select(truncating(col("a"))))
 
+    pandas_str = udf(lambda s: s.astype(str) + "x", result_type="BIGINT", func_type="pandas", name="pandas_str")
+    with pytest.raises(PythonException, match="pandas_str.*BIGINT"):
+        rows(t.select(pandas_str(col("a"))))
+    pandas_frac = udf(lambda s: s + 0.5, result_type="BIGINT", func_type="pandas", name="pandas_frac")
+    with pytest.raises(PythonException, match="pandas_frac.*fractional"):
+        rows(t.select(pandas_frac(col("a"))))
+
     doubled = udf(lambda s: pd.concat([s, s]), result_type="BIGINT", func_type="pandas", name="long_series")
     with pytest.raises(PythonException, match="long_series.*length"):
         rows(t.select(doubled(col("a"))))

@@ -146,12 +146,14 @@ class ScalarEvaluator:
         self._opened = False
         self._check: Optional[Checker] = None
         self._metric_registry: Dict[str, Any] = {}
+        self._declared_type: Any = None
 
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)
         state["_opened"] = False
         state["_check"] = None
         state["_metric_registry"] = {}
+        state["_declared_type"] = None
         return state
 
     def _open(self) -> None:
@@ -220,4 +222,43 @@ class ScalarEvaluator:
             raise UserFunctionError(
                 f"Pandas function '{self.name}' returned {len(result)} values for {length} input rows; "
                 "the result must have the length of its input")
+        if isinstance(result, pd.Series):
+            problem = pandas_result_problem(result, self._declared())
+            if problem:
+                raise UserFunctionError(f"Pandas function '{self.name}' {problem}")
         return result
+
+    def _declared(self) -> Any:
+        if self._declared_type is None:
+            from pyflink_table.types import parse_type_string
+
+            self._declared_type = parse_type_string(self.result_type)
+        return self._declared_type
+
+
+def pandas_result_problem(result: Any, declared: Any) -> Optional[str]:
+    """Why a pandas result cannot hold the declared type without a silent change, or None.
+
+    Spark converts pandas results to Arrow unsafely (1.7 becomes 1 for BIGINT), so numbers are
+    checked here: integral types need whole numbers, numeric types need numbers.
+    """
+    import pandas as pd
+
+    from pyflink_table import types as t
+
+    kind = result.dtype.kind
+    text = str(declared)
+    if isinstance(declared, (t.IntegralType, t.FloatType, t.DoubleType, t.DecimalType)):
+        if kind in "OUS":
+            inferred = pd.api.types.infer_dtype(result, skipna=True)
+            if inferred not in ("integer", "floating", "decimal", "mixed-integer-float", "empty", "boolean"):
+                sample = next((v for v in result if v is not None), None)
+                return (f"returned {inferred} values such as {sample!r} for the declared result type {text}")
+        if isinstance(declared, t.IntegralType) and kind == "f":
+            values = result.dropna()
+            if len(values) and not bool((values % 1 == 0).all()):
+                sample = values[values % 1 != 0].iloc[0]
+                return f"returned the fractional value {sample!r} for the declared result type {text}"
+    if isinstance(declared, (t.CharType, t.VarCharType)) and kind in "iufb":
+        return f"returned {result.dtype} values for the declared result type {text}"
+    return None
