@@ -34,9 +34,28 @@ from pyflink_table.table_result import ResultKind, TableResult
 from pyflink_table.table_schema import ResolvedSchema, TableSchema
 from pyflink_table.types import DataTypes
 
+# Functions and data views as pyflink.table exports them; importing udf here also keeps the
+# modules of table and aggregate functions (imported by udf.py) from being loaded first.
+from pyflink_table.data_view import DataView, ListView, MapView  # noqa: E402
+from pyflink_table.udf import (  # noqa: E402
+    AggregateFunction,
+    FunctionContext,
+    ScalarFunction,
+    TableAggregateFunction,
+    TableFunction,
+)
+
 __version__ = "0.1.0"
 
 __all__ = [
+    "AggregateFunction",
+    "DataView",
+    "FunctionContext",
+    "ListView",
+    "MapView",
+    "ScalarFunction",
+    "TableAggregateFunction",
+    "TableFunction",
     "Configuration",
     "DataTypes",
     "EnvironmentSettings",

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from pyflink_table.table_environment import TableEnvironment
     from pyflink_table.window import GroupWindow, OverWindow
 
-__all__ = ["Table", "GroupedTable", "GroupWindowedTable", "WindowGroupedTable", "OverWindowedTable"]
+__all__ = ["Table", "GroupedTable", "GroupWindowedTable", "WindowGroupedTable", "OverWindowedTable",
+           "AggregatedTable", "FlatAggregateTable"]
 
 ExpressionOrStr = Union[Expression[Any], str]
 
@@ -222,6 +223,75 @@ class Table:
         """Remove columns."""
         return self._wrap(self._j_table.dropColumns(_to_j_exprs(fields)))
 
+    # --- table functions and row-based operations (engineer D) ------------------------------
+
+    def join_lateral(self, table_function_call: ExpressionOrStr,
+                     join_predicate: Optional[ExpressionOrStr] = None) -> "Table":
+        """Join every row with the rows a table function produces for it (inner join).
+
+        Example::
+
+            >>> tab.join_lateral(split(col('s')).alias('word'))
+            >>> tab.join_lateral("split(s) as (word)", col('word') != 'a')
+
+        :param table_function_call: a call of a Python table function, optionally aliased.
+        :param join_predicate: an optional condition on the joined rows.
+        """
+        cond = None if join_predicate is None else _to_j_expr(join_predicate)
+        return self._wrap(bridge().table.LateralJoins.joinLateral(
+            self._j_table, _to_j_expr(table_function_call), cond, False))
+
+    def left_outer_join_lateral(self, table_function_call: ExpressionOrStr,
+                                join_predicate: Optional[ExpressionOrStr] = None) -> "Table":
+        """Like :meth:`join_lateral`, keeping rows without output (their function fields are NULL).
+
+        :param table_function_call: a call of a Python table function, optionally aliased.
+        :param join_predicate: only the literal TRUE is allowed, as in Flink.
+        """
+        cond = None if join_predicate is None else _to_j_expr(join_predicate)
+        return self._wrap(bridge().table.LateralJoins.joinLateral(
+            self._j_table, _to_j_expr(table_function_call), cond, True))
+
+    def map(self, func: ExpressionOrStr) -> "Table":
+        """Apply a scalar function to every row; a ROW result becomes one column per field.
+
+        Example::
+
+            >>> tab.map(my_row_udf(col('a'), col('b'))).alias('x', 'y')
+        """
+        return self._wrap(bridge().table.RowBasedOperations.map(self._j_table, _to_j_expr(func)))
+
+    def flat_map(self, func: ExpressionOrStr) -> "Table":
+        """Apply a table function to every row; the result holds only the function's fields.
+
+        Example::
+
+            >>> tab.flat_map(split(col('s'))).alias('word', 'length')
+        """
+        return self._wrap(bridge().table.LateralJoins.flatMap(self._j_table, _to_j_expr(func)))
+
+    def aggregate(self, func: ExpressionOrStr) -> "AggregatedTable":
+        """Aggregate the whole table with an aggregate function; follow with ``select``.
+
+        Example::
+
+            >>> tab.aggregate(my_row_udaf(col('a')).alias('x', 'y')).select(col('x'), col('y'))
+        """
+        return AggregatedTable(bridge().table.RowBasedOperations.aggregate(
+            self._j_table, to_java_array(bridge().expressions.Expr, []), _to_j_expr(func)), self._t_env)
+
+    def flat_aggregate(self, func: ExpressionOrStr) -> "FlatAggregateTable":
+        """Aggregate the whole table with a table aggregate function (many rows); follow with ``select``.
+
+        Example::
+
+            >>> tab.flat_aggregate(top2(col('a')).alias('v', 'rank')).select(col('v'), col('rank'))
+        """
+        return FlatAggregateTable(bridge().table.RowBasedOperations.flatAggregate(
+            self._j_table, to_java_array(bridge().expressions.Expr, []), _to_j_expr(func)), self._t_env)
+
+    # --- end of table functions and row-based operations ------------------------------------
+
     # --- windows ------------------------------------------------------------------------------
 
     def window(self, window: "GroupWindow") -> "GroupWindowedTable":
@@ -303,6 +373,30 @@ class GroupedTable:
         """Keys and aggregates per group."""
         return Table(self._j_grouped.select(_to_j_exprs(fields)), self._t_env)
 
+    # --- row-based operations (engineer D) ---------------------------------------------------
+
+    def aggregate(self, func: ExpressionOrStr) -> "AggregatedTable":
+        """Aggregate each group with an aggregate function; follow with ``select``.
+
+        Example::
+
+            >>> tab.group_by(col('k')).aggregate(stats(col('v')).alias('mx', 'mn')).select(col('k'), col('mx'))
+        """
+        return AggregatedTable(bridge().table.RowBasedOperations.aggregateGrouped(
+            self._j_grouped, _to_j_expr(func)), self._t_env)
+
+    def flat_aggregate(self, func: ExpressionOrStr) -> "FlatAggregateTable":
+        """Aggregate each group with a table aggregate function (any number of rows per group).
+
+        Example::
+
+            >>> tab.group_by(col('k')).flat_aggregate(top2(col('v')).alias('v', 'rank')).select('*')
+        """
+        return FlatAggregateTable(bridge().table.RowBasedOperations.flatAggregateGrouped(
+            self._j_grouped, _to_j_expr(func)), self._t_env)
+
+    # --- end of row-based operations ---------------------------------------------------------
+
 
 @java_errors
 class GroupWindowedTable:
@@ -341,3 +435,31 @@ class OverWindowedTable:
     def select(self, *fields: ExpressionOrStr) -> Table:
         """Columns and over-window aggregates; one output row per input row."""
         return Table(self._j_over.select(_to_j_exprs(fields)), self._t_env)
+
+# --- results of row-based aggregations (engineer D) -------------------------------------------
+
+
+@java_errors
+class AggregatedTable:
+    """The result of ``aggregate``: the keys and the function's fields, ready for ``select``."""
+
+    def __init__(self, j_table: Any, t_env: "TableEnvironment") -> None:
+        self._j_table = j_table
+        self._t_env = t_env
+
+    def select(self, *fields: ExpressionOrStr) -> Table:
+        """Project the keys and the aggregate's fields (``'*'`` keeps them all)."""
+        return Table(self._j_table, self._t_env).select(*fields)
+
+
+@java_errors
+class FlatAggregateTable:
+    """The result of ``flat_aggregate``: the keys and the emitted fields, ready for ``select``."""
+
+    def __init__(self, j_table: Any, t_env: "TableEnvironment") -> None:
+        self._j_table = j_table
+        self._t_env = t_env
+
+    def select(self, *fields: ExpressionOrStr) -> Table:
+        """Project the keys and the emitted fields (``'*'`` keeps them all)."""
+        return Table(self._j_table, self._t_env).select(*fields)

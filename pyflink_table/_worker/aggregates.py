@@ -22,7 +22,7 @@ from pyflink_table._worker.table_functions import to_spark_value
 
 def _python_values(series: Any) -> List[Any]:
     """A Series as Python values with None for NULL (pandas turns NULLs into NaN/NaT)."""
-    values = series.tolist()
+    values: List[Any] = series.tolist()
     if series.hasnans:
         mask = series.isna().tolist()
         values = [None if m else v for v, m in zip(values, mask)]

@@ -110,6 +110,7 @@ public final class TableEnv {
 
   public JTable sqlQuery(String sql) {
     sql = org.pyflink_table.bridge.window.SqlWindows.rewrite(sql, spark); // Flink SQL windowing (window package)
+    sql = org.pyflink_table.bridge.table.LateralJoins.rewriteSql(sql); // LATERAL TABLE(f(x)) -> LATERAL f(x)
     connectors.refresh();
     return new JTable(this, spark.sql(sql));
   }

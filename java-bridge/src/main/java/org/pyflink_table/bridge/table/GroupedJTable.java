@@ -22,6 +22,9 @@ public final class GroupedJTable {
   public JTable select(Expr[] items) {
     Scope scope = table.scope();
     List<Column> keyCols = ExprCompiler.compileAll(ExprCompiler.expand(keys, scope), scope);
+    // Python grouped-aggregate UDFs and built-in aggregates are aggregated apart (engineer D).
+    Dataset<Row> split = RowBasedOperations.splitAggregate(table.df, keyCols, java.util.Arrays.asList(items), scope);
+    if (split != null) return table.copyWith(split);
     List<Column> cols = ExprCompiler.compileNamed(java.util.Arrays.asList(items), scope);
     return table.copyWith(aggregate(table.df, keyCols, cols));
   }

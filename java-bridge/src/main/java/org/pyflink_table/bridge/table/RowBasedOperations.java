@@ -1,0 +1,266 @@
+package org.pyflink_table.bridge.table;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.Expr;
+import org.pyflink_table.bridge.expressions.ExprCompiler;
+import org.pyflink_table.bridge.expressions.FunctionCatalog;
+import org.pyflink_table.bridge.expressions.Scope;
+import org.pyflink_table.bridge.expressions.UserFunction;
+import org.pyflink_table.bridge.udf.PythonAggregateFunction;
+
+/**
+ * Flink's row-based operations ({@code map}, {@code aggregate}, {@code flat_aggregate}) and the
+ * split of aggregations that mix Python grouped-aggregate UDFs with built-in aggregates.
+ */
+public final class RowBasedOperations {
+  private RowBasedOperations() {}
+
+  private static final String RESULT = "__pft_row_result";
+
+  /** An optionally aliased call: {@code f(a)} or {@code f(a).alias('x', 'y')}. */
+  private static final class Aliased {
+    final Expr call;
+    final List<String> names;
+
+    Aliased(Expr e) {
+      if (e instanceof Expr.Call && FunctionCatalog.normalize(((Expr.Call) e).name).equals("as")) {
+        call = ((Expr.Call) e).arg(0);
+        names = ExprCompiler.aliasNames((Expr.Call) e);
+      } else {
+        call = e;
+        names = null;
+      }
+    }
+  }
+
+  // --- map ---------------------------------------------------------------------------------------
+
+  /** {@code map(f(...))}: a ROW result becomes one column per field, any other result one column. */
+  public static JTable map(JTable input, Expr e) {
+    Scope scope = input.scope();
+    Aliased a = new Aliased(e);
+    if (ExprCompiler.containsAggregate(a.call, scope)) {
+      throw new ValidationException("map expects a scalar function call, got the aggregate " + a.call + "; use aggregate().");
+    }
+    Column c = ExprCompiler.compile(a.call, scope);
+    Dataset<Row> staged = input.df.select(c.as(RESULT));
+    return input.copyWith(expand(staged, new ArrayList<>(), a.names, "map"));
+  }
+
+  // --- aggregate and flat_aggregate --------------------------------------------------------------
+
+  public static JTable aggregate(JTable input, Expr[] keys, Expr call) {
+    return aggregate(input, Arrays.asList(keys), call, false);
+  }
+
+  public static JTable aggregateGrouped(GroupedJTable grouped, Expr call) {
+    return aggregate(grouped.table, grouped.keys, call, false);
+  }
+
+  public static JTable flatAggregate(JTable input, Expr[] keys, Expr call) {
+    return aggregate(input, Arrays.asList(keys), call, true);
+  }
+
+  public static JTable flatAggregateGrouped(GroupedJTable grouped, Expr call) {
+    return aggregate(grouped.table, grouped.keys, call, true);
+  }
+
+  private static JTable aggregate(JTable input, List<Expr> keys, Expr e, boolean flat) {
+    String op = flat ? "flat_aggregate" : "aggregate";
+    Scope scope = input.scope();
+    Aliased a = new Aliased(e);
+    Column aggCol;
+    if (flat) {
+      PythonAggregateFunction f = pythonAggregate(a.call, scope);
+      if (f == null || !f.isTableAggregate()) {
+        throw new ValidationException("flat_aggregate expects a table aggregate function call (udtaf), got " + a.call + ".");
+      }
+      aggCol = f.applyAny(ExprCompiler.compileAll(((Expr.Call) a.call).args, scope));
+    } else {
+      if (!(a.call instanceof Expr.Call) || !ExprCompiler.containsAggregate(a.call, scope)) {
+        throw new ValidationException("aggregate expects an aggregate function call, got " + a.call + ".");
+      }
+      aggCol = ExprCompiler.compile(a.call, scope);
+    }
+    List<Expr> keyExprs = ExprCompiler.expand(keys, scope);
+    List<Column> keyCols = ExprCompiler.compileAll(keyExprs, scope);
+    List<String> keyNames = new ArrayList<>();
+    for (int i = 0; i < keyExprs.size(); i++) {
+      Expr k = keyExprs.get(i);
+      keyNames.add(k instanceof Expr.FieldRef ? ((Expr.FieldRef) k).name : "_c" + i);
+    }
+    Dataset<Row> agg = keyCols.isEmpty()
+        ? input.df.agg(aggCol.as(RESULT))
+        : input.df.groupBy(JTable.asArray(keyCols)).agg(aggCol.as(RESULT));
+    List<Column> keyOut = new ArrayList<>();
+    String[] cols = agg.columns();
+    for (int i = 0; i < keyNames.size(); i++) {
+      keyOut.add(agg.col(Scope.quote(cols[i])).as(keyNames.get(i), agg.schema().fields()[i].metadata()));
+    }
+    if (flat) {
+      List<Column> exploded = new ArrayList<>();
+      for (int i = 0; i < keyNames.size(); i++) exploded.add(agg.col(Scope.quote(cols[i])));
+      exploded.add(functions.explode(agg.col(RESULT)).as(RESULT));
+      agg = agg.select(JTable.asArray(exploded));
+      keyOut.clear();
+      for (int i = 0; i < keyNames.size(); i++) {
+        keyOut.add(agg.col(Scope.quote(agg.columns()[i])).as(keyNames.get(i), agg.schema().fields()[i].metadata()));
+      }
+    }
+    return input.copyWith(expand(agg, keyOut, a.names, op));
+  }
+
+  private static PythonAggregateFunction pythonAggregate(Expr e, Scope scope) {
+    if (!(e instanceof Expr.Call)) return null;
+    Expr.Call c = (Expr.Call) e;
+    UserFunction f = c.function instanceof UserFunction ? (UserFunction) c.function : scope.functions.user(c.name);
+    return f instanceof PythonAggregateFunction ? (PythonAggregateFunction) f : null;
+  }
+
+  /**
+   * {@code prefix} followed by the result column {@link #RESULT} of {@code d}: a struct spreads
+   * into its fields (named by {@code aliases}, else by the ROW type), anything else is one column.
+   */
+  private static Dataset<Row> expand(Dataset<Row> d, List<Column> prefix, List<String> aliases, String op) {
+    StructField result = d.schema().apply(RESULT);
+    DataType t = result.dataType();
+    List<Column> out = new ArrayList<>(prefix);
+    List<String> names = new ArrayList<>();
+    if (t instanceof StructType) {
+      StructField[] fs = ((StructType) t).fields();
+      if (aliases != null && aliases.size() != fs.length) {
+        throw new ValidationException(op + ": " + aliases.size() + " alias(es) " + aliases + " for a result of "
+            + fs.length + " field(s).");
+      }
+      for (int i = 0; i < fs.length; i++) {
+        String name = aliases != null ? aliases.get(i) : fs[i].name();
+        names.add(name);
+        out.add(d.col(RESULT).getField(fs[i].name()).as(name, fs[i].metadata()));
+      }
+    } else {
+      if (aliases != null && aliases.size() != 1) {
+        throw new ValidationException(op + ": " + aliases.size() + " aliases " + aliases + " for a result of one field.");
+      }
+      String name = aliases != null ? aliases.get(0) : (op.equals("map") ? "_c0" : "f0");
+      names.add(name);
+      out.add(d.col(RESULT).as(name, result.metadata()));
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < out.size() - names.size(); i++) seen.add(String.valueOf(d.columns()[i]));
+    for (String n : names) {
+      if (!seen.add(n)) {
+        throw new ValidationException(op + ": the result field " + n + " clashes with a grouping key or another field; rename it with .alias(...).");
+      }
+    }
+    return d.select(JTable.asArray(out));
+  }
+
+  // --- mixing Python grouped-aggregate UDFs with built-in aggregates -----------------------------
+
+  /** 1: contains a Python grouped-aggregate UDF call; 2: contains another aggregate. */
+  private static int aggregateKinds(Expr e, Scope scope) {
+    if (!(e instanceof Expr.Call)) return 0;
+    Expr.Call c = (Expr.Call) e;
+    String n = FunctionCatalog.normalize(c.name);
+    if (n.equals("over")) return 0;
+    PythonAggregateFunction p = pythonAggregate(c, scope);
+    if (p != null) return p.isGroupedUdf() ? 1 : 2;
+    int kinds = 0;
+    if (!n.equals("as") && !n.equals("cast") && !(c.function instanceof UserFunction) && scope.functions.isAggregate(c.name)) {
+      kinds |= 2;
+    }
+    for (Expr a : c.args) kinds |= aggregateKinds(a, scope);
+    return kinds;
+  }
+
+  /**
+   * Spark cannot evaluate a Python grouped-aggregate UDF and a built-in aggregate in one
+   * aggregation. When {@code items} mix them, the two sets are aggregated separately by the same
+   * keys and joined on the keys (NULL-safe); otherwise this returns null and the caller aggregates
+   * as usual. Output columns are exactly the items, in order, with Flink's names.
+   */
+  public static Dataset<Row> splitAggregate(Dataset<Row> df, List<Column> keyCols, List<Expr> items, Scope scope) {
+    List<Expr> expanded = ExprCompiler.expand(items, scope);
+    int all = 0;
+    int[] kinds = new int[expanded.size()];
+    for (int i = 0; i < kinds.length; i++) {
+      kinds[i] = aggregateKinds(expanded.get(i), scope);
+      if (kinds[i] == 3) {
+        throw TableException.unsupported("an expression combining a Python aggregate function and a built-in aggregate ("
+            + expanded.get(i) + "); select them as separate columns");
+      }
+      all |= kinds[i];
+    }
+    if (all != 3) return null;
+    List<Column> cols = ExprCompiler.compileNamed(expanded, scope);
+    List<Integer> udfItems = new ArrayList<>();
+    List<Integer> otherItems = new ArrayList<>();
+    for (int i = 0; i < kinds.length; i++) (kinds[i] == 1 ? udfItems : otherItems).add(i);
+    if (keyCols.isEmpty()) {
+      // Spark 4.3 fails (INTERNAL_ERROR UnevaluableAggregateFunc) on a join of two global
+      // aggregations when one holds a grouped-aggregate UDF; a constant key avoids the rewrite.
+      // Unlike a global aggregation, an empty input then gives no row.
+      keyCols = List.of(functions.lit(true)); // not an integer: Spark would read it as a GROUP BY ordinal
+    }
+    Part udf = part(df, keyCols, cols, udfItems, "u");
+    Part other = part(df, keyCols, cols, otherItems, "o");
+    Dataset<Row> udfPart = udf.rows;
+    Dataset<Row> otherPart = other.rows;
+    Column cond = null;
+    for (int k = 0; k < keyCols.size(); k++) {
+      Column eq = otherPart.col("__pft_ok" + k).eqNullSafe(udfPart.col("__pft_uk" + k));
+      cond = cond == null ? eq : cond.and(eq);
+    }
+    Dataset<Row> joined = otherPart.join(udfPart, cond, "inner");
+    List<Column> out = new ArrayList<>();
+    for (int i = 0; i < kinds.length; i++) {
+      Part from = kinds[i] == 1 ? udf : other;
+      String src = (kinds[i] == 1 ? "__pft_u" : "__pft_o") + i;
+      out.add(joined.col(src).as(from.names.get(src), from.metadata.get(src)));
+    }
+    return joined.select(JTable.asArray(out));
+  }
+
+  /** One side of a split aggregation: hidden column names to Flink's names and field metadata. */
+  private static final class Part {
+    Dataset<Row> rows;
+    final Map<String, String> names = new HashMap<>();
+    final Map<String, Metadata> metadata = new HashMap<>();
+  }
+
+  private static Part part(Dataset<Row> df, List<Column> keyCols, List<Column> cols, List<Integer> which, String tag) {
+    List<Column> aggs = new ArrayList<>();
+    for (int i : which) aggs.add(cols.get(i));
+    Dataset<Row> agg = keyCols.isEmpty()
+        ? df.agg(aggs.get(0), JTable.asArray(aggs.subList(1, aggs.size())))
+        : df.groupBy(JTable.asArray(keyCols)).agg(aggs.get(0), JTable.asArray(aggs.subList(1, aggs.size())));
+    Part p = new Part();
+    String[] names = new String[agg.columns().length];
+    int nKeys = keyCols.size();
+    for (int k = 0; k < nKeys; k++) names[k] = "__pft_" + tag + "k" + k;
+    for (int j = 0; j < which.size(); j++) {
+      String internal = "__pft_" + tag + which.get(j);
+      names[nKeys + j] = internal;
+      p.names.put(internal, agg.columns()[nKeys + j]);
+      p.metadata.put(internal, agg.schema().fields()[nKeys + j].metadata());
+    }
+    p.rows = JTable.renameAll(agg, names);
+    return p;
+  }
+}

@@ -1,0 +1,219 @@
+"""Python aggregate functions: ``AggregateFunction``, ``TableAggregateFunction``, :func:`udaf` and :func:`udtaf`.
+
+An aggregate with a scalar result runs as Spark's grouped-aggregate pandas UDF (one call per
+group, the group's Arrow batches concatenated), general and pandas (FLIP-137) alike, so it works in
+group aggregation, global aggregation, group windows, SQL ``GROUP BY`` and, for pandas UDAFs, over
+windows. A ROW result or a table aggregate (``emit_value``) runs over the group's collected rows
+(see :mod:`pyflink_table._worker.aggregates`). PyFlink refuses general UDAFs in batch; both kinds
+are supported here.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Generic, Iterable, List, Optional, TypeVar, Union
+
+from pyflink_table.types import DataType, RowType
+from pyflink_table.udf import UserDefinedFunction, UserDefinedFunctionWrapper, _as_data_type, _spark_type
+
+__all__ = ["AggregateFunction", "TableAggregateFunction", "UserDefinedAggregateFunctionWrapper", "udaf", "udtaf"]
+
+T = TypeVar("T")
+ACC = TypeVar("ACC")
+
+# Spark's PythonEvalType codes.
+_ARROW_BATCHED_UDF = 101
+_GROUPED_AGG_PANDAS_UDF = 202
+
+
+class ImperativeAggregateFunction(UserDefinedFunction, Generic[T, ACC]):
+    """Common base of aggregate and table aggregate functions: the accumulator life cycle."""
+
+    def create_accumulator(self) -> ACC:
+        """A new, empty accumulator."""
+        raise NotImplementedError("create_accumulator must be implemented")
+
+    def accumulate(self, accumulator: ACC, *args: Any) -> None:
+        """Add one input row (or, for pandas functions, the group's Series) to ``accumulator``."""
+        raise NotImplementedError("accumulate must be implemented")
+
+    def retract(self, accumulator: ACC, *args: Any) -> None:
+        """Remove one input row from ``accumulator`` (streaming updates; unused in batch)."""
+        raise RuntimeError("Method retract is not implemented")
+
+    def merge(self, accumulator: ACC, accumulators: Iterable[ACC]) -> None:
+        """Merge ``accumulators`` into ``accumulator`` (session windows, two-phase aggregation)."""
+        raise RuntimeError("Method merge is not implemented")
+
+    def get_result_type(self) -> Union[DataType, str]:
+        """The result type, when ``udaf`` is not given ``result_type``."""
+        raise RuntimeError("Method get_result_type is not implemented")
+
+    def get_accumulator_type(self) -> Union[DataType, str]:
+        """The accumulator type, when ``udaf`` is not given ``accumulator_type``."""
+        raise RuntimeError("Method get_accumulator_type is not implemented")
+
+
+class AggregateFunction(ImperativeAggregateFunction[T, ACC]):
+    """An aggregate function: many rows of a group to one value; implement ``get_value`` too."""
+
+    def get_value(self, accumulator: ACC) -> T:
+        """The result of the group from its accumulator."""
+        raise NotImplementedError("get_value must be implemented")
+
+
+class TableAggregateFunction(ImperativeAggregateFunction[T, ACC]):
+    """A table aggregate function: many rows of a group to many rows; implement ``emit_value``."""
+
+    def emit_value(self, accumulator: ACC) -> Iterable[T]:
+        """The rows of the group (Rows, tuples or single values), from its accumulator."""
+        raise NotImplementedError("emit_value must be implemented")
+
+
+def _open_in_task(function: Any) -> None:
+    """Opens an aggregate function in a worker task and closes it at the task's end (worker side)."""
+    from pyflink_table._worker import lifecycle
+    from pyflink_table.metrics import MetricGroup
+    from pyflink_table.udf import FunctionContext
+
+    open_method = getattr(function, "open", None)
+    if open_method is None:
+        return
+    name = getattr(function, "__name__", None) or type(function).__name__
+    open_method(FunctionContext(MetricGroup([name]), lifecycle.job_parameters(), lifecycle.task_info()))
+    close = getattr(function, "close", None)
+    if close is not None:
+        lifecycle.on_task_end(close)
+
+
+class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
+    """A Python aggregate or table aggregate function ready for ``select``, ``aggregate``,
+    ``flat_aggregate``, windows and SQL.
+
+    :param func: an :class:`AggregateFunction` / :class:`TableAggregateFunction` instance, or for
+        pandas UDAFs a function of ``pandas.Series``.
+    :param input_types: declared argument types, or None.
+    :param result_type: the result type (asked from the function when None).
+    :param accumulator_type: the accumulator type (informational in batch).
+    :param func_type: ``'general'`` or ``'pandas'``.
+    :param deterministic: False when equal inputs may give different results.
+    :param name: the function's name.
+    :param table_aggregate: whether this is a table aggregate function (``udtaf``).
+    """
+
+    def __init__(self, func: Any, input_types: Any, result_type: Any, accumulator_type: Any,
+                 func_type: str, deterministic: Optional[bool], name: Optional[str],
+                 table_aggregate: bool = False) -> None:
+        super().__init__(func, input_types, func_type, deterministic, name)
+        if func_type == "general" and not hasattr(func, "create_accumulator"):
+            kind = "TableAggregateFunction" if table_aggregate else "AggregateFunction"
+            raise TypeError(f"Invalid function: a general aggregate function must be an instance of {kind}, "
+                            f"got {type(func).__name__}; use func_type='pandas' for functions of pandas.Series")
+        if result_type is None:
+            getter = getattr(func, "get_result_type", None)
+            result_type = getter() if getter is not None else None
+        if result_type is None:
+            raise TypeError("Invalid result_type: the result_type of an aggregate function must be specified")
+        self._result_type: DataType = _as_data_type(result_type, "result_type")
+        if accumulator_type is None and func_type == "general":
+            getter = getattr(func, "get_accumulator_type", None)
+            try:
+                accumulator_type = getter() if getter is not None else None
+            except RuntimeError:
+                accumulator_type = None
+        self._accumulator_type = accumulator_type
+        self._table_aggregate = table_aggregate
+        self._row_result = isinstance(self._result_type, RowType)
+
+    def _result_field_names(self) -> List[str]:
+        if isinstance(self._result_type, RowType):
+            return list(self._result_type.field_names())
+        return ["f0"]
+
+    def _collected(self) -> bool:
+        """Whether the function runs over the group's collected rows rather than as a grouped UDF."""
+        return self._table_aggregate or self._row_result
+
+    def _create_java_user_function(self, sc: Any) -> Any:
+        from pyspark.sql.types import ArrayType, StructField, StructType
+        from pyspark.sql.udf import UserDefinedFunction as SparkUDF
+
+        from pyflink_table._worker.aggregates import AggregateEvaluator
+        from pyflink_table.java_gateway import bridge, to_string_array
+
+        evaluator = AggregateEvaluator(self._func, self._func_type == "pandas", self._table_aggregate,
+                                       self._row_result, _open_in_task)
+        if self._collected():
+            result = _spark_type(self._result_type)
+            if self._table_aggregate:
+                if not isinstance(result, StructType):
+                    result = StructType([StructField("f0", result, True)])
+                result = ArrayType(result, True)
+            spark_udf = SparkUDF(evaluator.on_rows, result, self._name, _ARROW_BATCHED_UDF, self._deterministic)
+        else:
+            spark_udf = SparkUDF(evaluator.on_series, _spark_type(self._result_type), self._name,
+                                 _GROUPED_AGG_PANDAS_UDF, self._deterministic)
+        return bridge().udf.PythonAggregateFunction(
+            self._name, spark_udf._judf, self._collected(), self._table_aggregate,
+            to_string_array(self._result_field_names()))
+
+
+def udaf(f: Any = None, input_types: Any = None, result_type: Union[DataType, str, None] = None,
+         accumulator_type: Union[DataType, str, None] = None, deterministic: Optional[bool] = None,
+         name: Optional[str] = None, func_type: str = "general", udaf_type: Optional[str] = None) -> Any:
+    """Make a Python aggregate function usable in ``select``, ``aggregate``, windows and SQL.
+
+    Example::
+
+        >>> @udaf(result_type=DataTypes.FLOAT(), func_type="pandas")
+        ... def mean_udaf(v):
+        ...     return v.mean()
+        >>> weighted = udaf(WeightedAvg(), result_type='BIGINT', accumulator_type='ARRAY<BIGINT>')
+
+    :param f: an AggregateFunction instance, or for pandas UDAFs a function of ``pandas.Series``.
+    :param input_types: declared argument types (optional).
+    :param result_type: the result type.
+    :param accumulator_type: the accumulator type (optional).
+    :param deterministic: False when equal inputs may give different results.
+    :param name: the function's name.
+    :param func_type: ``'general'`` or ``'pandas'``.
+    :param udaf_type: FLIP-137's spelling of ``func_type``.
+    :return: a :class:`UserDefinedAggregateFunctionWrapper`, or a decorator making one.
+    """
+    kind = udaf_type or func_type
+    if kind not in ("general", "pandas"):
+        raise ValueError(f"The func_type must be one of 'general, pandas', got {kind}.")
+    if f is None:
+        return functools.partial(udaf, input_types=input_types, result_type=result_type,
+                                 accumulator_type=accumulator_type, deterministic=deterministic,
+                                 name=name, func_type=kind)
+    return UserDefinedAggregateFunctionWrapper(f, input_types, result_type, accumulator_type, kind,
+                                               deterministic, name)
+
+
+def udtaf(f: Any = None, input_types: Any = None, result_type: Union[DataType, str, None] = None,
+          accumulator_type: Union[DataType, str, None] = None, deterministic: Optional[bool] = None,
+          name: Optional[str] = None, func_type: str = "general") -> Any:
+    """Make a Python table aggregate function usable in ``flat_aggregate``.
+
+    Example::
+
+        >>> top2 = udtaf(Top2(), result_type=DataTypes.ROW([DataTypes.FIELD('v', DataTypes.BIGINT())]))
+
+    :param f: a TableAggregateFunction instance.
+    :param input_types: declared argument types (optional).
+    :param result_type: the type of the emitted rows.
+    :param accumulator_type: the accumulator type (optional).
+    :param deterministic: False when equal inputs may give different results.
+    :param name: the function's name.
+    :param func_type: ``'general'`` (``'pandas'`` runs ``accumulate`` on the group's Series).
+    :return: a :class:`UserDefinedAggregateFunctionWrapper`, or a decorator making one.
+    """
+    if func_type not in ("general", "pandas"):
+        raise ValueError(f"The func_type must be one of 'general, pandas', got {func_type}.")
+    if f is None:
+        return functools.partial(udtaf, input_types=input_types, result_type=result_type,
+                                 accumulator_type=accumulator_type, deterministic=deterministic,
+                                 name=name, func_type=func_type)
+    return UserDefinedAggregateFunctionWrapper(f, input_types, result_type, accumulator_type, func_type,
+                                               deterministic, name, table_aggregate=True)
