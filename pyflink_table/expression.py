@@ -26,6 +26,7 @@ __all__ = [
     "JsonValueOnEmptyOrError",
     "JsonQueryWrapper",
     "JsonQueryOnEmptyOrError",
+    "JsonOnNull",
 ]
 
 T = TypeVar("T")
@@ -107,6 +108,13 @@ class JsonQueryOnEmptyOrError(Enum):
     EMPTY_ARRAY = 1
     EMPTY_OBJECT = 2
     ERROR = 3
+
+
+class JsonOnNull(Enum):
+    """What the JSON constructors do with NULL values: write ``null`` or leave the entry out."""
+
+    NULL = 0
+    ABSENT = 1
 
 
 def _exprs() -> Any:
@@ -275,7 +283,11 @@ class Expression(Generic[T]):
         return self._reverse("or", other)
 
     def __invert__(self) -> "Expression[bool]":
-        return self._call("not")
+        # PyFlink maps ~ to IS NOT TRUE (so ~NULL is TRUE), not to three-valued NOT.
+        return self._call("isNotTrue")
+
+    def __abs__(self) -> "Expression[Any]":
+        return self._call("abs")
 
     def __hash__(self) -> int:
         return id(self)
@@ -537,6 +549,572 @@ class Expression(Generic[T]):
         """All fields of a ROW as separate columns."""
         return self._call("flatten")
 
+
+    # --- math --------------------------------------------------------------------------------
+
+    @property
+    def abs(self) -> "Expression[Any]":
+        """Absolute value; keeps the input type."""
+        return self._call("abs")
+
+    @property
+    def exp(self) -> "Expression[Any]":
+        """e raised to the value."""
+        return self._call("exp")
+
+    @property
+    def log10(self) -> "Expression[Any]":
+        """Base-10 logarithm."""
+        return self._call("log10")
+
+    @property
+    def log2(self) -> "Expression[Any]":
+        """Base-2 logarithm."""
+        return self._call("log2")
+
+    @property
+    def ln(self) -> "Expression[Any]":
+        """Natural logarithm."""
+        return self._call("ln")
+
+    @property
+    def sqrt(self) -> "Expression[Any]":
+        """Square root."""
+        return self._call("sqrt")
+
+    @property
+    def sin(self) -> "Expression[Any]":
+        """Sine."""
+        return self._call("sin")
+
+    @property
+    def cos(self) -> "Expression[Any]":
+        """Cosine."""
+        return self._call("cos")
+
+    @property
+    def tan(self) -> "Expression[Any]":
+        """Tangent."""
+        return self._call("tan")
+
+    @property
+    def cot(self) -> "Expression[Any]":
+        """Cotangent."""
+        return self._call("cot")
+
+    @property
+    def asin(self) -> "Expression[Any]":
+        """Arc sine."""
+        return self._call("asin")
+
+    @property
+    def acos(self) -> "Expression[Any]":
+        """Arc cosine."""
+        return self._call("acos")
+
+    @property
+    def atan(self) -> "Expression[Any]":
+        """Arc tangent."""
+        return self._call("atan")
+
+    @property
+    def sinh(self) -> "Expression[Any]":
+        """Hyperbolic sine."""
+        return self._call("sinh")
+
+    @property
+    def cosh(self) -> "Expression[Any]":
+        """Hyperbolic cosine."""
+        return self._call("cosh")
+
+    @property
+    def tanh(self) -> "Expression[Any]":
+        """Hyperbolic tangent."""
+        return self._call("tanh")
+
+    @property
+    def degrees(self) -> "Expression[Any]":
+        """Radians converted to degrees."""
+        return self._call("degrees")
+
+    @property
+    def radians(self) -> "Expression[Any]":
+        """Degrees converted to radians."""
+        return self._call("radians")
+
+    @property
+    def sign(self) -> "Expression[Any]":
+        """Signum: -1, 0 or 1 in the input's type."""
+        return self._call("sign")
+
+    @property
+    def bin(self) -> "Expression[Any]":
+        """Binary string of an integer (two's complement for negatives)."""
+        return self._call("bin")
+
+    @property
+    def hex(self) -> "Expression[Any]":
+        """Hexadecimal string of an integer or of a string's UTF-8 bytes."""
+        return self._call("hex")
+
+    @property
+    def unhex(self) -> "Expression[Any]":
+        """The bytes a hexadecimal string spells."""
+        return self._call("unhex")
+
+    def log(self, base: Any = None) -> "Expression[Any]":
+        """Logarithm of the value to ``base``; natural logarithm without a base."""
+        # SQL order LOG(base, value), as the FLIP-38 string parser also builds it.
+        return self._call("ln") if base is None else self._reverse("log", base)
+
+    def round(self, places: Any) -> "Expression[Any]":
+        """Rounded half up to ``places`` decimal places; keeps the input type."""
+        return self._call("round", places)
+
+    def truncate(self, n: Any = 0) -> "Expression[Any]":
+        """Truncated toward zero to ``n`` decimal places; keeps the input type."""
+        return self._call("truncate", *_given(n))
+
+
+    # --- strings -----------------------------------------------------------------------------
+
+    def concat(self, other: Any) -> "Expression[Any]":
+        """This string followed by ``other``; NULL if either is NULL."""
+        return self._call("concat", other)
+
+    def starts_with(self, start_expr: Any) -> "Expression[Any]":
+        """TRUE if the string starts with ``start_expr``."""
+        return self._call("startsWith", start_expr)
+
+    def ends_with(self, end_expr: Any) -> "Expression[Any]":
+        """TRUE if the string ends with ``end_expr``."""
+        return self._call("endsWith", end_expr)
+
+    def translate(self, from_str: Any, to_str: Any) -> "Expression[Any]":
+        """Replace each character of ``from_str`` by the character at the same place in ``to_str``."""
+        return self._call("translate", from_str, to_str)
+
+    def lpad(self, length: Any, pad: Any) -> "Expression[Any]":
+        """Left-pad (or cut) to ``length`` characters with ``pad``."""
+        return self._call("lpad", length, pad)
+
+    def rpad(self, length: Any, pad: Any) -> "Expression[Any]":
+        """Right-pad (or cut) to ``length`` characters with ``pad``."""
+        return self._call("rpad", length, pad)
+
+    def overlay(self, new_string: Any, starting: Any, length: Any = None) -> "Expression[Any]":
+        """Replace ``length`` characters (default: the length of ``new_string``) from the 1-based ``starting`` position by ``new_string``."""
+        return self._call("overlay", *_given(new_string, starting, length))
+
+    def regexp(self, regex: Any) -> "Expression[Any]":
+        """TRUE if some substring matches the Java regular expression ``regex``."""
+        return self._call("regexp", regex)
+
+    def regexp_count(self, regex: Any) -> "Expression[Any]":
+        """Number of matches of ``regex``."""
+        return self._call("regexpCount", regex)
+
+    def regexp_extract_all(self, regex: Any, extract_index: Any = None) -> "Expression[Any]":
+        """Array of the ``extract_index``-th group (default 0, the whole match) of every match of ``regex``."""
+        return self._call("regexpExtractAll", *_given(regex, extract_index))
+
+    def regexp_instr(self, regex: Any) -> "Expression[Any]":
+        """1-based position of the first match of ``regex``; 0 when none."""
+        return self._call("regexpInstr", regex)
+
+    def regexp_substr(self, regex: Any) -> "Expression[Any]":
+        """The first substring that matches ``regex``."""
+        return self._call("regexpSubstr", regex)
+
+    @property
+    def from_base64(self) -> "Expression[Any]":
+        """Decodes a base64 string."""
+        return self._call("fromBase64")
+
+    @property
+    def to_base64(self) -> "Expression[Any]":
+        """The base64 encoding of the string's UTF-8 bytes."""
+        return self._call("toBase64")
+
+    @property
+    def ascii(self) -> "Expression[Any]":
+        """Code of the first character; 0 for an empty string."""
+        return self._call("ascii")
+
+    @property
+    def chr(self) -> "Expression[Any]":
+        """The character with this (ASCII) code modulo 256."""
+        return self._call("chr")
+
+    def decode(self, charset: Any) -> "Expression[Any]":
+        """The string of these bytes in ``charset``."""
+        return self._call("decode", charset)
+
+    def encode(self, charset: Any) -> "Expression[Any]":
+        """The bytes of the string in ``charset``."""
+        return self._call("encode", charset)
+
+    def left(self, length: Any) -> "Expression[Any]":
+        """The leftmost ``length`` characters."""
+        return self._call("left", length)
+
+    def right(self, length: Any) -> "Expression[Any]":
+        """The rightmost ``length`` characters."""
+        return self._call("right", length)
+
+    def instr(self, s: Any) -> "Expression[Any]":
+        """1-based position of the first occurrence of ``s`` in this string; 0 if absent."""
+        return self._call("instr", s)
+
+    def locate(self, s: Any, pos: Any = None) -> "Expression[Any]":
+        """1-based position of this string in ``s``, searching from ``pos``; 0 if absent."""
+        return self._call("locate", *_given(s, pos))
+
+    def url_decode(self) -> "Expression[Any]":
+        """Decodes an application/x-www-form-urlencoded string (UTF-8)."""
+        return self._call("urlDecode")
+
+    def url_encode(self) -> "Expression[Any]":
+        """Encodes as application/x-www-form-urlencoded (UTF-8)."""
+        return self._call("urlEncode")
+
+    def inet_aton(self) -> "Expression[Any]":
+        """The number of an IPv4 dotted address; NULL if invalid."""
+        return self._call("inetAton")
+
+    def inet_ntoa(self) -> "Expression[Any]":
+        """The IPv4 dotted address of a number."""
+        return self._call("inetNtoa")
+
+    def parse_url(self, part_to_extract: Any, key: Any = None) -> "Expression[Any]":
+        """A part of a URL (HOST, PATH, QUERY, REF, PROTOCOL, AUTHORITY, FILE, USERINFO), or a query parameter with ``key``."""
+        return self._call("parseUrl", *_given(part_to_extract, key))
+
+    def printf(self, *obj: Any) -> "Expression[Any]":
+        """The arguments formatted by this printf-style format string."""
+        return self._call("printf", *obj)
+
+    def ltrim(self, trim_str: Any = None) -> "Expression[Any]":
+        """Remove leading spaces (or the characters of ``trim_str``)."""
+        return self._call("ltrim", *_given(trim_str))
+
+    def rtrim(self, trim_str: Any = None) -> "Expression[Any]":
+        """Remove trailing spaces (or the characters of ``trim_str``)."""
+        return self._call("rtrim", *_given(trim_str))
+
+    def btrim(self, trim_str: Any = None) -> "Expression[Any]":
+        """Remove leading and trailing spaces (or the characters of ``trim_str``)."""
+        return self._call("btrim", *_given(trim_str))
+
+    def repeat(self, n: Any) -> "Expression[Any]":
+        """The string repeated ``n`` times."""
+        return self._call("repeat", n)
+
+    @property
+    def reverse(self) -> "Expression[Any]":
+        """The characters in reverse order."""
+        return self._call("reverse")
+
+    def split(self, delimiter: Any) -> "Expression[Any]":
+        """Array of the parts between occurrences of ``delimiter``."""
+        return self._call("split", delimiter)
+
+    def str_to_map(self, list_delimiter: Any = None, key_value_delimiter: Any = None) -> "Expression[Any]":
+        """A MAP from 'k1=v1,k2=v2' (delimiters ',' and '=' by default)."""
+        return self._call("strToMap", *_given(list_delimiter, key_value_delimiter))
+
+    def elt(self, expr: Any, *exprs: Any) -> "Expression[Any]":
+        """The argument at this 1-based index; NULL when out of range."""
+        return self._call("elt", expr, *exprs)
+
+    @property
+    def md5(self) -> "Expression[Any]":
+        """MD5 hash as 32 hex digits."""
+        return self._call("md5")
+
+    @property
+    def sha1(self) -> "Expression[Any]":
+        """SHA-1 hash as hex digits."""
+        return self._call("sha1")
+
+    @property
+    def sha224(self) -> "Expression[Any]":
+        """SHA-224 hash as hex digits."""
+        return self._call("sha224")
+
+    @property
+    def sha256(self) -> "Expression[Any]":
+        """SHA-256 hash as hex digits."""
+        return self._call("sha256")
+
+    @property
+    def sha384(self) -> "Expression[Any]":
+        """SHA-384 hash as hex digits."""
+        return self._call("sha384")
+
+    @property
+    def sha512(self) -> "Expression[Any]":
+        """SHA-512 hash as hex digits."""
+        return self._call("sha512")
+
+    def sha2(self, hash_length: Any) -> "Expression[Any]":
+        """SHA-2 hash of ``hash_length`` bits (224, 256, 384 or 512) as hex digits."""
+        return self._call("sha2", hash_length)
+
+
+    # --- temporal ----------------------------------------------------------------------------
+
+    @property
+    def to_date(self) -> "Expression[Any]":
+        """The DATE a 'yyyy-MM-dd' string spells."""
+        return self._call("toDate")
+
+    @property
+    def to_time(self) -> "Expression[Any]":
+        """The TIME a 'HH:mm:ss' string spells."""
+        return self._call("toTime")
+
+    @property
+    def to_timestamp(self) -> "Expression[Any]":
+        """The TIMESTAMP a 'yyyy-MM-dd HH:mm:ss[.SSS]' string spells."""
+        return self._call("toTimestamp")
+
+
+    # --- collections -------------------------------------------------------------------------
+
+    def array_append(self, addition: Any) -> "Expression[Any]":
+        """The array with ``addition`` appended."""
+        return self._call("arrayAppend", addition)
+
+    def array_contains(self, needle: Any) -> "Expression[Any]":
+        """TRUE if the array contains ``needle``."""
+        return self._call("arrayContains", needle)
+
+    def array_distinct(self) -> "Expression[Any]":
+        """The array without duplicates, first occurrences kept."""
+        return self._call("arrayDistinct")
+
+    def array_position(self, needle: Any) -> "Expression[Any]":
+        """1-based position of the first ``needle``; 0 if absent."""
+        return self._call("arrayPosition", needle)
+
+    def array_prepend(self, addition: Any) -> "Expression[Any]":
+        """The array with ``addition`` in front."""
+        return self._call("arrayPrepend", addition)
+
+    def array_remove(self, needle: Any) -> "Expression[Any]":
+        """The array without the elements equal to ``needle``."""
+        return self._call("arrayRemove", needle)
+
+    def array_reverse(self) -> "Expression[Any]":
+        """The array in reverse order."""
+        return self._call("arrayReverse")
+
+    def array_slice(self, start_offset: Any, end_offset: Any = None) -> "Expression[Any]":
+        """Elements from the 1-based ``start_offset`` to ``end_offset`` inclusive (negative offsets count from the end)."""
+        return self._call("arraySlice", *_given(start_offset, end_offset))
+
+    def array_sort(self, ascending_order: Any = None, null_first: Any = None) -> "Expression[Any]":
+        """The array sorted, ascending with NULLs first by default."""
+        return self._call("arraySort", *_given(ascending_order, null_first))
+
+    def array_union(self, array: Any) -> "Expression[Any]":
+        """Distinct elements of both arrays."""
+        return self._call("arrayUnion", array)
+
+    def array_concat(self, *arrays: Any) -> "Expression[Any]":
+        """The arrays concatenated."""
+        return self._call("arrayConcat", *arrays)
+
+    def array_max(self) -> "Expression[Any]":
+        """Largest element."""
+        return self._call("arrayMax")
+
+    def array_min(self) -> "Expression[Any]":
+        """Smallest element."""
+        return self._call("arrayMin")
+
+    def array_join(self, delimiter: Any, null_replacement: Any = None) -> "Expression[Any]":
+        """The string elements joined by ``delimiter``; NULLs skipped or replaced by ``null_replacement``."""
+        return self._call("arrayJoin", *_given(delimiter, null_replacement))
+
+    def array_except(self, array: Any) -> "Expression[Any]":
+        """Distinct elements not in ``array``."""
+        return self._call("arrayExcept", array)
+
+    def array_intersect(self, array: Any) -> "Expression[Any]":
+        """Distinct elements also in ``array``."""
+        return self._call("arrayIntersect", array)
+
+    @property
+    def map_keys(self) -> "Expression[Any]":
+        """The keys of a MAP as an ARRAY."""
+        return self._call("mapKeys")
+
+    @property
+    def map_values(self) -> "Expression[Any]":
+        """The values of a MAP as an ARRAY."""
+        return self._call("mapValues")
+
+    @property
+    def map_entries(self) -> "Expression[Any]":
+        """The entries of a MAP as an ARRAY of ROW<key, value>."""
+        return self._call("mapEntries")
+
+    def map_union(self, *maps: Any) -> "Expression[Any]":
+        """The maps merged; later maps win on equal keys."""
+        return self._call("mapUnion", *maps)
+
+
+    # --- aggregates --------------------------------------------------------------------------
+
+    @property
+    def array_agg(self) -> "Expression[Any]":
+        """ARRAY of the values (NULLs included) of the group."""
+        return self._call("arrayAgg")
+
+    def percentile(self, percentage: Any, frequency: Any = None) -> "Expression[Any]":
+        """The exact ``percentage`` percentile (0..1, or an array of them) of the values, with optional integer frequencies."""
+        return self._call("percentile", *_given(percentage, frequency))
+
+
+    # --- json --------------------------------------------------------------------------------
+
+    def is_json(self, json_type: Optional[JsonType] = None) -> "Expression[Any]":
+        """TRUE if the string is valid JSON (of ``json_type``, default VALUE)."""
+        return self._call("isJson") if json_type is None else self._call("isJson", json_type.name)
+
+    def json_exists(self, path: str, on_error: Optional[JsonExistsOnError] = None) -> "Expression[Any]":
+        """TRUE if the JSON path ``path`` matches something."""
+        return self._call("jsonExists", path) if on_error is None else self._call("jsonExists", path, on_error.name)
+
+    def json_quote(self) -> "Expression[Any]":
+        """The string as a JSON string literal (quoted and escaped)."""
+        return self._call("jsonQuote")
+
+    def json_unquote(self) -> "Expression[Any]":
+        """The value of a JSON string literal; other input unchanged."""
+        return self._call("jsonUnquote")
+
+
+    # --- misc --------------------------------------------------------------------------------
+
+    def as_argument(self, name: str) -> "Expression[Any]":
+        """Pass this value as the named argument ``name`` of a function call."""
+        return self._call("asArgument", name)
+
+    def bitmap_and(self, bitmap2: Any) -> "Expression[Any]":
+        """BITMAP_AND: bitmaps are not supported (Spark has no 32-bit roaring bitmap type); raises TableException."""
+        return self._call("bitmapAnd", bitmap2)
+
+    def bitmap_andnot(self, bitmap2: Any) -> "Expression[Any]":
+        """BITMAP_ANDNOT: bitmaps are not supported (Spark has no 32-bit roaring bitmap type); raises TableException."""
+        return self._call("bitmapAndnot", bitmap2)
+
+    def bitmap_or(self, bitmap2: Any) -> "Expression[Any]":
+        """BITMAP_OR: bitmaps are not supported (Spark has no 32-bit roaring bitmap type); raises TableException."""
+        return self._call("bitmapOr", bitmap2)
+
+    def bitmap_xor(self, bitmap2: Any) -> "Expression[Any]":
+        """BITMAP_XOR: bitmaps are not supported (Spark has no 32-bit roaring bitmap type); raises TableException."""
+        return self._call("bitmapXor", bitmap2)
+
+    def bitmap_build(self) -> "Expression[Any]":
+        """BITMAP_BUILD: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapBuild")
+
+    def bitmap_cardinality(self) -> "Expression[Any]":
+        """BITMAP_CARDINALITY: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapCardinality")
+
+    def bitmap_from_bytes(self) -> "Expression[Any]":
+        """BITMAP_FROM_BYTES: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapFromBytes")
+
+    def bitmap_to_array(self) -> "Expression[Any]":
+        """BITMAP_TO_ARRAY: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapToArray")
+
+    def bitmap_to_bytes(self) -> "Expression[Any]":
+        """BITMAP_TO_BYTES: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapToBytes")
+
+    def bitmap_to_string(self) -> "Expression[Any]":
+        """BITMAP_TO_STRING: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapToString")
+
+    def bitmap_and_agg(self) -> "Expression[Any]":
+        """BITMAP_AND_AGG: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapAndAgg")
+
+    def bitmap_and_cardinality_agg(self) -> "Expression[Any]":
+        """BITMAP_AND_CARDINALITY_AGG: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapAndCardinalityAgg")
+
+    def bitmap_build_agg(self) -> "Expression[Any]":
+        """BITMAP_BUILD_AGG: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapBuildAgg")
+
+    def bitmap_build_cardinality_agg(self) -> "Expression[Any]":
+        """BITMAP_BUILD_CARDINALITY_AGG: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapBuildCardinalityAgg")
+
+    def bitmap_or_agg(self) -> "Expression[Any]":
+        """BITMAP_OR_AGG: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapOrAgg")
+
+    def bitmap_or_cardinality_agg(self) -> "Expression[Any]":
+        """BITMAP_OR_CARDINALITY_AGG: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapOrCardinalityAgg")
+
+    def bitmap_xor_agg(self) -> "Expression[Any]":
+        """BITMAP_XOR_AGG: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapXorAgg")
+
+    def bitmap_xor_cardinality_agg(self) -> "Expression[Any]":
+        """BITMAP_XOR_CARDINALITY_AGG: bitmaps are not supported; raises TableException."""
+        return self._call("bitmapXorCardinalityAgg")
+
+    # --- temporal units -------------------------------------------------------------------------
+
+    def extract(self, time_interval_unit: TimeIntervalUnit) -> "Expression[Any]":
+        """The ``time_interval_unit`` part (YEAR, MONTH, ..., SECOND) of a date, time or timestamp."""
+        return self._call("extract", time_interval_unit.name)
+
+    def floor(self, time_interval_unit: Optional[TimeIntervalUnit] = None) -> "Expression[Any]":
+        """A number rounded down, or a time point rounded down to ``time_interval_unit``."""
+        return self._call("floor") if time_interval_unit is None else self._call("floor", time_interval_unit.name)
+
+    def ceil(self, time_interval_unit: Optional[TimeIntervalUnit] = None) -> "Expression[Any]":
+        """A number rounded up, or a time point rounded up to ``time_interval_unit``."""
+        return self._call("ceil") if time_interval_unit is None else self._call("ceil", time_interval_unit.name)
+
+    # --- json with options ----------------------------------------------------------------------
+
+    def json_value(self, path: str, returning_type: Union["DataType", str, None] = None,
+                   on_empty: JsonValueOnEmptyOrError = JsonValueOnEmptyOrError.NULL, default_on_empty: Any = None,
+                   on_error: JsonValueOnEmptyOrError = JsonValueOnEmptyOrError.NULL,
+                   default_on_error: Any = None) -> "Expression[Any]":
+        """The scalar at JSON path ``path``, as ``returning_type`` (STRING by default)."""
+        return self._call("jsonValue", path, _type_string(returning_type or "STRING"), on_empty.name,
+                          default_on_empty, on_error.name, default_on_error)
+
+    def json_query(self, path: str, wrapping_behavior: JsonQueryWrapper = JsonQueryWrapper.WITHOUT_ARRAY,
+                   on_empty: JsonQueryOnEmptyOrError = JsonQueryOnEmptyOrError.NULL,
+                   on_error: JsonQueryOnEmptyOrError = JsonQueryOnEmptyOrError.NULL) -> "Expression[Any]":
+        """The JSON text of the array or object at JSON path ``path``."""
+        return self._call("jsonQuery", path, wrapping_behavior.name, on_empty.name, on_error.name)
+
+    def object_update(self, *kv: Any) -> "Expression[Any]":
+        """This JSON object with the keys and values ``k1, v1, k2, v2, ...`` set."""
+        return self._call("objectUpdate", *kv)
+
+    def __getattr__(self, name: str) -> "Expression[Any]":
+        """``row_expr.f`` is ``get('f')``, as in PyFlink."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.get(name)
+
     # --- window properties and intervals ------------------------------------------------------
 
     @property
@@ -652,6 +1230,14 @@ class Expression(Generic[T]):
     def milli(self) -> "Expression[Any]":
         """Same as :attr:`millis`."""
         return self.millis
+
+
+def _given(*args: Any) -> List[Any]:
+    """The arguments up to the last one that is not None: optional trailing arguments left out."""
+    values = list(args)
+    while values and values[-1] is None:
+        values.pop()
+    return values
 
 
 def _field_or_str(value: Union[str, Expression[Any]]) -> Any:

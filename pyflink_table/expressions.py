@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, List, Union
 
 from pyflink_table.expression import (
     Expression,
+    JsonOnNull,
     _call_node,
     _exprs,
     _get_java_expression,
@@ -26,7 +27,8 @@ __all__ = [
     "local_timestamp", "to_date", "to_timestamp", "to_timestamp_ltz", "uuid", "pi", "e", "rand",
     "rand_integer", "atan2", "negative", "log", "row_interval", "UNBOUNDED_ROW", "UNBOUNDED_RANGE",
     "CURRENT_ROW", "CURRENT_RANGE", "date_format", "timestamp_diff", "convert_tz", "from_unixtime",
-    "unix_timestamp", "temporal_overlaps",
+    "unix_timestamp", "temporal_overlaps", "JsonOnNull", "json", "json_string", "json_object",
+    "json_object_agg", "json_array", "json_array_agg", "current_watermark", "source_watermark", "descriptor",
 ]
 
 
@@ -288,3 +290,54 @@ CURRENT_RANGE: Expression[Any] = _LazyConstant("currentRange")
 
 def _all_expressions(items: List[Any]) -> List[Any]:
     return [_get_java_expression(i) for i in items]
+
+
+# --- JSON constructors ---------------------------------------------------------------------------
+
+
+def json(value: Any) -> Expression[Any]:
+    """Raw JSON text inserted as-is by an enclosing :func:`json_object` or :func:`json_array`."""
+    return _fn("json", value)
+
+
+def json_string(value: Any) -> Expression[str]:
+    """The value serialised as JSON text: ``json_string('a')`` is ``'"a"'``; NULL stays NULL."""
+    return _fn("jsonString", value)
+
+
+def json_object(on_null: JsonOnNull = JsonOnNull.NULL, *args: Any) -> Expression[str]:
+    """A JSON object from alternating literal keys and values; ``on_null`` decides about NULL values."""
+    return _fn("jsonObject", on_null.name, *args)
+
+
+def json_array(on_null: JsonOnNull = JsonOnNull.ABSENT, *args: Any) -> Expression[str]:
+    """A JSON array of the values; ``on_null`` decides about NULL values."""
+    return _fn("jsonArray", on_null.name, *args)
+
+
+def json_object_agg(on_null: JsonOnNull, key_expr: Any, value_expr: Any) -> Expression[str]:
+    """Aggregate: a JSON object of the group's keys and values."""
+    return _fn("jsonObjectAgg", on_null.name, key_expr, value_expr)
+
+
+def json_array_agg(on_null: JsonOnNull, item_expr: Any) -> Expression[str]:
+    """Aggregate: a JSON array of the group's values."""
+    return _fn("jsonArrayAgg", on_null.name, item_expr)
+
+
+# --- streaming-only and process-table-function helpers (raise TableException when used) ---------
+
+
+def current_watermark(rowtime: Any) -> Expression[Any]:
+    """The current watermark of a rowtime column (streaming only: raises TableException in use)."""
+    return _fn("currentWatermark", rowtime)
+
+
+def source_watermark() -> Expression[Any]:
+    """Watermark strategy declared by the source (streaming only: raises TableException in use)."""
+    return _fn("sourceWatermark")
+
+
+def descriptor(*column_names: str) -> Expression[Any]:
+    """Column-name descriptor for process table functions (raises TableException in use)."""
+    return _fn("descriptor", *column_names)

@@ -41,9 +41,8 @@ public final class ExprCompiler {
       case "as":
         return alias(call, scope);
       case "cast":
-        return compile(call.arg(0), scope).cast(FlinkTypes.toSpark(typeArg(call)));
       case "trycast":
-        return compile(call.arg(0), scope).try_cast(FlinkTypes.toSpark(typeArg(call)));
+        return cast(call, scope, n.equals("trycast"));
       case "over":
         return over(call, scope);
       case "asc":
@@ -59,6 +58,13 @@ public final class ExprCompiler {
         throw new ValidationException("distinct can only be applied to an aggregate argument, as in col('a').distinct.count: " + call);
       default:
         break;
+    }
+    // Engineer A: time units written as bare names (extract(a, YEAR)) become string literals.
+    if (TemporalFunctions.UNIT_CALLS.contains(n)) {
+      call = TemporalFunctions.unitsAsLiterals(call, scope);
+    }
+    if (n.equals("flatten")) {
+      throw new ValidationException("flatten can only be used as a whole select item, as in select(col('r').flatten).");
     }
     if (call.args.size() == 1 && call.arg(0) instanceof Expr.FieldRef) {
       Map<String, Column> props = scope.windowProperties.get(((Expr.FieldRef) call.arg(0)).name);
@@ -101,6 +107,50 @@ public final class ExprCompiler {
     List<Column> out = new ArrayList<>(es.size());
     for (Expr e : es) out.add(compile(e, scope));
     return out;
+  }
+
+  /**
+   * CAST/TRY_CAST with Flink's string forms: timestamps print all their fractional digits
+   * ('2000-01-01 00:00:00.000' for TIMESTAMP(3)) and CHAR(n) is blank-padded; the exact target
+   * type (VARCHAR(10), TIMESTAMP(3), ...) is recorded for get_schema.
+   */
+  private static Column cast(Expr.Call call, Scope scope, boolean lenient) {
+    FlinkTypes.Parsed target = FlinkTypes.parse(typeArg(call));
+    Column x = compile(call.arg(0), scope);
+    DataType source = scope.typeOf(x);
+    Column r;
+    if (target.spark instanceof org.apache.spark.sql.types.StringType
+        && (source instanceof org.apache.spark.sql.types.TimestampNTZType
+            || source instanceof org.apache.spark.sql.types.TimestampType)) {
+      int precision = timestampPrecision(call.arg(0), scope);
+      r = functions.date_format(x, "yyyy-MM-dd HH:mm:ss" + (precision > 0 ? "." + "S".repeat(precision) : ""));
+    } else {
+      r = lenient ? x.try_cast(target.spark) : x.cast(target.spark);
+    }
+    if (target.flink.startsWith("CHAR(")) {
+      int len = Integer.parseInt(target.flink.substring(5, target.flink.length() - 1));
+      r = functions.rpad(r, len, " ");
+    }
+    if (!target.flink.equals(FlinkTypes.fromSpark(target.spark))) {
+      r = FunctionCatalog.typed(r, target.flink);
+    }
+    return r;
+  }
+
+  /** Fractional digits of a timestamp input field (its recorded Flink type), 6 when unknown. */
+  private static int timestampPrecision(Expr e, Scope scope) {
+    if (e instanceof Expr.FieldRef && scope.hasField(((Expr.FieldRef) e).name)) {
+      for (org.apache.spark.sql.types.StructField f : scope.input.schema().fields()) {
+        if (f.name().equals(((Expr.FieldRef) e).name) && f.metadata().contains(FlinkTypes.METADATA_KEY)) {
+          String t = f.metadata().getString(FlinkTypes.METADATA_KEY);
+          int open = t.indexOf('(');
+          if (t.startsWith("TIMESTAMP") && open > 0) {
+            return Integer.parseInt(t.substring(open + 1, t.indexOf(')')));
+          }
+        }
+      }
+    }
+    return 6;
   }
 
   static String typeArg(Expr.Call call) {
@@ -175,6 +225,11 @@ public final class ExprCompiler {
 
   static Column literal(Expr.Literal l) {
     if (l.flinkType == null) {
+      if (l.value instanceof String) {
+        // A string literal is CHAR(n) NOT NULL in Flink (an empty one is CHAR(0) there; Spark has no CHAR(0)).
+        int n = ((String) l.value).length();
+        return n == 0 ? lit(l.value) : FunctionCatalog.typed(lit(l.value), "CHAR(" + n + ")");
+      }
       return lit(l.value);
     }
     FlinkTypes.Parsed t = FlinkTypes.parse(l.flinkType);
@@ -259,6 +314,10 @@ public final class ExprCompiler {
         for (String f : fields) out.add(new Expr.FieldRef(f));
         continue;
       }
+      if (e instanceof Expr.Call && FunctionCatalog.normalize(((Expr.Call) e).name).equals("flatten")) {
+        out.addAll(flatten((Expr.Call) e, scope));
+        continue;
+      }
       if (e instanceof Expr.Call) {
         String n = FunctionCatalog.normalize(((Expr.Call) e).name);
         if (n.equals("withcolumns") || n.equals("withoutcolumns")) {
@@ -270,6 +329,22 @@ public final class ExprCompiler {
         }
       }
       out.add(e);
+    }
+    return out;
+  }
+
+  /** ROW-typed {@code r.flatten}: one item per field, named {@code r$field} as Flink names them. */
+  private static List<Expr> flatten(Expr.Call call, Scope scope) {
+    Expr row = call.arg(0);
+    DataType t = scope.typeOf(compile(row, scope));
+    if (!(t instanceof StructType)) {
+      throw new ValidationException("flatten needs a ROW (composite) value, got " + t.simpleString() + " for " + row + ".");
+    }
+    String prefix = row instanceof Expr.FieldRef ? ((Expr.FieldRef) row).name : "_c";
+    List<Expr> out = new ArrayList<>();
+    for (org.apache.spark.sql.types.StructField f : ((StructType) t).fields()) {
+      out.add(new Expr.Call("as", new Expr.Call("get", row, new Expr.Literal(f.name(), null)),
+          new Expr.Literal(prefix + "$" + f.name(), null)));
     }
     return out;
   }

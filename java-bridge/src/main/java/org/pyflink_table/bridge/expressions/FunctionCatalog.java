@@ -168,14 +168,25 @@ public final class FunctionCatalog {
       // Flink divides integers with truncation toward zero and keeps the integral type.
       return functions.call_function("div", c.arg(0), c.arg(1)).cast(widerIntegral(l, r));
     }
+    if (l instanceof DecimalType || r instanceof DecimalType) {
+      // Flink types BIGINT as DECIMAL(19, 0) in decimal arithmetic, Spark as DECIMAL(20, 0).
+      return asFlinkDecimal(c.arg(0), l).divide(asFlinkDecimal(c.arg(1), r));
+    }
     return c.arg(0).divide(c.arg(1));
   }
 
+  static Column asFlinkDecimal(Column x, DataType t) {
+    return t instanceof org.apache.spark.sql.types.LongType ? x.cast(DataTypes.createDecimalType(19, 0)) : x;
+  }
+
   static Column plus(CallContext c) {
+    if (TemporalFunctions.isDateAndDayTime(c)) {
+      return TemporalFunctions.dateArithmetic(c, true);
+    }
     if (c.type(0) instanceof StringType || c.type(1) instanceof StringType) {
       return functions.concat(c.arg(0), c.arg(1).cast(DataTypes.StringType));
     }
-    return c.arg(0).plus(c.arg(1));
+    return TemporalFunctions.timestampArithmetic(c, c.arg(0).plus(c.arg(1)));
   }
 
   /** Flink's COLLECT returns a MULTISET, i.e. a map from value to its count; NULLs are skipped. */
@@ -191,13 +202,21 @@ public final class FunctionCatalog {
     if (c.size() == 1) {
       return functions.call_function(how, c.arg(0));
     }
-    return functions.call_function(how, c.arg(0), c.arg(1));
+    // Spark's SQL-function form takes the characters first; the Column API takes them second.
+    String chars = String.valueOf(c.literal(1));
+    switch (how) {
+      case "ltrim": return functions.ltrim(c.arg(0), chars);
+      case "rtrim": return functions.rtrim(c.arg(0), chars);
+      case "btrim": return functions.btrim(c.arg(0), lit(chars));
+      default: return functions.trim(c.arg(0), chars);
+    }
   }
 
   static {
     // Arithmetic.
     scalar(FunctionCatalog::plus, "plus", "+");
-    scalar(c -> c.arg(0).minus(c.arg(1)), "minus", "-");
+    scalar(c -> TemporalFunctions.isDateAndDayTime(c) ? TemporalFunctions.dateArithmetic(c, false)
+        : TemporalFunctions.timestampArithmetic(c, c.arg(0).minus(c.arg(1))), "minus", "-");
     scalar(c -> c.arg(0).multiply(c.arg(1)), "times", "*");
     scalar(FunctionCatalog::divide, "divide", "/");
     scalar(c -> c.arg(0).mod(c.arg(1)), "mod", "%");
@@ -210,16 +229,12 @@ public final class FunctionCatalog {
     sql("ln", "ln");
     sql("log10", "log10");
     sql("log2", "log2");
-    scalar(c -> c.size() == 1 ? functions.call_function("ln", c.arg(0))
-        : functions.call_function("log", c.arg(0), c.arg(1)), "log");
     sql("sign", "sign", "signum");
     scalar(c -> {
       // Flink's ROUND keeps the type of integral and decimal inputs.
       Column r = c.size() == 1 ? functions.round(c.arg(0)) : functions.call_function("round", c.arg(0), c.arg(1));
       return r;
     }, "round");
-    scalar(c -> c.size() == 1 ? functions.call_function("trunc", c.arg(0))
-        : functions.call_function("trunc", c.arg(0), c.arg(1)), "truncate");
     sql("sin", "sin");
     sql("cos", "cos");
     sql("tan", "tan");
@@ -235,7 +250,6 @@ public final class FunctionCatalog {
     sql("radians", "radians");
     sql("pi", "pi");
     sql("e", "e");
-    sql("rand", "rand");
     sql("randn", "randn");
     sql("bin", "bin");
     sql("hex", "hex");
@@ -289,8 +303,7 @@ public final class FunctionCatalog {
     sql("concat_ws", "concatWs", "concat_ws");
     sql("replace", "replace");
     sql("regexp_replace", "regexpReplace");
-    scalar(c -> c.size() == 2 ? functions.call_function("regexp_extract", c.arg(0), c.arg(1), lit(0))
-        : functions.call_function("regexp_extract", c.arg(0), c.arg(1), c.arg(2)), "regexpExtract");
+    scalar(FunctionCatalog::regexpExtract, "regexpExtract");
     sql("regexp", "regexp");
     scalar(c -> functions.call_function("locate", c.arg(0), c.arg(1)), "position");
     sql("locate", "locate");
@@ -304,23 +317,21 @@ public final class FunctionCatalog {
     sql("right", "right");
     sql("ascii", "ascii");
     sql("chr", "chr");
-    sql("md5", "md5");
-    sql("sha1", "sha1");
-    scalar(c -> functions.sha2(c.arg(0), 224), "sha224");
-    scalar(c -> functions.sha2(c.arg(0), 256), "sha256");
-    scalar(c -> functions.sha2(c.arg(0), 384), "sha384");
-    scalar(c -> functions.sha2(c.arg(0), 512), "sha512");
-    scalar(c -> functions.sha2(c.arg(0), ((Number) c.literal(1)).intValue()), "sha2");
+    // Flink types hex digests as CHAR of their length.
+    scalar(c -> typed(functions.md5(c.arg(0)), "CHAR(32)"), "md5");
+    scalar(c -> typed(functions.sha1(c.arg(0)), "CHAR(40)"), "sha1");
+    scalar(c -> typed(functions.sha2(c.arg(0), 224), "CHAR(56)"), "sha224");
+    scalar(c -> typed(functions.sha2(c.arg(0), 256), "CHAR(64)"), "sha256");
+    scalar(c -> typed(functions.sha2(c.arg(0), 384), "CHAR(96)"), "sha384");
+    scalar(c -> typed(functions.sha2(c.arg(0), 512), "CHAR(128)"), "sha512");
+    scalar(c -> typed(functions.sha2(c.arg(0), ((Number) c.literal(1)).intValue()), "VARCHAR(128)"), "sha2");
     scalar(c -> functions.call_function("base64", c.arg(0)), "toBase64");
     scalar(c -> functions.call_function("unbase64", c.arg(0)).cast(DataTypes.StringType), "fromBase64");
-    scalar(c -> functions.call_function("split_part", c.arg(0), c.arg(1),
-        c.arg(2).plus(lit(1))), "splitIndex");
-    sql("split", "split");
     sql("uuid", "uuid");
 
     // Aggregates: Flink keeps the argument's type for SUM, AVG and the statistical aggregates.
     aggregate(c -> ScalaInterop.call("count", c.distinct,
-        c.size() == 0 ? Collections.singletonList(lit(1)) : c.args), "count");
+        c.size() == 0 ? Collections.singletonList(lit(1)) : c.args), "count", "count1");
     typedAggregate("sum", "sum");
     aggregate(c -> {
       Column s = ScalaInterop.call("sum", c.distinct, c.args);
@@ -349,6 +360,34 @@ public final class FunctionCatalog {
         : functions.lag(c.arg(0), ((Number) c.literal(1)).intValue()), "lag");
     aggregate(c -> c.size() == 1 ? functions.lead(c.arg(0), 1)
         : functions.lead(c.arg(0), ((Number) c.literal(1)).intValue()), "lead");
+
+    // Families kept in their own files; registered last so that they refine the entries above.
+    StringMathFunctions.register();
+    TemporalFunctions.register();
+    CollectionFunctions.register();
+    JsonFunctions.register();
+    scalar(c -> functions.expr(String.valueOf(c.literal(0))), "callSql", "call_sql");
+  }
+
+  /** The column with its exact Flink type recorded (e.g. CHAR(32) for MD5), as get_schema reports it. */
+  static Column typed(Column c, String flinkType) {
+    org.apache.spark.sql.types.Metadata md = new org.apache.spark.sql.types.MetadataBuilder()
+        .putString(org.pyflink_table.bridge.types.FlinkTypes.METADATA_KEY, flinkType).build();
+    return c.as("_typed", md);
+  }
+
+  /** REGEXP_EXTRACT: NULL when nothing matches or the group does not exist (Spark gives ''). */
+  static Column regexpExtract(CallContext c) {
+    Column idx = c.size() > 2 ? c.arg(2) : lit(0);
+    Object regex = c.exprs.get(1) instanceof Expr.Literal ? c.literal(1) : null;
+    if (regex != null && c.size() > 2 && c.exprs.get(2) instanceof Expr.Literal) {
+      int groups = java.util.regex.Pattern.compile(String.valueOf(regex)).matcher("").groupCount();
+      if (((Number) c.literal(2)).intValue() > groups) {
+        return lit(null).cast(DataTypes.StringType);
+      }
+    }
+    return functions.when(c.arg(0).rlike(String.valueOf(regex != null ? regex : "")).or(lit(regex == null)),
+        functions.call_function("regexp_extract", c.arg(0), c.arg(1), idx));
   }
 
   /** SQL SIMILAR TO pattern to a Java regular expression matching the whole string. */
