@@ -45,6 +45,12 @@ from pyflink_table.udf import (  # noqa: E402
     TableFunction,
 )
 
+# --- connector and statement names pyflink.table exports (porting: `from pyflink.table import Schema`)
+from pyflink_table.schema import Schema  # noqa: E402
+from pyflink_table.statement_set import StatementSet  # noqa: E402
+from pyflink_table.table_descriptor import FormatDescriptor, TableDescriptor  # noqa: E402
+from pyflink_table.types import UserDefinedType  # noqa: E402
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -78,4 +84,10 @@ __all__ = [
     "TableSchema",
     "ValidationException",
     "WindowGroupedTable",
+    # connector and statement names (see the import block above)
+    "FormatDescriptor",
+    "Schema",
+    "StatementSet",
+    "TableDescriptor",
+    "UserDefinedType",
 ]
