@@ -201,5 +201,8 @@ def test_invalid_and_unsupported_windows(t_env: Any) -> None:
         t.window(Tumble.over(row_interval(2)).on(col("ts")).alias("w")).group_by(col("w")).select(col("v").sum)
     with pytest.raises(TableException, match="Row-count group windows"):
         t.window(Slide.over("2.rows").every("1.rows").on("ts").alias("w")).group_by("w").select("v.sum")
+    # Unknown fields are reported with the table's own fields only.
+    with pytest.raises(ValidationException, match=r"input field list:\[k, v, ts\]\."):
+        t.window(tumble).group_by(col("w"), col("nope")).select(col("v").sum)
     with pytest.raises(ValidationException, match="must be positive"):
         t.window(Tumble.over(lit(0).minutes).on(col("ts")).alias("w")).group_by(col("w")).select(col("v").sum)

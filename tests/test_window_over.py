@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from pyflink_table import DataTypes
-from pyflink_table.errors import ValidationException
+from pyflink_table.errors import TableException, ValidationException
 from pyflink_table.expressions import (CURRENT_RANGE, CURRENT_ROW, UNBOUNDED_RANGE, UNBOUNDED_ROW, call, col, lit,
                                        row_interval)
 from pyflink_table.window import Over
@@ -211,3 +211,6 @@ def test_invalid_over_windows(t_env: Any) -> None:
         t.over_window(ok, ok).select(col("v").sum.over(col("w")))
     with pytest.raises(ValidationException, match="day-time interval"):
         t.over_window(Over.order_by(col("ts")).preceding(lit(1).months).alias("w")).select(col("v").sum.over(col("w")))
+    # Spark has no DISTINCT window aggregates: refused by name rather than failing inside Spark.
+    with pytest.raises(TableException, match="DISTINCT aggregates over windows"):
+        t.over_window(ok).select(col("v").distinct.count.over(col("w")))

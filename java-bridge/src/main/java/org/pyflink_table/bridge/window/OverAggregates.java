@@ -10,6 +10,7 @@ import org.apache.spark.sql.internal.ColumnNode;
 import org.apache.spark.sql.internal.Literal;
 import org.apache.spark.sql.internal.UnresolvedAttribute;
 import org.apache.spark.sql.internal.UnresolvedFunction;
+import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 
 /**
@@ -49,7 +50,13 @@ public final class OverAggregates {
       UnresolvedFunction f = (UnresolvedFunction) n;
       String name = f.functionName().toLowerCase(Locale.ROOT);
       if (UNFRAMED.contains(name)) return new Column(n).over(unframed).node();
-      if (AGGREGATES.contains(name) && !f.isUserDefinedFunction()) return new Column(n).over(framed).node();
+      if (AGGREGATES.contains(name) && !f.isUserDefinedFunction()) {
+        if (f.isDistinct()) {
+          // Spark has no DISTINCT window aggregates (DISTINCT_WINDOW_FUNCTION_UNSUPPORTED).
+          throw TableException.unsupported("DISTINCT aggregates over windows (" + name + "(DISTINCT ...) OVER w)");
+        }
+        return new Column(n).over(framed).node();
+      }
       List<ColumnNode> args = ScalaInterop.list(f.arguments());
       boolean changed = false;
       for (int i = 0; i < args.size(); i++) {

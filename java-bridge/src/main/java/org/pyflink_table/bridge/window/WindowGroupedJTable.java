@@ -146,11 +146,22 @@ public final class WindowGroupedJTable {
   }
 
   public JTable select(Expr[] items) {
-    Scope scope = scope();
-    List<Expr> expanded = ExprCompiler.expand(Arrays.asList(items), scope);
-    List<Column> cols = ExprCompiler.compileNamed(expanded, scope);
-    Dataset<Row> out = GroupedJTable.aggregate(windowed, groupingColumns(scope), cols);
-    return table.copyWith(withPropertyTypes(out, expanded));
+    try {
+      Scope scope = scope();
+      List<Expr> expanded = ExprCompiler.expand(Arrays.asList(items), scope);
+      List<Column> cols = ExprCompiler.compileNamed(expanded, scope);
+      Dataset<Row> out = GroupedJTable.aggregate(windowed, groupingColumns(scope), cols);
+      return table.copyWith(withPropertyTypes(out, expanded));
+    } catch (ValidationException e) {
+      throw withoutWindowColumn(e);
+    }
+  }
+
+  /** Field lists in errors name the user's fields only, not the internal window column. */
+  static ValidationException withoutWindowColumn(ValidationException e) {
+    String m = e.getMessage();
+    if (m == null || !m.contains(WINDOW_COLUMN)) return e;
+    return new ValidationException(m.replace(", " + WINDOW_COLUMN, "").replace(WINDOW_COLUMN + ", ", ""));
   }
 
   /** Window properties are TIMESTAMP(3) in Flink (rowtime of an LTZ window TIMESTAMP_LTZ(3)). */
