@@ -236,7 +236,7 @@ class TableEnvironment:
 
     def list_views(self) -> List[str]:
         """Names of all views of the current database."""
-        return list(self._j_env.listTemporaryViews())
+        return list(self._j_env.connectors().listViews(False))
 
     def list_temporary_tables(self) -> List[str]:
         """Names of the temporary tables and views."""
@@ -244,7 +244,7 @@ class TableEnvironment:
 
     def list_temporary_views(self) -> List[str]:
         """Names of the temporary views."""
-        return list(self._j_env.listTemporaryViews())
+        return list(self._j_env.connectors().listViews(True))
 
     def list_user_defined_functions(self) -> List[str]:
         """Names of the registered user-defined functions."""

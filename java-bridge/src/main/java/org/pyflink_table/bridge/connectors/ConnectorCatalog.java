@@ -225,6 +225,18 @@ public final class ConnectorCatalog {
     spark().catalog().dropTempView(name);
   }
 
+  /** All views: SQL views (permanent and temporary) and temporary views of Table objects. */
+  public String[] listViews(boolean temporaryOnly) {
+    List<String> out = new ArrayList<>();
+    for (String name : env.listTables()) {
+      Entry e = entries.get(name);
+      boolean view = e == null ? env.isTemporaryView(name) : e.viewQuery != null;
+      boolean temporary = e == null || e.temporary;
+      if (view && (temporary || !temporaryOnly)) out.add(name);
+    }
+    return out.toArray(new String[0]);
+  }
+
   /** Rebuilds the session views of all connector tables so queries see the current files. */
   public void refresh() {
     for (Entry e : entries.values()) {

@@ -239,7 +239,7 @@ public final class Connectors {
               ? org.pyflink_table.bridge.expressions.ExprCompiler.compile(ast, new org.pyflink_table.bridge.expressions.Scope(df, functions))
               : org.apache.spark.sql.functions.expr(sql));
           df.schema();
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Spark's AnalysisException is a checked exception
           throw new ValidationException("Computed column '" + c.name + "' of table '" + path + "' is invalid: "
               + firstLine(e.getMessage()));
         }

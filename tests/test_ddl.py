@@ -1,0 +1,99 @@
+"""SQL DDL: CREATE [TEMPORARY] TABLE ... WITH, computed columns, watermarks, views, DROP, INSERT forms.
+
+Expected values are hand-computed from the rows each test writes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pyflink_table import SqlParserException, TableException, ValidationException
+
+from conftest import sorted_rows
+
+
+def test_create_table_with_computed_columns_watermark_and_key(t_env, tmp_path):
+    (tmp_path / "in.csv").write_text("1,2020-01-01 00:00:01,x\n2,2020-01-01 00:00:02,y\n")
+    t_env.execute_sql(f"""
+        CREATE TEMPORARY TABLE IF NOT EXISTS `src` (
+          `id` INT NOT NULL,
+          ts TIMESTAMP(3) COMMENT 'event time',
+          name VARCHAR(10),
+          id2 AS id * 10,
+          up AS UPPER(name) COMMENT 'computed',
+          WATERMARK FOR ts AS ts - INTERVAL '5' SECOND,
+          PRIMARY KEY (id) NOT ENFORCED
+        ) COMMENT 'a table' WITH (
+          'connector' = 'filesystem',
+          'path' = '{tmp_path}/in.csv',
+          'format' = 'csv'
+        );""")
+    table = t_env.from_path("src")
+    assert table.get_schema().get_field_names() == ["id", "ts", "name", "id2", "up"]
+    assert sorted_rows(t_env.sql_query("SELECT id, name, id2, up FROM src")) == [(1, "x", 10, "X"), (2, "y", 20, "Y")]
+    described = [tuple(r)[:2] for r in t_env.execute_sql("DESCRIBE src").collect()]
+    assert described[:3] == [("id", "INT"), ("ts", "TIMESTAMP(3)"), ("name", "VARCHAR(10)")]
+    # IF NOT EXISTS is quiet; a second CREATE is not.
+    t_env.execute_sql(f"CREATE TEMPORARY TABLE IF NOT EXISTS src (a INT) WITH ('connector'='datagen')")
+    with pytest.raises(ValidationException, match="already exists"):
+        t_env.execute_sql(f"CREATE TEMPORARY TABLE src (a INT) WITH ('connector'='blackhole')")
+    with pytest.raises(ValidationException, match="Computed column 'bad'"):
+        t_env.execute_sql("CREATE TABLE c (a INT, bad AS nope + 1) WITH ('connector'='datagen', 'number-of-rows'='1')")
+    with pytest.raises(ValidationException, match="Partition column 'zz'"):
+        t_env.execute_sql(f"CREATE TABLE p (a INT) PARTITIONED BY (zz) WITH ('connector'='filesystem', "
+                          f"'path'='{tmp_path}/p', 'format'='csv')")
+    with pytest.raises(TableException, match="metadata column"):
+        t_env.execute_sql("CREATE TABLE m (a INT, t TIMESTAMP_LTZ(3) METADATA FROM 'timestamp') WITH ('connector'='print')")
+    with pytest.raises(SqlParserException):
+        t_env.execute_sql("CREATE TABLE broken (a INT WITH ('connector'='print')")
+
+
+def test_views_drop_show(t_env, tmp_path):
+    t_env.execute_sql(f"CREATE TABLE nums (n INT) WITH ('connector'='filesystem', 'path'='{tmp_path}/nums', "
+                      "'format'='json')")
+    t_env.execute_sql("CREATE VIEW big AS SELECT n FROM nums WHERE n > 1")
+    t_env.execute_sql("CREATE TEMPORARY VIEW small AS SELECT n FROM nums WHERE n <= 1")
+    t_env.execute_sql("INSERT INTO nums VALUES (1), (2), (3)").wait()
+    # Views see what the INSERT wrote after they were created.
+    assert sorted_rows(t_env.from_path("big")) == [(2,), (3,)]
+    assert sorted_rows(t_env.sql_query("SELECT * FROM small")) == [(1,)]
+    assert [r[0] for r in t_env.execute_sql("SHOW TABLES").collect()] == ["big", "nums", "small"]
+    assert t_env.list_temporary_views() == ["small"]
+    assert sorted(t_env.list_views()) == ["big", "small"]
+    with pytest.raises(ValidationException, match="DROP TEMPORARY"):
+        t_env.execute_sql("DROP VIEW small")
+    with pytest.raises(ValidationException, match="is a view"):
+        t_env.execute_sql("DROP TABLE big")
+    t_env.execute_sql("DROP TEMPORARY VIEW small")
+    t_env.execute_sql("DROP VIEW big")
+    t_env.execute_sql("DROP TABLE nums")
+    t_env.execute_sql("DROP TABLE IF EXISTS nums")
+    with pytest.raises(ValidationException, match="does not exist"):
+        t_env.execute_sql("DROP TABLE nums")
+    assert t_env.list_tables() == []
+    # The files stay: DROP removes the table, not its data (as in Flink).
+    assert (tmp_path / "nums").is_dir()
+
+
+def test_insert_forms(t_env, tmp_path):
+    t_env.execute_sql(f"CREATE TABLE dst (a INT, b STRING, c DOUBLE) WITH ('connector'='filesystem', "
+                      f"'path'='{tmp_path}/dst', 'format'='csv')")
+    t_env.execute_sql("INSERT INTO dst (b, a) SELECT 'x', 1").wait()
+    t_env.execute_sql("INSERT INTO default_catalog.default_database.dst VALUES (2, 'y', 0.5)").wait()
+    t_env.sql_update("INSERT INTO `dst` SELECT a + 10, b, c FROM dst WHERE a = 2")
+    assert sorted_rows(t_env.from_path("dst")) == [(1, "x", None), (2, "y", 0.5), (12, "y", 0.5)]
+    t_env.execute_sql("INSERT OVERWRITE dst SELECT 7, 'z', 1.0").wait()
+    assert sorted_rows(t_env.from_path("dst")) == [(7, "z", 1.0)]
+    with pytest.raises(ValidationException, match="Unknown target column 'zz'"):
+        t_env.execute_sql("INSERT INTO dst (zz) SELECT 1")
+    # CREATE TABLE ... AS SELECT creates the table from the query's columns and writes it.
+    t_env.execute_sql(f"CREATE TABLE copy WITH ('connector'='filesystem', 'path'='{tmp_path}/copy', 'format'='json') "
+                      "AS SELECT a, b FROM dst")
+    assert sorted_rows(t_env.from_path("copy")) == [(7, "z")]
+    # A statement set in SQL.
+    t_env.execute_sql("""EXECUTE STATEMENT SET BEGIN
+        INSERT INTO dst VALUES (8, 'p', 2.0);
+        INSERT INTO copy VALUES (9, 'q');
+      END;""")
+    assert sorted_rows(t_env.from_path("dst")) == [(7, "z", 1.0), (8, "p", 2.0)]
+    assert sorted_rows(t_env.from_path("copy")) == [(7, "z"), (9, "q")]
