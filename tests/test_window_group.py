@@ -206,3 +206,22 @@ def test_invalid_and_unsupported_windows(t_env: Any) -> None:
         t.window(tumble).group_by(col("w"), col("nope")).select(col("v").sum)
     with pytest.raises(ValidationException, match="must be positive"):
         t.window(Tumble.over(lit(0).minutes).on(col("ts")).alias("w")).group_by(col("w")).select(col("v").sum)
+
+
+def test_pandas_aggregate_functions_in_group_windows(t_env: Any) -> None:
+    from pyflink_table.udf import udaf
+
+    # Hand-computed means; the window path shares group_by's handling of Python aggregates,
+    # including their mix with built-in aggregates in one select.
+    mean = udaf(lambda v: float(v.mean()), result_type=DataTypes.DOUBLE(), func_type="pandas")
+    t = _table(t_env).add_columns(col("v").cast(DataTypes.DOUBLE()).alias("d"))
+    tumble = t.window(Tumble.over(lit(10).minutes).on(col("ts")).alias("w")) \
+        .group_by(col("w"), col("k")) \
+        .select(col("k"), col("w").start, mean(col("d")).alias("m"), col("v").count.alias("c"))
+    assert sorted_rows(tumble) == [
+        ("a", T(2024, 1, 1, 23, 50), 1.5, 2), ("a", T(2024, 1, 2, 0, 0), 5.5, 2), ("a", T(2024, 1, 2, 0, 20), 5.0, 1),
+        ("b", T(2024, 1, 2, 0, 0), 4.0, 1), ("b", T(2024, 1, 2, 0, 30), 6.0, 1)]
+    session = t.window(Session.with_gap(lit(10).minutes).on(col("ts")).alias("w")) \
+        .group_by(col("w"), col("k")).select(col("k"), col("w").end, mean(col("d")).alias("m"))
+    assert sorted_rows(session) == [("a", T(2024, 1, 2, 0, 10), 3.5), ("a", T(2024, 1, 2, 0, 35), 5.0),
+                                    ("b", T(2024, 1, 2, 0, 14, 0, 500000), 4.0), ("b", T(2024, 1, 2, 0, 42), 6.0)]

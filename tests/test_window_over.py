@@ -214,3 +214,21 @@ def test_invalid_over_windows(t_env: Any) -> None:
     # Spark has no DISTINCT window aggregates: refused by name rather than failing inside Spark.
     with pytest.raises(TableException, match="DISTINCT aggregates over windows"):
         t.over_window(ok).select(col("v").distinct.count.over(col("w")))
+
+
+def test_pandas_aggregate_function_over_windows(t_env: Any) -> None:
+    from pyflink_table.udf import udaf
+
+    mean = udaf(lambda v: float(v.mean()), result_type=DataTypes.DOUBLE(), func_type="pandas")
+    t = t_env.from_elements(NO_TIES, SCHEMA).add_columns(col("v").cast(DataTypes.DOUBLE()).alias("d"))
+    result = t.over_window(
+        Over.partition_by(col("k")).order_by(col("ts")).preceding(row_interval(1)).alias("r"),
+        Over.partition_by(col("k")).order_by(col("ts")).preceding(lit(10).minutes).alias("t"),
+    ).select(col("k"), col("v"), mean(col("d")).over(col("r")), mean(col("d")).over(col("t")), col("v").sum.over(col("t")))
+    # Means of the brute-force frames' values (pandas' mean skips the NULL).
+    rows_frame = _brute_force(NO_TIES, lambda cur, o: cur.pos - 1 <= o.pos <= cur.pos)
+    time_frame = _brute_force(NO_TIES, lambda cur, o: cur.ts - pd.Timedelta(minutes=10) <= o.ts <= cur.ts)
+    got = sorted(sorted_rows(result), key=lambda r: (r[0], r[1] is not None, r[1]))
+    by_key = lambda rows: sorted(rows, key=lambda r: (r[0], r[1] is not None, r[1]))  # noqa: E731
+    assert [(r[0], r[1], r[2]) for r in got] == [(r[0], r[1], r[4] / r[3]) for r in by_key(rows_frame)]
+    assert [(r[3], r[4]) for r in got] == [(r[4] / r[3], r[4]) for r in by_key(time_frame)]

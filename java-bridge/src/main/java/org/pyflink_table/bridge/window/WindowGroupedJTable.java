@@ -24,6 +24,7 @@ import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.GroupedJTable;
 import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.table.RowBasedOperations;
 import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
@@ -150,7 +151,10 @@ public final class WindowGroupedJTable {
       Scope scope = scope();
       List<Expr> expanded = ExprCompiler.expand(Arrays.asList(items), scope);
       List<Column> cols = ExprCompiler.compileNamed(expanded, scope);
-      Dataset<Row> out = GroupedJTable.aggregate(windowed, groupingColumns(scope), cols);
+      List<Column> grouping = groupingColumns(scope);
+      // Python grouped-aggregate UDFs mixed with built-ins are aggregated apart, as in group_by.
+      Dataset<Row> split = RowBasedOperations.splitAggregate(windowed, grouping, expanded, scope);
+      Dataset<Row> out = split != null ? split : GroupedJTable.aggregate(windowed, grouping, cols);
       return table.copyWith(withPropertyTypes(out, expanded));
     } catch (ValidationException e) {
       throw withoutWindowColumn(e);
