@@ -7,6 +7,7 @@ Each operation compiles its expressions in the JVM and returns a new Table; noth
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Union
 
 from pyflink_table.errors import TableException, java_errors
@@ -27,6 +28,9 @@ __all__ = ["Table", "GroupedTable", "GroupWindowedTable", "WindowGroupedTable", 
            "AggregatedTable", "FlatAggregateTable"]
 
 ExpressionOrStr = Union[Expression[Any], str]
+
+# Names of tables registered by str(table); one sequence per process, as in Flink.
+_UNNAMED_TABLE_IDS = itertools.count()
 
 
 def _to_j_exprs(fields: Iterable[Any]) -> Any:
@@ -51,18 +55,32 @@ def _to_j_expr(field: Any) -> Any:
     raise TypeError(f"Expected an Expression or a string expression, got {type(field).__name__}: {field!r}")
 
 
-def _to_python(value: Any) -> Any:
-    """PySpark values to PyFlink's: nested Spark rows become named :class:`Row` objects."""
+def _to_python(value: Any, t: Optional[DataType] = None) -> Any:
+    """PySpark values to PyFlink's: rows become positional :class:`Row` objects (PyFlink's collected
+    nested rows carry no field names), BYTES ``bytearray``, FLOAT the float32's shortest decimal."""
     from pyspark.sql import Row as SparkRow
 
+    from pyflink_table.types import ArrayType, FloatType, MapType, RowType
+
+    if value is None:
+        return None
     if isinstance(value, SparkRow):
-        fields = getattr(value, "__fields__", None)
-        values = [_to_python(v) for v in value]
-        return Row(**dict(zip(fields, values))) if fields else Row(*values)
+        field_types: List[Optional[DataType]] = (
+            [f.data_type for f in t.fields] if isinstance(t, RowType) else [None] * len(value))
+        return Row(*[_to_python(v, ft) for v, ft in zip(value, field_types)])
     if isinstance(value, list):
-        return [_to_python(v) for v in value]
+        element = t.element_type if isinstance(t, ArrayType) else None
+        return [_to_python(v, element) for v in value]
     if isinstance(value, dict):
-        return {_to_python(k): _to_python(v) for k, v in value.items()}
+        key_t = t.key_type if isinstance(t, MapType) else None
+        value_t = t.value_type if isinstance(t, MapType) else None
+        return {_to_python(k, key_t): _to_python(v, value_t) for k, v in value.items()}
+    if isinstance(value, (bytes, bytearray)):
+        return bytearray(value)
+    if isinstance(value, float) and isinstance(t, FloatType):
+        import numpy
+
+        return float(str(numpy.float32(value)))
     return value
 
 
@@ -91,8 +109,9 @@ class Table:
     def _collect_rows(self) -> List[Row]:
         self._t_env._before_job()
         rows = self._spark_df().collect()
+        types = [parse_type_string(t) for t in self._j_table.fieldTypes()]
         # PyFlink's collected rows are positional: Row(1, 'Hi'), without field names.
-        return [Row(*[_to_python(v) for v in r]) for r in rows]
+        return [Row(*[_to_python(v, t) for v, t in zip(r, types)]) for r in rows]
 
     # --- schema -----------------------------------------------------------------------------
 
@@ -323,10 +342,18 @@ class Table:
         self._t_env._queue_insert(table_path, self)
 
     def __str__(self) -> str:
-        return f"Table({', '.join(self._j_table.fieldNames())})"
+        """The table's name in SQL; an unnamed table is registered as ``UnnamedTable$N`` first,
+        as PyFlink does, so ``t_env.sql_query(f"SELECT * FROM {table}")`` works."""
+        name: Optional[str] = getattr(self, "_registered_name", None)
+        if name is None:
+            name = f"UnnamedTable${next(_UNNAMED_TABLE_IDS)}"
+            self._t_env._j_env.createTemporaryView(name, self._j_table)
+            self._registered_name = name
+        return name
 
     def __repr__(self) -> str:
-        return str(self)
+        # Unlike str(), repr() registers nothing: it shows up in tracebacks and debuggers.
+        return f"<Table ({', '.join(self._j_table.fieldNames())})>"
 
     # --- notebook preview (developer experience) ----------------------------------------------
 
@@ -435,6 +462,7 @@ class OverWindowedTable:
     def select(self, *fields: ExpressionOrStr) -> Table:
         """Columns and over-window aggregates; one output row per input row."""
         return Table(self._j_over.select(_to_j_exprs(fields)), self._t_env)
+
 
 # --- results of row-based aggregations (engineer D) -------------------------------------------
 

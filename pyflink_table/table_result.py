@@ -4,13 +4,35 @@ from __future__ import annotations
 
 import datetime
 import decimal
-from enum import Enum
+import math
+import unicodedata
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence
+
+import numpy
 
 from pyflink_table.errors import java_errors
 from pyflink_table.row import Row
 from pyflink_table.table_schema import ResolvedSchema, TableSchema
-from pyflink_table.types import DataType, parse_type_string
+from pyflink_table.types import (
+    ArrayType,
+    BigIntType,
+    BooleanType,
+    DataType,
+    DateType,
+    DecimalType,
+    FloatType,
+    IntType,
+    LocalZonedTimestampType,
+    MapType,
+    MultisetType,
+    RowType,
+    SmallIntType,
+    TimestampType,
+    TimeType,
+    TinyIntType,
+    parse_type_string,
+)
 
 if TYPE_CHECKING:
     from pyflink_table.table import Table
@@ -18,11 +40,14 @@ if TYPE_CHECKING:
 __all__ = ["TableResult", "ResultKind", "CloseableIterator"]
 
 
-class ResultKind(Enum):
-    """Whether a statement returned rows."""
+class ResultKind(IntEnum):
+    """Whether a statement returned rows; prints as 0 or 1, like PyFlink's plain constants."""
 
     SUCCESS = 0
     SUCCESS_WITH_CONTENT = 1
+
+    def __str__(self) -> str:
+        return str(self.value)
 
 
 class CloseableIterator(Iterator[Row]):
@@ -113,82 +138,146 @@ class TableResult:
         return CloseableIterator(self._materialize())
 
     def print(self) -> None:
-        """Print the rows as a table, in Flink's layout (``+----+`` borders, ``<NULL>``)."""
+        """Print the rows as a table, in Flink's layout (``+----+`` borders, ``<NULL>``); a
+        statement without content prints ``OK``, as PyFlink does."""
+        if self._kind == ResultKind.SUCCESS:
+            self._materialize()
+            print("OK")
+            return
         print(format_table(self._names, self._types, self._materialize()))
 
 
 # --- Flink's tableau layout ---------------------------------------------------------------------
+# Measured on PyFlink 2.3: a column is as wide as its name, its type's widest value (numeric,
+# boolean, date and time types) or 30 characters (everything else), and at least as wide as
+# "<NULL>". Longer values are cut to fit and end with "...". Widths count East Asian wide
+# characters as two. Values inside arrays, maps and rows print NULL without brackets.
 
 _MAX_WIDTH = 30
 _NULL = "<NULL>"
+_NESTED_NULL = "NULL"
+
+
+def _timestamp_width(precision: int) -> int:
+    # "yyyy-MM-dd HH:mm:ss" plus the fraction, which Flink sizes in steps of 3 digits.
+    if precision == 0:
+        return 19
+    return 20 + 3 * ((precision + 2) // 3)
 
 
 def _type_width(t: DataType) -> int:
-    """Flink sizes numeric and boolean columns by type; everything else gets the maximum width."""
-    s = str(t).replace(" NOT NULL", "")
-    fixed = {"BOOLEAN": 5, "TINYINT": 4, "SMALLINT": 6, "INT": 11, "BIGINT": 20, "DATE": 10}
-    if s in fixed:
-        return fixed[s]
-    if s.startswith("DECIMAL("):
-        p = int(s[len("DECIMAL("):].split(",")[0])
-        return p + 2
+    """The width Flink reserves for the values of a type (before names and NULL are considered)."""
+    fixed = {BooleanType: 5, TinyIntType: 4, SmallIntType: 6, IntType: 11, BigIntType: 20, DateType: 10}
+    for cls, width in fixed.items():
+        if isinstance(t, cls):
+            return width
+    if isinstance(t, DecimalType):
+        return t.precision + 2
+    if isinstance(t, TimeType):
+        return 8 if t.precision == 0 else 9 + t.precision
+    if isinstance(t, (TimestampType, LocalZonedTimestampType)):
+        return _timestamp_width(t.precision)
     return _MAX_WIDTH
 
 
-def format_value(v: Any) -> str:
-    """A value the way Flink's print shows it."""
-    if v is None:
-        return _NULL
-    if isinstance(v, bool):
-        return "TRUE" if v else "FALSE"
-    if isinstance(v, float):
-        return _java_double(v)
-    if isinstance(v, decimal.Decimal):
-        return str(v)
-    if isinstance(v, datetime.datetime):
-        return v.isoformat(sep=" ")
-    if isinstance(v, (bytes, bytearray)):
-        return "x'" + bytes(v).hex() + "'"
-    if isinstance(v, Row):
-        return "(" + ", ".join(format_value(x) for x in v) + ")"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(format_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{format_value(k)}={format_value(x)}" for k, x in v.items()) + "}"
-    return str(v)
+def display_width(text: str) -> int:
+    """Terminal columns of ``text``: East Asian wide and full-width characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
-def _java_double(v: float) -> str:
+def _java_floating(v: float, single: bool) -> str:
+    """Java's Float/Double.toString: plain in [1e-3, 1e7), else d.dddE<exp>; shortest digits."""
     if v != v:
         return "NaN"
     if v in (float("inf"), float("-inf")):
         return "Infinity" if v > 0 else "-Infinity"
-    r = repr(v)
-    if "e" in r:
-        mantissa, exp = r.split("e")
-        if "." not in mantissa:
-            mantissa += ".0"
-        return f"{mantissa}E{int(exp)}"
-    return r
+    if v == 0:
+        return "-0.0" if math.copysign(1.0, v) < 0 else "0.0"
+    shortest = str(numpy.float32(v)) if single else repr(v)
+    sign, digits, exponent = decimal.Decimal(shortest).as_tuple()
+    text = "".join(map(str, digits)).rstrip("0") or "0"
+    assert isinstance(exponent, int)
+    # Decimal exponent of the first significant digit.
+    point = len(digits) + exponent - 1
+    prefix = "-" if sign else ""
+    if 1e-3 <= abs(v) < 1e7:
+        if point >= 0:
+            whole, frac = text[: point + 1].ljust(point + 1, "0"), text[point + 1:]
+        else:
+            whole, frac = "0", "0" * (-point - 1) + text
+        return f"{prefix}{whole}.{frac or '0'}"
+    return f"{prefix}{text[0]}.{text[1:] or '0'}E{point}"
+
+
+def _fraction(micros: int, digits: int) -> str:
+    return f"{micros:06d}".ljust(9, "0")[:digits]
+
+
+def format_value(v: Any, t: Optional[DataType] = None, nested: bool = False) -> str:
+    """A value the way Flink's ``print()`` shows it; ``t`` (its Flink type) refines numbers and times."""
+    if v is None:
+        return _NESTED_NULL if nested else _NULL
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, float):
+        return _java_floating(v, isinstance(t, FloatType))
+    if isinstance(v, decimal.Decimal):
+        if isinstance(t, DecimalType) and v.is_finite():
+            # Flink shows the type's scale; 38-digit decimals need more than the default context.
+            v = v.quantize(decimal.Decimal(1).scaleb(-t.scale), context=decimal.Context(prec=80))
+        return format(v, "f")
+    if isinstance(v, datetime.datetime):
+        precision = t.precision if isinstance(t, (TimestampType, LocalZonedTimestampType)) else 6
+        text = v.strftime("%Y-%m-%d %H:%M:%S")
+        return text + ("." + _fraction(v.microsecond, precision) if precision > 0 else "")
+    if isinstance(v, datetime.time):
+        precision = t.precision if isinstance(t, TimeType) else 6
+        text = v.strftime("%H:%M:%S")
+        frac = _fraction(v.microsecond, min(precision, 6)).rstrip("0")
+        return text + ("." + frac if frac else "")
+    if isinstance(v, (bytes, bytearray)):
+        return "x'" + bytes(v).hex() + "'"
+    if isinstance(v, Row):
+        field_types: List[Optional[DataType]] = (
+            [f.data_type for f in t.fields] if isinstance(t, RowType) else [None] * len(v))
+        return "(" + ", ".join(format_value(x, ft, True) for x, ft in zip(v, field_types)) + ")"
+    if isinstance(v, (list, tuple)):
+        element = t.element_type if isinstance(t, ArrayType) else None
+        return "[" + ", ".join(format_value(x, element, True) for x in v) + "]"
+    if isinstance(v, dict):
+        key_t = t.key_type if isinstance(t, MapType) else (t.element_type if isinstance(t, MultisetType) else None)
+        value_t = t.value_type if isinstance(t, MapType) else None
+        return "{" + ", ".join(f"{format_value(k, key_t, True)}={format_value(x, value_t, True)}"
+                               for k, x in v.items()) + "}"
+    return str(v)
+
+
+def _fit(text: str, width: int) -> str:
+    """Right-align ``text`` in ``width`` columns, cutting it with "..." when too wide."""
+    if display_width(text) > width:
+        kept, used = [], 0
+        for ch in text:
+            w = display_width(ch)
+            if used + w > width - 3:
+                break
+            kept.append(ch)
+            used += w
+        text = "".join(kept) + "..."
+    return " " * (width - display_width(text)) + text
 
 
 def format_table(names: List[str], types: List[DataType], rows: List[Row]) -> str:
-    """The tableau text for ``rows``; ends with ``N rows in set`` (or ``Empty set``)."""
+    """The tableau text for ``rows``; ends with ``N rows in set`` (or is ``Empty set``)."""
     if not rows:
         return "Empty set"
-    widths = [min(max(_type_width(t), len(n), len(_NULL)), max(_MAX_WIDTH, len(n))) for n, t in zip(names, types)]
+    widths = [max(_type_width(t), display_width(n), len(_NULL)) for n, t in zip(names, types)]
     border = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
 
     def line(cells: List[str]) -> str:
-        out = []
-        for c, w in zip(cells, widths):
-            if len(c) > w:
-                c = c[: w - 3] + "..."
-            out.append(" " + c.rjust(w) + " ")
-        return "|" + "|".join(out) + "|"
+        return "|" + "|".join(" " + _fit(c, w) + " " for c, w in zip(cells, widths)) + "|"
 
     lines = [border, line(names), border]
-    lines += [line([format_value(v) for v in r]) for r in rows]
+    lines += [line([format_value(v, t) for v, t in zip(r, types)]) for r in rows]
     lines.append(border)
     lines.append(f"{len(rows)} row{'s' if len(rows) != 1 else ''} in set")
     return "\n".join(lines)

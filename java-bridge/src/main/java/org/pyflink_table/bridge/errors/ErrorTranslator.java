@@ -1,16 +1,20 @@
 package org.pyflink_table.bridge.errors;
 
+import java.util.Map;
+import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.catalyst.parser.ParseException;
 
 /**
  * The one place where JVM failures become PyFlink's exception kinds. Python asks it for a
  * {kind, message} pair and raises the matching Python exception, so users never see a Py4J trace.
+ * Spark's analysis errors are rewritten into Flink-like one-liners that name what is at fault and,
+ * where Spark knows it, what exists instead.
  */
 public final class ErrorTranslator {
   private ErrorTranslator() {}
 
-  /** Returns {exception kind, one-line-first message}. */
+  /** Returns {exception kind, message whose first line says what is wrong}. */
   public static String[] translate(Throwable t) {
     Throwable root = t;
     for (Throwable c = t; c != null; c = c.getCause()) {
@@ -24,10 +28,10 @@ public final class ErrorTranslator {
         return new String[] {"TableException", c.getMessage()};
       }
       if (c instanceof ParseException) {
-        return new String[] {"SqlParserException", clean(c.getMessage())};
+        return new String[] {"SqlParserException", parseMessage((ParseException) c)};
       }
       if (c instanceof AnalysisException) {
-        return new String[] {"ValidationException", clean(((AnalysisException) c).getSimpleMessage())};
+        return new String[] {"ValidationException", analysisMessage((AnalysisException) c)};
       }
       if (c.getClass().getName().equals("org.apache.spark.api.python.PythonException")) {
         return new String[] {"PythonException", c.getMessage()};
@@ -37,8 +41,77 @@ public final class ErrorTranslator {
       }
       root = c;
     }
-    String msg = root.getMessage() == null ? root.getClass().getName() : root.getMessage();
-    return new String[] {"TableException", clean(msg)};
+    return new String[] {"TableException", runtimeMessage(t, root)};
+  }
+
+  /** A failure while running: the root cause's first line, prefixed with its Spark error class. */
+  static String runtimeMessage(Throwable top, Throwable root) {
+    String msg = root.getMessage() == null ? root.getClass().getName() : clean(root.getMessage());
+    String first = firstLine(msg);
+    if (root instanceof SparkThrowable && ((SparkThrowable) root).getCondition() != null) {
+      first = simplify(first);
+    }
+    return "Job failed: " + first + (msg.contains("\n") ? "\n" + msg : "");
+  }
+
+  /** Flink says "SQL parse failed. ..." for SQL text it cannot read. */
+  public static String parseMessage(ParseException e) {
+    String simple = simplify(firstLine(clean(e.getMessage())));
+    return "SQL parse failed. " + simple;
+  }
+
+  /** Rewrites Spark's analysis error classes into Flink-like one-liners. */
+  public static String analysisMessage(AnalysisException e) {
+    String condition = e.getCondition() == null ? "" : e.getCondition();
+    Map<String, String> p = e.getMessageParameters();
+    String head = condition.contains(".") ? condition.substring(0, condition.indexOf('.')) : condition;
+    switch (head) {
+      case "UNRESOLVED_COLUMN":
+      case "UNRESOLVED_FIELD": {
+        String name = unquote(p.getOrDefault("objectName", p.getOrDefault("fieldName", "?")));
+        String proposal = p.get("proposal");
+        return "Column '" + name + "' not found in any table"
+            + (proposal == null || proposal.isEmpty() ? "." : "; did you mean one of [" + unquoteList(proposal) + "]?");
+      }
+      case "UNRESOLVED_ROUTINE":
+        return "No match found for function signature " + unquote(p.getOrDefault("routineName", "?"))
+            + ". Use a built-in function or register it with create_temporary_system_function.";
+      case "TABLE_OR_VIEW_NOT_FOUND":
+        return "Object '" + unquote(p.getOrDefault("relationName", "?")) + "' not found.";
+      case "DATATYPE_MISMATCH":
+        return "Invalid function call: " + unquote(p.getOrDefault("sqlExpr", "?")) + ": "
+            + firstLine(simplify(clean(e.getSimpleMessage())).replaceFirst("^Cannot resolve \"[^\"]*\" due to data type mismatch: ", ""));
+      case "WRONG_NUM_ARGS":
+        return "Invalid number of arguments to function " + unquote(p.getOrDefault("functionName", "?"))
+            + ": " + firstLine(simplify(clean(e.getSimpleMessage())));
+      case "AMBIGUOUS_REFERENCE":
+        return "Ambiguous column name " + unquote(p.getOrDefault("name", "?")) + "; qualify or rename it.";
+      case "MISSING_AGGREGATION":
+      case "MISSING_GROUP_BY":
+        return "Expression " + unquote(p.getOrDefault("expression", "")) + " is not being grouped: "
+            + firstLine(simplify(clean(e.getSimpleMessage())));
+      default:
+        return firstLine(simplify(clean(e.getSimpleMessage())));
+    }
+  }
+
+  /** Drops Spark's "[ERROR_CLASS] " prefix. */
+  static String simplify(String message) {
+    return message.replaceFirst("^\\[[A-Z_.]+\\]\\s*", "").strip();
+  }
+
+  static String firstLine(String message) {
+    int nl = message.indexOf('\n');
+    return (nl < 0 ? message : message.substring(0, nl)).strip();
+  }
+
+  /** `a`.`b` and "a" become a.b and a: Flink does not quote names in messages. */
+  static String unquote(String s) {
+    return s.replace("`", "").replace("\"", "");
+  }
+
+  static String unquoteList(String s) {
+    return unquote(s).replace("[", "").replace("]", "");
   }
 
   /** Spark messages carry SQLSTATE suffixes and query contexts; keep what a user needs. */
@@ -46,7 +119,7 @@ public final class ErrorTranslator {
     if (message == null) {
       return "";
     }
-    String m = message.replaceAll(" SQLSTATE: [0-9A-Z]+", "");
+    String m = message.replaceAll(" ?SQLSTATE: [0-9A-Z]+", "");
     int ctx = m.indexOf("\n== SQL");
     if (ctx > 0) {
       m = m.substring(0, ctx);

@@ -195,7 +195,10 @@ public final class FunctionCatalog {
     Column distinct = functions.array_distinct(values);
     Column counts = functions.transform(distinct,
         v -> functions.size(functions.filter(values, e -> e.equalTo(v))));
-    return functions.map_from_arrays(distinct, counts);
+    // The map is Flink's MULTISET<element>: record that type for the schema (engineer B).
+    String element = org.pyflink_table.bridge.types.FlinkTypes.fromSpark(c.type(0));
+    return functions.map_from_arrays(distinct, counts).as("collect", new org.apache.spark.sql.types.MetadataBuilder()
+        .putString(org.pyflink_table.bridge.types.FlinkTypes.METADATA_KEY, "MULTISET<" + element + ">").build());
   }
 
   static Column trim(CallContext c, String how) {

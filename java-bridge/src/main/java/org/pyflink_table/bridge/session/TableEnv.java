@@ -78,7 +78,8 @@ public final class TableEnv {
     if (isTemporaryView(p)) {
       throw new ValidationException("Temporary table '" + path + "' already exists");
     }
-    table.df.createOrReplaceTempView(p);
+    // Names such as UnnamedTable$0 (from str(table)) must be back-quoted for Spark's parser.
+    table.df.createOrReplaceTempView(p.matches("[A-Za-z0-9_.`]+") ? p : "`" + p.replace("`", "``") + "`");
   }
 
   public boolean isTemporaryView(String name) {
@@ -112,7 +113,43 @@ public final class TableEnv {
     sql = org.pyflink_table.bridge.window.SqlWindows.rewrite(sql, spark); // Flink SQL windowing (window package)
     sql = org.pyflink_table.bridge.table.LateralJoins.rewriteSql(sql); // LATERAL TABLE(f(x)) -> LATERAL f(x)
     connectors.refresh();
-    return new JTable(this, spark.sql(sql));
+    try {
+      return new JTable(this, spark.sql(quoteGeneratedNames(sql)));
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw withCatalogContext(e);
+    }
+  }
+
+  /**
+   * Spark's analysis errors of a SQL text as Flink words them ("SQL validation failed. ..."); an
+   * unknown table also names the tables that do exist.
+   */
+  RuntimeException withCatalogContext(Exception e) {
+    if (e instanceof org.apache.spark.sql.catalyst.parser.ParseException) {
+      return new org.pyflink_table.bridge.errors.SqlParserException(
+          org.pyflink_table.bridge.errors.ErrorTranslator.parseMessage((org.apache.spark.sql.catalyst.parser.ParseException) e));
+    }
+    if (e instanceof org.apache.spark.sql.AnalysisException) {
+      org.apache.spark.sql.AnalysisException ae = (org.apache.spark.sql.AnalysisException) e;
+      String condition = ae.getCondition() == null ? "" : ae.getCondition();
+      String message = "SQL validation failed. " + org.pyflink_table.bridge.errors.ErrorTranslator.analysisMessage(ae);
+      if (condition.startsWith("TABLE_OR_VIEW_NOT_FOUND")) {
+        message += " Existing tables: [" + String.join(", ", listTables()) + "].";
+      }
+      return new ValidationException(message, e);
+    }
+    return new java.lang.reflect.UndeclaredThrowableException(e);
+  }
+
+  /**
+   * {@code str(table)} registers the table as {@code UnnamedTable$N}, as Flink does, so that it can
+   * be spliced into SQL; Spark's lexer does not accept '$' in plain identifiers, so such names are
+   * back-quoted before parsing.
+   */
+  public static String quoteGeneratedNames(String sql) {
+    return sql.replaceAll("(?<![`\\w$])(UnnamedTable\\$\\d+)(?![\\w$`])", "`$1`");
   }
 
   public String[] listUserDefinedFunctions() {
@@ -128,7 +165,7 @@ public final class TableEnv {
    * rows laid out as Flink's; other statements run at once and return plain success.
    */
   public StatementResult executeSql(String statement) {
-    String s = statement.strip();
+    String s = quoteGeneratedNames(statement.strip());
     if (s.endsWith(";")) s = s.substring(0, s.length() - 1).strip();
     String upper = s.toUpperCase(java.util.Locale.ROOT).replaceAll("\\s+", " ");
     StatementResult connectorStatement = connectors.execute(s, upper);
@@ -143,7 +180,7 @@ public final class TableEnv {
         rows.add(org.apache.spark.sql.RowFactory.create(t));
       }
       org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
-          .add(upper.equals("SHOW TABLES") ? "table name" : "view name", org.apache.spark.sql.types.DataTypes.StringType, false);
+          .add(upper.equals("SHOW TABLES") ? "table name" : "view name", org.apache.spark.sql.types.DataTypes.StringType, true);
       return new StatementResult(new JTable(this, spark.createDataFrame(rows, schema)), true);
     }
     if (upper.startsWith("DESCRIBE ") || upper.startsWith("DESC ")) {
@@ -168,9 +205,9 @@ public final class TableEnv {
       rows.add(org.apache.spark.sql.RowFactory.create(names[i], t, !notNull, null, null, null));
     }
     org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
-        .add("name", org.apache.spark.sql.types.DataTypes.StringType, false)
-        .add("type", org.apache.spark.sql.types.DataTypes.StringType, false)
-        .add("null", org.apache.spark.sql.types.DataTypes.BooleanType, false)
+        .add("name", org.apache.spark.sql.types.DataTypes.StringType, true)
+        .add("type", org.apache.spark.sql.types.DataTypes.StringType, true)
+        .add("null", org.apache.spark.sql.types.DataTypes.BooleanType, true)
         .add("key", org.apache.spark.sql.types.DataTypes.StringType, true)
         .add("extras", org.apache.spark.sql.types.DataTypes.StringType, true)
         .add("watermark", org.apache.spark.sql.types.DataTypes.StringType, true);

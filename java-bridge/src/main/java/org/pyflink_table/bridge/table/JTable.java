@@ -209,17 +209,24 @@ public final class JTable {
 
   // --- set operations -------------------------------------------------------------------------
 
+  /**
+   * Flink's set-operation rule: same width, and at each position a common type (numeric types
+   * widen to the wider one, as Spark's union does; other types must match), named after the left.
+   */
   private void checkSetCompatible(JTable right, String op) {
     StructField[] l = df.schema().fields();
     StructField[] r = right.df.schema().fields();
     if (l.length != r.length) {
-      throw new ValidationException(op + " two tables of different column sizes: " + l.length + " and " + r.length + ".");
+      throw new ValidationException("The " + op + " operation on two tables of different column sizes: "
+          + l.length + " and " + r.length + " is not supported");
     }
     for (int i = 0; i < l.length; i++) {
-      if (!l[i].dataType().sameType(r[i].dataType())) {
-        throw new ValidationException(op + " two tables of different schema: field " + l[i].name() + " is "
-            + FlinkTypes.fromSpark(l[i].dataType()) + " on the left and " + FlinkTypes.fromSpark(r[i].dataType())
-            + " on the right.");
+      boolean numeric = l[i].dataType() instanceof org.apache.spark.sql.types.NumericType
+          && r[i].dataType() instanceof org.apache.spark.sql.types.NumericType;
+      if (!numeric && !l[i].dataType().sameType(r[i].dataType())) {
+        throw new ValidationException("Incompatible types for " + op + " operation. Could not find a common type at position "
+            + i + " for '" + FlinkTypes.fromSparkField(l[i]).replace(" NOT NULL", "") + "' and '"
+            + FlinkTypes.fromSparkField(r[i]).replace(" NOT NULL", "") + "'.");
       }
     }
   }
@@ -262,8 +269,8 @@ public final class JTable {
     List<String> clash = new ArrayList<>();
     for (String r : right.df.columns()) if (left.contains(r)) clash.add(r);
     if (!clash.isEmpty()) {
-      throw new ValidationException("join relations with ambiguous names: [" + String.join(", ", clash)
-          + "]. Rename the fields of one side first, e.g. with alias() or rename_columns().");
+      throw new ValidationException("Ambiguous column name: " + clash.get(0) + ". Both sides of the join have "
+          + String.join(", ", clash) + "; rename the fields of one side first, e.g. with alias() or rename_columns().");
     }
   }
 

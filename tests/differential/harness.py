@@ -1,0 +1,228 @@
+"""Runs the same Table API program text under PyFlink 2.3 and under pyflink_table, and compares.
+
+A *program* is a snippet of Python that may use ``t_env`` (a fresh batch TableEnvironment),
+``DataTypes``, ``Row``, ``col``, ``lit``, ``call``, ``datetime``, ``decimal`` and whatever it
+imports itself from ``pyflink.table``/``pyflink.common``, and that assigns ``result`` to a
+``Table`` or a ``TableResult`` (or prints). For each program the harness records the rows (as
+JSON-able values), the column names and type strings, whatever the program printed, and the
+exception type and first message line if it raised.
+
+PyFlink runs in a subprocess (its own interpreter, ``PYFLINK_PYTHON``), one process for many
+programs; pyflink_table runs in this process on the shared Spark session, with the program text's
+``pyflink.table``/``pyflink.common`` imports rewritten to ``pyflink_table``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, Mapping
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_PYFLINK_PYTHON = str(REPO / ".venv-pyflink" / "bin" / "python")
+
+# The driver is plain text so that it runs unchanged under both implementations.
+DRIVER = r'''
+import contextlib, datetime, decimal, io, json, math, sys
+
+from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment
+from pyflink.table.expressions import call, col, lit
+from pyflink.common import Row
+
+
+def _plain(v):
+    """A JSON-able, implementation-neutral form of a collected value."""
+    if v is None or isinstance(v, (bool, str, int)):
+        return v
+    if isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            return "float:" + repr(v)
+        return float("%.12g" % v)
+    if isinstance(v, decimal.Decimal):
+        return "decimal:" + str(v)
+    if isinstance(v, (bytes, bytearray)):
+        return type(v).__name__ + ":" + bytes(v).hex()
+    if isinstance(v, datetime.datetime):
+        return "datetime:" + v.isoformat() + ("" if v.tzinfo is None else "(aware)")
+    if isinstance(v, datetime.date):
+        return "date:" + v.isoformat()
+    if isinstance(v, datetime.time):
+        return "time:" + v.isoformat()
+    if isinstance(v, Row):
+        return {"row": [_plain(x) for x in v]}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {"map": sorted([[_plain(k), _plain(x)] for k, x in v.items()], key=repr)}
+    return "other:" + type(v).__name__ + ":" + repr(v)
+
+
+_KINDS = ("SqlParserException", "ValidationException", "TableException", "CatalogException",
+          "PythonException")
+
+
+def _error(e):
+    """[kind, first message line]; PyFlink 2.3 raises some JVM errors as raw Py4J errors, whose
+    Java exception chain names the Flink exception kind."""
+    java = getattr(e, "java_exception", None)
+    if java is None:
+        text = str(e).strip()
+        return [type(e).__name__, text.splitlines()[0] if text else ""]
+    chain = []
+    while java is not None:
+        text = (java.getMessage() or "").strip()
+        chain.append([java.getClass().getSimpleName(), text.splitlines()[0] if text else ""])
+        java = java.getCause()
+    for kind, message in chain:
+        if kind in _KINDS:
+            return [kind, message]
+    return chain[0]
+
+
+def _capture_jvm_prints():
+    """PyFlink prints tables and schemas from the JVM: route those prints through sys.stdout."""
+    try:
+        import pyflink.table.table_result as tr
+        import pyflink.table.table as tt
+        from pyflink.java_gateway import get_gateway
+    except ImportError:
+        return
+
+    def captured(method):
+        def wrapper(self, *args, **kwargs):
+            jvm = get_gateway().jvm
+            old = jvm.System.out
+            buf = jvm.java.io.ByteArrayOutputStream()
+            jvm.System.setOut(jvm.java.io.PrintStream(buf, True, "UTF-8"))
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                jvm.System.out.flush()
+                jvm.System.setOut(old)
+                sys.stdout.write(buf.toString("UTF-8"))
+        return wrapper
+
+    tr.TableResult.print = captured(tr.TableResult.print)
+    tt.Table.print_schema = captured(tt.Table.print_schema)
+
+
+def _columns(schema):
+    """[[name, Flink type string]] from the printed form of a ResolvedSchema."""
+    lines = str(schema).strip().splitlines()[1:-1]
+    out = []
+    for line in lines:
+        line = line.strip().rstrip(",")
+        name, _, typ = line[1:].partition("` ")
+        out.append([name, typ])
+    return out
+
+
+def _run_one(source):
+    t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    t_env.get_config().set("parallelism.default", "1")
+    env = {"t_env": t_env, "DataTypes": DataTypes, "Row": Row, "col": col, "lit": lit,
+           "call": call, "datetime": datetime, "decimal": decimal, "result": None}
+    out = {"rows": None, "columns": None, "stdout": "", "error": None}
+    buf = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(buf):
+            exec(source, env)
+            result = env["result"]
+            if result is not None:
+                if hasattr(result, "get_resolved_schema") and hasattr(result, "collect"):
+                    schema = result.get_resolved_schema()
+                    rows = list(result.collect())
+                else:
+                    schema = result.get_resolved_schema()
+                    rows = list(result.execute().collect())
+                out["columns"] = _columns(schema)
+                out["rows"] = [_plain(list(r)) for r in rows]
+    except Exception as e:  # the exception kind and first line are part of the behaviour
+        out["error"] = _error(e)
+    out["stdout"] = buf.getvalue()
+    return out
+
+
+def run_all(programs):
+    _capture_jvm_prints()
+    return {name: _run_one(source) for name, source in programs.items()}
+
+
+if __name__ == "__main__":
+    programs = json.load(open(sys.argv[1]))
+    results = run_all(programs)
+    with open(sys.argv[2], "w") as f:
+        json.dump(results, f)
+'''
+
+
+def to_pyflink_table(source: str) -> str:
+    """Program text for pyflink_table: PyFlink's imports read ``pyflink_table``."""
+    return (source.replace("pyflink.table.expressions", "pyflink_table.expressions")
+            .replace("pyflink.table.", "pyflink_table.")
+            .replace("pyflink.table", "pyflink_table")
+            .replace("pyflink.common", "pyflink_table"))
+
+
+def run_pyflink(programs: Mapping[str, str]) -> Dict[str, Any]:
+    """Results of all ``programs`` under PyFlink 2.3, from one subprocess."""
+    python = os.environ.get("PYFLINK_PYTHON", DEFAULT_PYFLINK_PYTHON)
+    if not Path(python).exists():
+        raise RuntimeError(f"PyFlink 2.3 interpreter not found at {python}: run `make reference` "
+                           "or set PYFLINK_PYTHON.")
+    with tempfile.TemporaryDirectory() as tmp:
+        driver = Path(tmp) / "driver.py"
+        driver.write_text(DRIVER)
+        src = Path(tmp) / "programs.json"
+        src.write_text(json.dumps(dict(programs)))
+        dst = Path(tmp) / "results.json"
+        proc = subprocess.run([python, str(driver), str(src), str(dst)], capture_output=True, text=True,
+                              timeout=900)
+        if proc.returncode != 0 or not dst.exists():
+            raise RuntimeError("PyFlink driver failed:\n" + proc.stderr[-4000:])
+        return dict(json.loads(dst.read_text()))
+
+
+def run_ours(programs: Mapping[str, str]) -> Dict[str, Any]:
+    """Results of all ``programs`` under pyflink_table, in this process."""
+    namespace: Dict[str, Any] = {"__name__": "differential_driver"}
+    exec(compile(to_pyflink_table(DRIVER), "<differential driver>", "exec"), namespace)
+    converted = {name: to_pyflink_table(src) for name, src in programs.items()}
+    # The driver prints nothing itself; programs' own prints are captured per program.
+    with contextlib.redirect_stdout(io.StringIO()):
+        return dict(namespace["run_all"](converted))
+
+
+def _canonical_rows(rows: Any) -> Any:
+    return None if rows is None else sorted(json.dumps(r, sort_keys=True) for r in rows)
+
+
+class Comparison:
+    """Both sides' results for a module's programs; ``assert_same(name)`` compares one program."""
+
+    def __init__(self, programs: Mapping[str, str], pyflink: Dict[str, Any], ours: Dict[str, Any]) -> None:
+        self.programs = dict(programs)
+        self.pyflink = pyflink
+        self.ours = ours
+
+    def assert_same(self, name: str, ordered: bool = False, compare_error_message: bool = False) -> None:
+        """Same columns, rows (as a multiset unless ``ordered``), printed text and error kind."""
+        ref, got = self.pyflink[name], self.ours[name]
+        context = f"program {name!r}:\n{self.programs[name]}\nPyFlink: {ref}\nours:    {got}"
+        if ref["error"] is not None or got["error"] is not None:
+            assert (ref["error"] or [None])[0] == (got["error"] or [None])[0], context
+            if compare_error_message:
+                assert ref["error"][1] == got["error"][1], context
+            return
+        assert got["columns"] == ref["columns"], context
+        if ordered:
+            assert got["rows"] == ref["rows"], context
+        else:
+            assert _canonical_rows(got["rows"]) == _canonical_rows(ref["rows"]), context
+        assert got["stdout"] == ref["stdout"], context
