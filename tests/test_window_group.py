@@ -225,3 +225,35 @@ def test_pandas_aggregate_functions_in_group_windows(t_env: Any) -> None:
         .group_by(col("w"), col("k")).select(col("k"), col("w").end, mean(col("d")).alias("m"))
     assert sorted_rows(session) == [("a", T(2024, 1, 2, 0, 10), 3.5), ("a", T(2024, 1, 2, 0, 35), 5.0),
                                     ("b", T(2024, 1, 2, 0, 14, 0, 500000), 4.0), ("b", T(2024, 1, 2, 0, 42), 6.0)]
+
+
+def test_uneven_slides_long_windows_and_microseconds_match_pyflink(t_env: Any) -> None:
+    t = _table(t_env)
+    uneven = t.window(Slide.over(lit(10).minutes).every(lit(3).minutes).on(col("ts")).alias("w")) \
+        .group_by(col("w")).select(col("w").start, col("w").end, col("v").count.alias("c"), col("v").sum.alias("s"))
+    assert sorted_rows(uneven) == [  # PyFlink G17: a slide that does not divide the size
+        (T(2024, 1, 1, 23, 48), T(2024, 1, 1, 23, 58), 1, 1), (T(2024, 1, 1, 23, 51), T(2024, 1, 2, 0, 1), 4, 14),
+        (T(2024, 1, 1, 23, 54), T(2024, 1, 2, 0, 4), 4, 14), (T(2024, 1, 1, 23, 57), T(2024, 1, 2, 0, 7), 4, 17),
+        (T(2024, 1, 2, 0, 0), T(2024, 1, 2, 0, 10), 3, 15), (T(2024, 1, 2, 0, 3), T(2024, 1, 2, 0, 13), 1, 4),
+        (T(2024, 1, 2, 0, 18), T(2024, 1, 2, 0, 28), 1, 5), (T(2024, 1, 2, 0, 21), T(2024, 1, 2, 0, 31), 1, 5),
+        (T(2024, 1, 2, 0, 24), T(2024, 1, 2, 0, 34), 2, 11), (T(2024, 1, 2, 0, 27), T(2024, 1, 2, 0, 37), 1, 6),
+        (T(2024, 1, 2, 0, 30), T(2024, 1, 2, 0, 40), 1, 6)]
+    ninety = t.window(Tumble.over(lit(90).minutes).on(col("ts")).alias("w")) \
+        .group_by(col("w")).select(col("w").start, col("w").end, col("v").sum.alias("s"))
+    assert sorted_rows(ninety) == [(T(2024, 1, 1, 22, 30), T(2024, 1, 2), 3),  # PyFlink G18
+                                   (T(2024, 1, 2), T(2024, 1, 2, 1, 30), 26)]
+    daily = t.window(Slide.over(lit(1).days).every(lit(6).hours).on(col("ts")).alias("w")) \
+        .group_by(col("w")).select(col("w").start, col("w").end, col("v").count.alias("c"))
+    assert sorted_rows(daily) == [  # PyFlink G20
+        (T(2024, 1, 1, 0), T(2024, 1, 2, 0), 2), (T(2024, 1, 1, 6), T(2024, 1, 2, 6), 7),
+        (T(2024, 1, 1, 12), T(2024, 1, 2, 12), 7), (T(2024, 1, 1, 18), T(2024, 1, 2, 18), 7),
+        (T(2024, 1, 2, 0), T(2024, 1, 3, 0), 5)]
+    micro_schema = DataTypes.ROW([DataTypes.FIELD("k", DataTypes.STRING()), DataTypes.FIELD("v", DataTypes.INT()),
+                                  DataTypes.FIELD("ts", DataTypes.TIMESTAMP(6))])
+    micro = t_env.from_elements([("a", 1, T(2024, 1, 2, 0, 9, 59, 999500)), ("a", 2, T(2024, 1, 2, 0, 10)),
+                                 ("a", 4, T(2024, 1, 2, 0, 10, 0, 500))], micro_schema)
+    near = micro.window(Tumble.over(lit(10).minutes).on(col("ts")).alias("w")) \
+        .group_by(col("w")).select(col("w").start, col("w").end, col("w").rowtime, col("v").sum.alias("s"))
+    assert sorted_rows(near) == [  # PyFlink G19: sub-millisecond times stay in their window
+        (T(2024, 1, 2, 0, 0), T(2024, 1, 2, 0, 10), T(2024, 1, 2, 0, 9, 59, 999000), 1),
+        (T(2024, 1, 2, 0, 10), T(2024, 1, 2, 0, 20), T(2024, 1, 2, 0, 19, 59, 999000), 6)]

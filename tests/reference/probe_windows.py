@@ -234,3 +234,18 @@ if "2" in PARTS:
     show("L3 Table API tumble day on LTZ in Shanghai", lambda: env.from_path("lt")
          .window(Tumble.over(lit(1).days).on(col("lts")).alias("w")).group_by(col("w"))
          .select(col("w").start, col("w").end, col("v").sum.alias("s")))
+
+if "3" in PARTS:
+    # Slides that do not divide the size, long tumbles, and microsecond timestamps near a boundary.
+    show("G17 slide 10 min every 3 min", lambda: t.window(Slide.over(lit(10).minutes).every(lit(3).minutes).on(col("ts")).alias("w"))
+         .group_by(col("w")).select(col("w").start, col("w").end, col("v").count.alias("c"), col("v").sum.alias("s")))
+    show("G18 tumble 90 min", lambda: t.window(Tumble.over(lit(90).minutes).on(col("ts")).alias("w"))
+         .group_by(col("w")).select(col("w").start, col("w").end, col("v").sum.alias("s")))
+    micro = DataTypes.ROW([DataTypes.FIELD("k", DataTypes.STRING()), DataTypes.FIELD("v", DataTypes.INT()),
+                           DataTypes.FIELD("ts", DataTypes.TIMESTAMP(6))])
+    show("G19 TIMESTAMP(6) near a boundary", lambda: env.from_elements(
+        [("a", 1, T(2024, 1, 2, 0, 9, 59, 999500)), ("a", 2, T(2024, 1, 2, 0, 10, 0, 0)), ("a", 4, T(2024, 1, 2, 0, 10, 0, 500))], micro)
+         .window(Tumble.over(lit(10).minutes).on(col("ts")).alias("w"))
+         .group_by(col("w")).select(col("w").start, col("w").end, col("w").rowtime, col("v").sum.alias("s")))
+    show("G20 slide 1 day every 6 hours", lambda: t.window(Slide.over(lit(1).days).every(lit(6).hours).on(col("ts")).alias("w"))
+         .group_by(col("w")).select(col("w").start, col("w").end, col("v").count.alias("c")))

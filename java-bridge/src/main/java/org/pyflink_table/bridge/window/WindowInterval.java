@@ -86,7 +86,9 @@ public final class WindowInterval {
   private static long count(Expr e, String role, Expr whole) {
     if (e instanceof Expr.Literal && ((Expr.Literal) e).value != null) {
       Object v = ((Expr.Literal) e).value;
-      if (v instanceof Number) return ((Number) v).longValue();
+      if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
+        return ((Number) v).longValue();
+      }
       try {
         return Long.parseLong(String.valueOf(v));
       } catch (NumberFormatException ignored) {
