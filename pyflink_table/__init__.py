@@ -47,6 +47,8 @@ from pyflink_table.udf import (  # noqa: E402
 
 # --- connector and statement names pyflink.table exports (porting: `from pyflink.table import Schema`)
 from pyflink_table.schema import Schema  # noqa: E402
+from pyflink_table.sinks import CsvTableSink, WriteMode  # noqa: E402
+from pyflink_table.sources import CsvTableSource  # noqa: E402
 from pyflink_table.statement_set import StatementSet  # noqa: E402
 from pyflink_table.table_descriptor import FormatDescriptor, TableDescriptor  # noqa: E402
 from pyflink_table.types import UserDefinedType  # noqa: E402
@@ -85,7 +87,10 @@ __all__ = [
     "ValidationException",
     "WindowGroupedTable",
     # connector and statement names (see the import block above)
+    "CsvTableSink",
+    "CsvTableSource",
     "FormatDescriptor",
+    "WriteMode",
     "Schema",
     "StatementSet",
     "TableDescriptor",

@@ -64,7 +64,8 @@ class TableDescriptor:
                     "The TableDescriptor declares no physical columns: add a schema with Schema.new_builder().column(...).")
             j = derived_from._j_table
             columns = [(n, t, None) for n, t in zip(j.fieldNames(), j.fieldTypes())] + columns
-        plain = [c for c in columns if not (c[2] is not None and not isinstance(c[2], str))]
+        # Expression-valued computed columns get a placeholder here and their AST below (same position).
+        plain = [(n, t, e if e is None or isinstance(e, str) else "?") for n, t, e in columns]
         definition = bridge().connectors.TableDefinition.of(
             to_string_array(c[0] for c in plain),
             to_string_array((c[1] or "") for c in plain),

@@ -56,9 +56,15 @@ public final class TableDefinition {
     return d;
   }
 
-  /** Adds a computed column given as a Table API expression. */
+  /** Adds (or fills in) a computed column given as a Table API expression. */
   public TableDefinition addExpressionColumn(String name, org.pyflink_table.bridge.expressions.Expr e) {
-    columns.add(new Column(name, null, e.toString()));
+    Column computed = new Column(name, null, e.toString());
+    int at = columnNames().indexOf(name);
+    if (at >= 0) {
+      columns.set(at, computed); // keeps the declared position
+    } else {
+      columns.add(computed);
+    }
     expressionColumns.put(name, e);
     return this;
   }
