@@ -1,0 +1,189 @@
+"""Python aggregate functions: pandas UDAFs (FLIP-137) and general AggregateFunctions in batch.
+
+Expected values are computed independently with pandas (``groupby().agg``) or by hand. PyFlink 2.3
+refuses general UDAFs in batch ("non-Pandas UDAFs are not supported in batch mode currently"), so
+those have no PyFlink measurement; the pandas UDAF result names (``EXPR$0``) match PyFlink 2.3.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any, List
+
+import pandas as pd
+import pytest
+
+from pyflink_table import AggregateFunction, DataTypes, ListView, MapView, Row, TableException
+from pyflink_table.expressions import UNBOUNDED_ROW, col, lit, row_interval
+from pyflink_table.udf import udaf
+from pyflink_table.window import Over, Tumble
+
+from conftest import sorted_rows
+
+KEYS = [1, 1, 2, 2, 2, 3]
+VALUES = [1.0, 4.0, 2.0, 3.0, 10.0, None]
+
+
+def _source(t_env: Any) -> Any:
+    return t_env.from_elements(list(zip(KEYS, VALUES)), DataTypes.ROW([
+        DataTypes.FIELD("k", DataTypes.BIGINT()), DataTypes.FIELD("v", DataTypes.DOUBLE())]))
+
+
+@udaf(result_type=DataTypes.DOUBLE(), func_type="pandas")
+def mean_udaf(v: pd.Series) -> float:
+    return float(v.mean())
+
+
+# FLIP-137 spellings: a lambda with udaf_type='pandas'.
+spread = udaf(lambda v: float(v.max() - v.min()), result_type="DOUBLE", udaf_type="pandas")
+
+
+def _class_based_pandas() -> Any:
+    # Option 1 of FLIP-137: an AggregateFunction whose accumulate receives the group's Series.
+    # Defined in a function so that it is pickled by value (the test module is not on the workers).
+    class CountNonNull(AggregateFunction):
+        def create_accumulator(self) -> List[int]:
+            return []
+
+        def accumulate(self, accumulator: List[int], v: pd.Series) -> None:
+            accumulator.append(int(v.notna().sum()))
+
+        def get_value(self, accumulator: List[int]) -> int:
+            return accumulator[0]
+
+    return udaf(CountNonNull(), result_type=DataTypes.BIGINT(), func_type="pandas")
+
+
+def _general_functions() -> Any:
+    class WeightedSum(AggregateFunction):
+        """Sum of v * w, skipping NULLs; the accumulator holds its rows in a ListView."""
+
+        def create_accumulator(self) -> List[Any]:
+            return [ListView()]
+
+        def accumulate(self, accumulator: List[Any], v: Any, w: Any) -> None:
+            if v is not None:
+                accumulator[0].add(v * w)
+
+        def retract(self, accumulator: List[Any], v: Any, w: Any) -> None:
+            raise AssertionError("retract is not called in batch")
+
+        def merge(self, accumulator: List[Any], accumulators: Any) -> None:
+            for other in accumulators:
+                accumulator[0].add_all(list(other[0]))
+
+        def get_value(self, accumulator: List[Any]) -> float:
+            return float(sum(accumulator[0]))
+
+        def get_result_type(self) -> Any:
+            return DataTypes.DOUBLE()
+
+        def get_accumulator_type(self) -> Any:
+            return DataTypes.ARRAY(DataTypes.DOUBLE())
+
+    class CountDistinct(AggregateFunction):
+        """Distinct non-NULL values, kept in a MapView."""
+
+        def create_accumulator(self) -> List[Any]:
+            return [MapView()]
+
+        def accumulate(self, accumulator: List[Any], v: Any) -> None:
+            if v is not None:
+                accumulator[0].put(v, True)
+
+        def get_value(self, accumulator: List[Any]) -> int:
+            return len(list(accumulator[0].keys()))
+
+    # result_type from get_result_type(); the other given explicitly.
+    return udaf(WeightedSum()), udaf(CountDistinct(), result_type="BIGINT", accumulator_type="MAP<DOUBLE, BOOLEAN>")
+
+
+def test_pandas_udafs_mixed_with_builtins(t_env: Any) -> None:
+    t = _source(t_env)
+    count_non_null = _class_based_pandas()
+    grouped = t.group_by(col("k")).select(
+        col("k"), mean_udaf(col("v")).alias("m"), spread(col("v")).alias("r"),
+        count_non_null(col("v")).alias("n"), col("v").sum.alias("s"), col("k").count.alias("c"))
+    pdf = pd.DataFrame({"k": KEYS, "v": VALUES})
+    expected = pdf.groupby("k")["v"].agg(["mean", "max", "min", "count", "sum", "size"])
+    got = {r[0]: r[1:] for r in sorted_rows(grouped)}
+    assert sorted(got) == [1, 2, 3]
+    for k in (1, 2):
+        e = expected.loc[k]
+        assert got[k] == pytest.approx((e["mean"], e["max"] - e["min"], e["count"], e["sum"], e["size"]))
+    # Key 3 has only a NULL: pandas' mean of [NaN] is NaN, Flink's SUM of NULLs is NULL.
+    assert got[3][2:] == (0, None, 1)
+    # Global aggregation mixing a pandas UDAF and a built-in (the keys of the split are constant).
+    glob = t.select(mean_udaf(col("v")), col("v").max)
+    assert glob.get_schema().get_field_names() == ["EXPR$0", "EXPR$1"]
+    assert sorted_rows(glob) == [(pytest.approx(pdf["v"].mean()), 10.0)]
+
+
+def test_general_aggregate_functions_and_sql(t_env: Any) -> None:
+    t = _source(t_env)
+    weighted_sum, count_distinct = _general_functions()
+    grouped = t.group_by(col("k")).select(col("k"), weighted_sum(col("v"), col("k")), count_distinct(col("v")))
+    # By hand: k=1: 1*1 + 4*1 = 5, 2 distinct; k=2: (2+3+10)*2 = 30, 3 distinct; k=3: only NULL.
+    assert sorted_rows(grouped) == [(1, 5.0, 2), (2, 30.0, 3), (3, 0.0, 0)]
+    t_env.create_temporary_function("weighted_sum", weighted_sum)
+    t_env.create_temporary_function("mean_udaf", mean_udaf)
+    t_env.create_temporary_view("src", t)
+    sql = t_env.sql_query("SELECT k, weighted_sum(v, k) AS ws, mean_udaf(v) AS m FROM src WHERE k < 3 GROUP BY k")
+    assert sorted_rows(sql) == [(1, 5.0, 2.5), (2, 30.0, 5.0)]
+    # Global general aggregation: (1 + 4) * 1 + (2 + 3 + 10) * 2.
+    assert sorted_rows(t.select(weighted_sum(col("v"), col("k")))) == [(35.0,)]
+
+
+def test_large_group_and_many_tiny_groups_with_small_arrow_batches(t_env: Any) -> None:
+    # Batches of 7 rows: key 0's 150 rows span many batches (chunked), the 40 small groups share
+    # batches (several groups per batch); three shuffle partitions.
+    t_env.get_config().set("python.fn-execution.arrow.batch.size", "7")
+    t_env.get_config().set("parallelism.default", "3")
+    data = [(0, float(i)) for i in range(150)] + [(k, float(k * j)) for k in range(1, 41) for j in range(1, k % 3 + 2)]
+    t = t_env.from_elements(data, ["k", "v"])
+    weighted_sum, _ = _general_functions()
+    size = udaf(lambda v: len(v), result_type="BIGINT", func_type="pandas")
+    result = t.group_by(col("k")).select(col("k"), size(col("v")), mean_udaf(col("v")), weighted_sum(col("v"), lit(1)))
+    pdf = pd.DataFrame(data, columns=["k", "v"]).groupby("k")["v"].agg(["size", "mean", "sum"]).reset_index()
+    expected = [(int(r.k), int(r.size), pytest.approx(r.mean), pytest.approx(r.sum)) for r in pdf.itertuples()]
+    assert sorted_rows(result) == expected
+
+
+def test_row_result_in_select(t_env: Any) -> None:
+    t = _source(t_env)
+    min_max = udaf(lambda v: Row(float(v.min()), float(v.max())), func_type="pandas",
+                   result_type=DataTypes.ROW([DataTypes.FIELD("lo", DataTypes.DOUBLE()),
+                                              DataTypes.FIELD("hi", DataTypes.DOUBLE())]))
+    got = sorted_rows(t.where(col("k") < 3).group_by(col("k")).select(col("k"), min_max(col("v")), col("v").count))
+    assert got == [(1, Row(1.0, 4.0), 2), (2, Row(2.0, 10.0), 3)]
+
+
+def test_pandas_udaf_in_group_and_over_windows(t_env: Any) -> None:
+    base = datetime.datetime(2024, 1, 1, 0, 0, 0)
+    data = [(1, base + datetime.timedelta(minutes=m), float(v)) for m, v in [(0, 1), (3, 2), (7, 4), (12, 8)]]
+    t = t_env.from_elements(data, DataTypes.ROW([
+        DataTypes.FIELD("k", DataTypes.BIGINT()), DataTypes.FIELD("ts", DataTypes.TIMESTAMP(3)),
+        DataTypes.FIELD("v", DataTypes.DOUBLE())]))
+    # Tumbling 5-minute windows: [0,5) -> 1,2; [5,10) -> 4; [10,15) -> 8 (by hand).
+    tumble = (t.window(Tumble.over(lit(5).minutes).on(col("ts")).alias("w"))
+              .group_by(col("w"), col("k"))
+              .select(col("k"), col("w").start, mean_udaf(col("v")), col("v").count))
+    assert sorted_rows(tumble) == [
+        (1, base, 1.5, 2), (1, base + datetime.timedelta(minutes=5), 4.0, 1),
+        (1, base + datetime.timedelta(minutes=10), 8.0, 1)]
+    # ROWS frame of the two latest rows, and the unbounded running frame, by hand.
+    over = (t.over_window(Over.partition_by(col("k")).order_by(col("ts")).preceding(row_interval(1)).alias("w2"),
+                          Over.partition_by(col("k")).order_by(col("ts")).preceding(
+                              UNBOUNDED_ROW).alias("w3"))
+            .select(col("v"), mean_udaf(col("v")).over(col("w2")), mean_udaf(col("v")).over(col("w3"))))
+    assert sorted_rows(over) == [(1.0, 1.0, 1.0), (2.0, 1.5, 1.5), (4.0, 3.0, 7 / 3), (8.0, 6.0, 3.75)]
+
+
+def test_udaf_definition_errors(t_env: Any) -> None:
+    with pytest.raises(TypeError, match="must be an instance of AggregateFunction"):
+        udaf(lambda v: v, result_type="BIGINT")
+    with pytest.raises(ValueError, match="func_type"):
+        udaf(lambda v: v, result_type="BIGINT", func_type="arrow")
+    t = _source(t_env)
+    with pytest.raises(TableException, match="combining a Python aggregate function and a built-in"):
+        t.group_by(col("k")).select(mean_udaf(col("v")) + col("v").sum)
