@@ -211,6 +211,8 @@ def test_invalid_over_windows(t_env: Any) -> None:
         t.over_window(ok, ok).select(col("v").sum.over(col("w")))
     with pytest.raises(ValidationException, match="day-time interval"):
         t.over_window(Over.order_by(col("ts")).preceding(lit(1).months).alias("w")).select(col("v").sum.over(col("w")))
+    with pytest.raises(ValidationException, match=r"needs \.over\(alias\)"):
+        t.over_window(ok).select(col("k"), col("v").sum)
     # Spark has no DISTINCT window aggregates: refused by name rather than failing inside Spark.
     with pytest.raises(TableException, match="DISTINCT aggregates over windows"):
         t.over_window(ok).select(col("v").distinct.count.over(col("w")))

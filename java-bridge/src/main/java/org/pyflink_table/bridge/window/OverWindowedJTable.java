@@ -44,6 +44,13 @@ public final class OverWindowedJTable {
 
   public JTable select(Expr[] items) {
     Scope scope = scope();
+    for (Expr e : items) {
+      // Spark would aggregate the whole table instead; Flink wants every aggregate windowed here.
+      if (ExprCompiler.containsAggregate(e, scope)) {
+        throw new ValidationException("An aggregate in an over-window select needs .over(alias): " + e
+            + "; defined windows: " + scope.overWindows.keySet() + ".");
+      }
+    }
     List<Column> cols = ExprCompiler.compileNamed(Arrays.asList(items), scope);
     return table.copyWith(table.df.select(cols.toArray(new Column[0])));
   }
