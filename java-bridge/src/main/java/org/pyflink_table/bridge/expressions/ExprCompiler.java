@@ -124,6 +124,9 @@ public final class ExprCompiler {
             || source instanceof org.apache.spark.sql.types.TimestampType)) {
       int precision = timestampPrecision(call.arg(0), scope);
       r = functions.date_format(x, "yyyy-MM-dd HH:mm:ss" + (precision > 0 ? "." + "S".repeat(precision) : ""));
+    } else if (target.spark instanceof org.apache.spark.sql.types.StringType
+        && source instanceof org.apache.spark.sql.types.BooleanType) {
+      r = functions.upper(x.cast(target.spark)); // Flink prints TRUE/FALSE
     } else {
       r = lenient ? x.try_cast(target.spark) : x.cast(target.spark);
     }

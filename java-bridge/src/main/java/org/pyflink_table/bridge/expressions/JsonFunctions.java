@@ -77,7 +77,10 @@ final class JsonFunctions {
     if (c.size() > 2 && !"FALSE".equalsIgnoreCase(String.valueOf(c.literal(2)))) {
       throw TableException.unsupported("JSON_EXISTS ... " + c.literal(2) + " ON ERROR");
     }
-    return functions.coalesce(at(c.arg(0), path(c, 1)).isNotNull(), lit(false));
+    // A path that leads to a JSON null does not exist for Flink.
+    Column v = at(c.arg(0), path(c, 1));
+    Column found = functions.coalesce(v.isNotNull().and(functions.not(functions.is_variant_null(v))), lit(false));
+    return functions.when(c.arg(0).isNotNull(), found);
   }
 
   /** JSON_VALUE(json, path, type, onEmpty, defaultOnEmpty, onError, defaultOnError). */

@@ -226,9 +226,10 @@ final class TemporalFunctions {
   static Column toTimestampLtz(CallContext c) {
     int precision = c.size() > 1 ? ((Number) c.literal(1)).intValue() : 3;
     Column n = c.arg(0);
+    // Flink's result is TIMESTAMP_LTZ(max(precision, 3)).
     switch (precision) {
-      case 0: return functions.timestamp_seconds(n);
-      case 3: return functions.timestamp_millis(n);
+      case 0: return FunctionCatalog.typed(functions.timestamp_seconds(n), "TIMESTAMP_LTZ(3)");
+      case 3: return FunctionCatalog.typed(functions.timestamp_millis(n), "TIMESTAMP_LTZ(3)");
       case 6: return functions.timestamp_micros(n);
       default: throw TableException.unsupported("TO_TIMESTAMP_LTZ with precision " + precision);
     }
@@ -265,7 +266,7 @@ final class TemporalFunctions {
     scalar(TemporalFunctions::timestampDiff, "timestampDiff");
     scalar(TemporalFunctions::interval, "interval");
     scalar(TemporalFunctions::toDate, "toDate");
-    scalar(c -> functions.try_to_time(c.arg(0)), "toTime");
+    scalar(c -> functions.try_to_time(c.arg(0)).cast(TimeType.apply(0)), "toTime");
     scalar(TemporalFunctions::toTimestamp, "toTimestamp");
     scalar(TemporalFunctions::toTimestampLtz, "toTimestampLtz");
     scalar(c -> {
@@ -285,7 +286,7 @@ final class TemporalFunctions {
     scalar(TemporalFunctions::convertTz, "convertTz");
     scalar(TemporalFunctions::temporalOverlaps, "temporalOverlaps");
     scalar(c -> functions.current_date(), "currentDate");
-    scalar(c -> functions.current_timestamp(), "currentTimestamp", "now");
+    scalar(c -> FunctionCatalog.typed(functions.current_timestamp(), "TIMESTAMP_LTZ(3)"), "currentTimestamp", "now");
     scalar(c -> FunctionCatalog.typed(functions.localtimestamp(), "TIMESTAMP(3)"), "localTimestamp");
     scalar(c -> functions.current_time().cast(TimeType.apply(0)), "currentTime", "localTime");
     scalar(c -> functions.current_database(), "currentDatabase");

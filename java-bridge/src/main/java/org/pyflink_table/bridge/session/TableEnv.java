@@ -35,6 +35,8 @@ public final class TableEnv {
   public TableEnv(SparkSession spark, boolean streaming) {
     this.spark = spark;
     this.streaming = streaming;
+    // Flink's TIME functions (CURRENT_TIME, EXTRACT from TIME, TO_TIME) need Spark's TIME type on.
+    spark.conf().set("spark.sql.timeType.enabled", "true");
   }
 
   /** A new environment on its own session of the running SparkContext. */
