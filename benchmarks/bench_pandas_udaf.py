@@ -1,0 +1,85 @@
+"""Pandas UDAF mean: pyflink_table vs hand-written PySpark GROUPED_AGG pandas_udf vs built-in AVG.
+
+5,000,000 rows (default) grouped into 1,000 keys and into 1,000,000 keys. Every variant reads the
+same cached Spark data, computes the per-key mean and ends in a global ``sum`` of the means so only
+the aggregation is timed (nothing large is collected). Prints seconds per variant and the ratio
+ours / PySpark (target: within 15%, i.e. a ratio of at most 1.15).
+
+Run: ``timeout 900 .venv/bin/python benchmarks/bench_pandas_udaf.py [rows] [repeats]``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any, Callable, Dict, List, Tuple
+
+import pandas as pd
+from pyspark.sql import functions as F
+from pyspark.sql.functions import pandas_udf
+
+from pyflink_table import EnvironmentSettings, TableEnvironment
+from pyflink_table.expressions import col
+from pyflink_table.table import Table
+from pyflink_table.udf import udaf
+
+ROWS = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000_000
+REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+KEY_COUNTS = (1_000, 1_000_000)
+
+
+def best_time(run: Callable[[], Any], repeats: int = REPEATS) -> float:
+    """The best wall time of ``repeats`` runs (the first run also warms the Python workers)."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    spark = t_env.get_spark_session()
+
+    ours_mean = udaf(lambda v: v.mean(), result_type="DOUBLE", func_type="pandas")
+
+    @pandas_udf("double")  # type: ignore[call-overload]
+    def spark_mean(v: pd.Series) -> float:
+        return v.mean()
+
+    print(f"{ROWS:,} rows, mean per key then sum of the means, best of {REPEATS}", flush=True)
+    ratios: List[Tuple[int, float, float]] = []
+    for keys in KEY_COUNTS:
+        source = spark.range(ROWS).select((F.col("id") % keys).alias("k"),
+                                          (F.col("id") % 97).cast("double").alias("v")).cache()
+        source.count()
+        table = Table(t_env._j_env.fromDataset(source._jdf), t_env)
+
+        def ours() -> Any:
+            per_key = table.group_by(col("k")).select(ours_mean(col("v")).alias("m"))
+            return per_key.select(col("m").sum).execute().collect()
+
+        def pyspark() -> Any:
+            return source.groupBy("k").agg(spark_mean("v").alias("m")).agg(F.sum("m")).collect()
+
+        def builtin() -> Any:
+            return source.groupBy("k").agg(F.avg("v").alias("m")).agg(F.sum("m")).collect()
+
+        variants: List[Tuple[str, Callable[[], Any]]] = [
+            ("pyflink_table pandas UDAF", ours), ("PySpark GROUPED_AGG pandas_udf", pyspark),
+            ("built-in AVG", builtin)]
+        seconds: Dict[str, float] = {}
+        print(f"{keys:,} keys:", flush=True)
+        for name, run in variants:
+            seconds[name] = best_time(run)
+            print(f"  {name:32s} {seconds[name]:7.2f} s  {ROWS / seconds[name]:>12,.0f} rows/s", flush=True)
+        ratio = seconds["pyflink_table pandas UDAF"] / seconds["PySpark GROUPED_AGG pandas_udf"]
+        print(f"  ratio ours / PySpark: {ratio:.3f}  (built-in is {seconds['PySpark GROUPED_AGG pandas_udf'] / seconds['built-in AVG']:.1f}x faster than the pandas_udf)", flush=True)
+        ratios.append((keys, ratio, seconds["built-in AVG"]))
+        source.unpersist()
+    print("summary: " + ", ".join(f"{k:,} keys: ours/PySpark = {r:.3f}" for k, r, _ in ratios))
+
+
+if __name__ == "__main__":
+    main()
