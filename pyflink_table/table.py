@@ -84,6 +84,28 @@ def _to_python(value: Any, t: Optional[DataType] = None) -> Any:
     return value
 
 
+def _pandas_like_pyflink(pdf: "pd.DataFrame", names: List[str], types: List[DataType], zone: str) -> "pd.DataFrame":
+    """Spark's toPandas result with PyFlink's dtypes (measured on PyFlink 2.3): timestamps in the unit
+    of their precision, TIMESTAMP_LTZ aware in the session time zone, and an empty
+    result with object columns."""
+    import pandas as pd
+
+    from pyflink_table.types import LocalZonedTimestampType, TimestampType
+
+    if len(pdf) == 0:
+        return pd.DataFrame({n: pd.Series([], dtype=object) for n in names})[names]
+    units = ["s", "ms", "ms", "ms", "us", "us", "us", "ns", "ns", "ns"]
+    for i, t in enumerate(types):
+        column = pdf.iloc[:, i]
+        if isinstance(t, TimestampType):
+            pdf.isetitem(i, column.astype(f"datetime64[{units[t.precision]}]"))
+        elif isinstance(t, LocalZonedTimestampType):
+            # Spark hands out session-local wall-clock times without a zone.
+            local = column if column.dt.tz is not None else column.dt.tz_localize(zone)
+            pdf.isetitem(i, local.dt.tz_convert(zone).astype(f"datetime64[{units[t.precision]}, {zone}]"))
+    return pdf
+
+
 @java_errors
 class Table:
     """A table of the Table API: the result of a source, a SQL query or relational operations.
@@ -145,7 +167,7 @@ class Table:
         return self._wrap(self._j_table.select(_to_j_exprs(fields)))
 
     def alias(self, field: str, *fields: str) -> "Table":
-        """Rename all columns: ``tab.alias('a', 'b', 'c')``."""
+        """Rename the columns by position: ``tab.alias('a', 'b', 'c')``; fewer names rename a prefix."""
         names = [n.strip() for f in (field, *fields) for n in f.split(",")] if "," in field else [field, *fields]
         return self._wrap(self._j_table.alias(to_string_array(names)))
 
@@ -331,7 +353,10 @@ class Table:
     def to_pandas(self) -> "pd.DataFrame":
         """The rows as a pandas DataFrame, transferred with Arrow."""
         self._t_env._before_job()
-        return self._spark_df().toPandas()
+        pdf = self._spark_df().toPandas()
+        return _pandas_like_pyflink(pdf, list(self._j_table.fieldNames()),
+                                    [parse_type_string(t) for t in self._j_table.fieldTypes()],
+                                    self._t_env._spark.conf.get("spark.sql.session.timeZone") or "UTC")
 
     def execute_insert(self, table_path_or_descriptor: Any, overwrite: bool = False) -> TableResult:
         """Write the rows into a registered sink table (or a ``TableDescriptor``)."""

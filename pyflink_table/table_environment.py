@@ -192,10 +192,9 @@ class TableEnvironment:
         elif schema is not None and len(schema) > 0 and isinstance(list(schema)[0], DataType):
             names, types = [str(c) for c in pdf.columns], list(schema)  # type: ignore[arg-type]
         else:
-            if schema is not None:
-                pdf = pdf.set_axis(list(schema), axis=1)
-            df = self._spark.createDataFrame(pdf)
-            return Table(self._j_env.fromDataset(df._jdf), self)
+            # Types as PyFlink infers them: from the Arrow schema of the DataFrame.
+            names = [str(c) for c in (schema if schema is not None else pdf.columns)]
+            types = _pandas_types(pdf)
         j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
         spark_schema = StructType.fromJson(__import__("json").loads(j_schema.json()))
         df = self._spark.createDataFrame(pdf.set_axis(names, axis=1), schema=spark_schema)
@@ -577,6 +576,43 @@ def _show_printed(printed: Any) -> None:
     stream = sys.stderr if lines[0] == "stderr" else sys.stdout
     for line in lines[1:]:
         print(line, file=stream)
+
+
+def _pandas_types(pdf: "pd.DataFrame") -> List[DataType]:
+    """Flink types of a DataFrame's columns, read from its Arrow schema as PyFlink does."""
+    import pyarrow as pa
+
+    arrow_schema = pa.Schema.from_pandas(pdf, preserve_index=False)
+    return [parse_type_string(_arrow_type_string(f.type)) for f in arrow_schema]
+
+
+def _arrow_type_string(t: Any) -> str:
+    import pyarrow as pa
+    import pyarrow.types as at
+
+    simple = [(at.is_boolean, "BOOLEAN"), (at.is_int8, "TINYINT"), (at.is_int16, "SMALLINT"),
+              (at.is_int32, "INT"), (at.is_int64, "BIGINT"), (at.is_float32, "FLOAT"),
+              (at.is_float64, "DOUBLE"), (at.is_string, "STRING"), (at.is_large_string, "STRING"),
+              (at.is_binary, "BYTES"), (at.is_large_binary, "BYTES"), (at.is_date32, "DATE"),
+              (at.is_date64, "DATE"), (at.is_null, "NULL")]
+    for test, name in simple:
+        if test(t):
+            return name
+    if at.is_decimal(t):
+        return f"DECIMAL({t.precision}, {t.scale})"
+    units = {"s": 0, "ms": 3, "us": 6, "ns": 9}
+    if at.is_timestamp(t):
+        return f"TIMESTAMP_LTZ({units[t.unit]})" if t.tz is not None else f"TIMESTAMP({units[t.unit]})"
+    if at.is_time(t):
+        return f"TIME({units[t.unit]})"
+    if at.is_list(t) or at.is_large_list(t):
+        return f"ARRAY<{_arrow_type_string(t.value_type)}>"
+    if at.is_map(t):
+        return f"MAP<{_arrow_type_string(t.key_type)}, {_arrow_type_string(t.item_type)}>"
+    if at.is_struct(t):
+        fields = ", ".join(f"`{t.field(i).name}` {_arrow_type_string(t.field(i).type)}" for i in range(t.num_fields))
+        return f"ROW<{fields}>"
+    raise TypeError(f"Unsupported pandas/Arrow column type {t}; pass the schema explicitly.")
 
 
 def _infer_schema_from_data(data: List[Any], names: Optional[List[str]]) -> Tuple[List[str], List[DataType]]:

@@ -161,6 +161,25 @@ public final class FunctionCatalog {
     return a.defaultSize() >= b.defaultSize() ? a : b;
   }
 
+  /**
+   * Flink validates arithmetic operand types when the expression is built; Spark would cast a
+   * STRING operand at run time instead (engineer B).
+   */
+  static CallContext numeric(CallContext c) {
+    for (int i = 0; i < c.size(); i++) {
+      DataType t = c.type(i);
+      if (!(t instanceof NumericType) && !(t instanceof org.apache.spark.sql.types.DayTimeIntervalType)
+          && !(t instanceof org.apache.spark.sql.types.YearMonthIntervalType)
+          && !(t instanceof org.apache.spark.sql.types.NullType)) {
+        List<String> types = new ArrayList<>();
+        for (int j = 0; j < c.size(); j++) types.add(org.pyflink_table.bridge.types.FlinkTypes.fromSpark(c.type(j)));
+        throw new ValidationException("Invalid function call: " + c.name + "(" + String.join(", ", types)
+            + "). Arithmetic needs numeric (or interval) arguments; cast the " + types.get(i) + " argument first.");
+      }
+    }
+    return c;
+  }
+
   static Column divide(CallContext c) {
     DataType l = c.type(0);
     DataType r = c.type(1);
@@ -220,9 +239,9 @@ public final class FunctionCatalog {
     scalar(FunctionCatalog::plus, "plus", "+");
     scalar(c -> TemporalFunctions.isDateAndDayTime(c) ? TemporalFunctions.dateArithmetic(c, false)
         : TemporalFunctions.timestampArithmetic(c, c.arg(0).minus(c.arg(1))), "minus", "-");
-    scalar(c -> c.arg(0).multiply(c.arg(1)), "times", "*");
-    scalar(FunctionCatalog::divide, "divide", "/");
-    scalar(c -> c.arg(0).mod(c.arg(1)), "mod", "%");
+    scalar(c -> numeric(c).arg(0).multiply(c.arg(1)), "times", "*");
+    scalar(c -> divide(numeric(c)), "divide", "/");
+    scalar(c -> numeric(c).arg(0).mod(c.arg(1)), "mod", "%");
     scalar(c -> functions.negate(c.arg(0)), "minusPrefix", "negate");
     scalar(c -> c.arg(0), "plusPrefix");
     sql("power", "power");

@@ -69,8 +69,8 @@ public final class TableEnv {
     connectors.refresh();
     String p = sparkPath(path);
     if (!spark.catalog().tableExists(p)) {
-      throw new ValidationException("Table `" + path + "` was not found. Existing tables: "
-          + String.join(", ", listTables()) + ".");
+      throw new ValidationException("Table `" + path + "` was not found. Existing tables: ["
+          + String.join(", ", listTables()) + "].");
     }
     return new JTable(this, spark.table(p));
   }

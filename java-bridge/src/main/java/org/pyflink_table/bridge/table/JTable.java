@@ -101,12 +101,15 @@ public final class JTable {
 
   /** Renames all fields (Flink's {@code alias("x", "y")}); the count must match. */
   public JTable alias(String[] names) {
-    if (names.length != df.columns().length) {
+    if (names.length > df.columns().length) {
       throw new ValidationException("Aliasing more fields than we actually have. Fields: "
           + String.join(", ", df.columns()) + "; aliases: " + String.join(", ", names) + ".");
     }
-    checkUnique(Arrays.asList(names), "alias");
-    return with(renameAll(df, names));
+    // As in Flink, fewer names rename a prefix of the fields and keep the rest.
+    String[] all = df.columns().clone();
+    System.arraycopy(names, 0, all, 0, names.length);
+    checkUnique(Arrays.asList(all), "alias");
+    return with(renameAll(df, all));
   }
 
   /** Positional rename: safe even when the input has duplicate names; field metadata is kept. */
