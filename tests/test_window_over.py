@@ -234,3 +234,18 @@ def test_pandas_aggregate_function_over_windows(t_env: Any) -> None:
     by_key = lambda rows: sorted(rows, key=lambda r: (r[0], r[1] is not None, r[1]))  # noqa: E731
     assert [(r[0], r[1], r[2]) for r in got] == [(r[0], r[1], r[4] / r[3]) for r in by_key(rows_frame)]
     assert [(r[3], r[4]) for r in got] == [(r[4] / r[3], r[4]) for r in by_key(time_frame)]
+
+
+def test_null_order_keys_sort_first_ascending_and_last_descending(t_env: Any) -> None:
+    t = t_env.from_elements(DATA + [("a", 100, None)], SCHEMA).where(col("k") == "a")
+    result = t.over_window(
+        Over.partition_by(col("k")).order_by(col("ts")).preceding(UNBOUNDED_ROW).alias("rows"),
+        Over.partition_by(col("k")).order_by(col("ts")).alias("range"),
+        Over.partition_by(col("k")).order_by(col("ts").desc).preceding(UNBOUNDED_ROW).alias("desc"),
+    ).select(col("v"), col("v").sum.over(col("rows")), col("v").sum.over(col("range")), col("v").sum.over(col("desc")))
+    got = {r[0]: r[1:] for r in sorted_rows(result)}
+    # PyFlink P14 (ROWS), P15 (RANGE), P16 (DESC); the tied midnight rows only where order does not matter.
+    assert {v: got[v] for v in (100, 1, 2, 5)} == {100: (100, 100, 119), 1: (101, 101, 19), 2: (103, 103, 18),
+                                                   5: (119, 119, 5)}
+    assert got[3][1] == got[8][1] == 114
+    assert sorted([got[3][0], got[8][0]]) == [106, 114] and sorted([got[3][2], got[8][2]]) == [8, 16]

@@ -249,3 +249,15 @@ if "3" in PARTS:
          .group_by(col("w")).select(col("w").start, col("w").end, col("w").rowtime, col("v").sum.alias("s")))
     show("G20 slide 1 day every 6 hours", lambda: t.window(Slide.over(lit(1).days).every(lit(6).hours).on(col("ts")).alias("w"))
          .group_by(col("w")).select(col("w").start, col("w").end, col("v").count.alias("c")))
+
+if "4" in PARTS:
+    # Where do NULL order keys go in an over window (SQL; the Table API refuses batch over windows)?
+    env.create_temporary_view("tn", env.from_elements(DATA + [("a", 100, None)], SCHEMA))
+    show("P14 NULL ts, ROWS unbounded", lambda: env.sql_query(
+        "SELECT k, v, ts, SUM(v) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s "
+        "FROM tn WHERE k = 'a'"))
+    show("P15 NULL ts, RANGE unbounded", lambda: env.sql_query(
+        "SELECT k, v, ts, SUM(v) OVER (PARTITION BY k ORDER BY ts) AS s FROM tn WHERE k = 'a'"))
+    show("P16 NULL ts, DESC", lambda: env.sql_query(
+        "SELECT k, v, ts, SUM(v) OVER (PARTITION BY k ORDER BY ts DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s "
+        "FROM tn WHERE k = 'a'"))

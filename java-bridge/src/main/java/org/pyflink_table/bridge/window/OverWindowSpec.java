@@ -97,7 +97,7 @@ public final class OverWindowSpec {
   }
 
   /**
-   * The ordering, ascending NULLs last and descending NULLs first as Flink's order_by. For a time
+   * The ordering, NULLs first when ascending and last when descending, as in Flink. For a time
    * range the timestamp is ordered by its microseconds since the epoch so that Spark's numeric
    * range frames apply.
    */
@@ -129,7 +129,8 @@ public final class OverWindowSpec {
             + "; use row_interval(n) bounds instead.");
       }
     }
-    boolean first = nullsFirst != null ? nullsFirst : desc;
+    // Flink's over windows treat NULL as the smallest key (PyFlink 2.3 SQL OVER, measured).
+    boolean first = nullsFirst != null ? nullsFirst : !desc;
     if (desc) return first ? key.desc_nulls_first() : key.desc_nulls_last();
     return first ? key.asc_nulls_first() : key.asc_nulls_last();
   }
