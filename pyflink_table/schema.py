@@ -46,7 +46,7 @@ class Schema:
     def __str__(self) -> str:
         lines = []
         for name, type_string, expr in self._columns:
-            lines.append(f"  `{name}` " + (type_string if expr is None else f"AS {expr}"))
+            lines.append(f"  `{name}` " + (f"AS {expr}" if expr is not None else str(type_string)))
         for column, expr in self._watermarks:
             lines.append(f"  WATERMARK FOR `{column}` AS {expr}")
         if self._primary_key:

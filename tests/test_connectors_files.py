@@ -191,6 +191,13 @@ def test_unknown_connector_format_option_fail_at_create(t_env, tmp_path):
                           "'format'='csv', 'csv.bogus'='1')")
     with pytest.raises(ValidationException, match="'path'"):
         t_env.execute_sql("CREATE TABLE u4 (a INT) WITH ('connector'='filesystem', 'format'='csv')")
+    # Options we accept by name but cannot honour with other values are refused, not ignored.
+    with pytest.raises(TableException, match="json.fail-on-missing-field"):
+        t_env.execute_sql(f"CREATE TABLE u5 (a INT) WITH ('connector'='filesystem', 'path'='{tmp_path}', "
+                          "'format'='json', 'json.fail-on-missing-field'='true')")
+    with pytest.raises(TableException, match="partition.default-name"):
+        t_env.execute_sql(f"CREATE TABLE u6 (a INT) WITH ('connector'='filesystem', 'path'='{tmp_path}', "
+                          "'format'='csv', 'partition.default-name'='x')")
     assert t_env.list_tables() == []
 
 

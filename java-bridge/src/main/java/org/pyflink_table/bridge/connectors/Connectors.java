@@ -154,6 +154,20 @@ public final class Connectors {
             + "'. Physical columns: " + names(d.physicalColumns()) + ".");
       }
     }
+    // Accepted option names whose non-default values would change results here: refuse them loudly.
+    if (d.flag("json.fail-on-missing-field")) {
+      throw TableException.unsupported("'json.fail-on-missing-field' = 'true' (a missing JSON field reads as NULL)");
+    }
+    String tsStandard = d.option("json.timestamp-format.standard", "SQL");
+    if (!tsStandard.equals("SQL") && !tsStandard.equals("ISO-8601")) {
+      throw new ValidationException("Option 'json.timestamp-format.standard' must be 'SQL' or 'ISO-8601', but was '"
+          + tsStandard + "'.");
+    }
+    String charset = d.option("raw.charset", "UTF-8");
+    if (!charset.equalsIgnoreCase("UTF-8")) throw TableException.unsupported("'raw.charset' = '" + charset + "' (only UTF-8)");
+    for (String key : List.of("source.path.regex-pattern", "partition.default-name")) {
+      if (d.options.containsKey(key)) throw TableException.unsupported("filesystem option '" + key + "'");
+    }
     for (String key : List.of("csv.field-delimiter", "csv.quote-character", "csv.escape-character")) {
       String v = d.options.get(key);
       if (v != null && unescape(v).length() != 1) {
