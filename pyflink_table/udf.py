@@ -47,7 +47,7 @@ _log = logging.getLogger("pyflink_table.udf")
 # Spark's PythonEvalType codes (pyspark.util.PythonEvalType), kept here so the driver side does
 # not import PySpark before it is needed.
 _ARROW_BATCHED_UDF = 101
-_SCALAR_PANDAS_UDF = 200
+_SCALAR_ARROW_UDF = 250
 
 
 class FunctionContext:
@@ -314,25 +314,36 @@ class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
         from pyflink_table._worker import scalar as worker_scalar
         from pyflink_table.java_gateway import bridge
 
-        spark_udf = self._pyspark_udf(sc, worker_scalar)
         declared = bridge().types.FlinkTypes.toSparkJson(str(self._result_type))
-        return bridge().udf.PythonScalarFunction(self._name, spark_udf._judf, self._func_type == "pandas",
-                                                 declared)
+        batched = self._pyspark_udf(sc, worker_scalar, arrow_batches=True)
+        per_row = self._pyspark_udf(sc, worker_scalar, arrow_batches=False)
+        return bridge().udf.PythonScalarFunction(self._name, batched._judf, per_row._judf,
+                                                 self._func_type == "pandas", declared)
 
-    def _pyspark_udf(self, sc: Any, worker_scalar: Any) -> Any:
-        """The PySpark UserDefinedFunction running this function in the workers."""
+    def __call__(self, *args: Any) -> Expression[Any]:
+        if not args and self._func_type == "pandas":
+            raise TableException(f"Unsupported: pandas function '{self._name}' without arguments "
+                                 "(a pandas UDF needs a column to take its batch length from)")
+        return super().__call__(*args)
+
+    def _pyspark_udf(self, sc: Any, worker_scalar: Any, arrow_batches: bool) -> Any:
+        """The PySpark UserDefinedFunction running this function in the workers.
+
+        Batched, every Python scalar function (general or pandas) is a scalar Arrow UDF, so all
+        of them in one projection share one Python evaluation step; functions without arguments
+        run per row as an Arrow-batched UDF, since Spark does not pass them the batch length.
+        """
         from pyspark.sql.udf import UserDefinedFunction as SparkUDF
 
+        spark_type = _spark_type(self._result_type)
         evaluator = worker_scalar.ScalarEvaluator(
             self._user_function(), self._name, str(self._result_type),
             [str(t) for t in self._input_types] if self._input_types is not None else None,
             self._func_type == "pandas", _metrics_accumulator(sc, self._name),
+            spark_type.json(), arrow_batches,
         )
-        eval_type = _SCALAR_PANDAS_UDF if self._func_type == "pandas" else _ARROW_BATCHED_UDF
-        spark_udf = SparkUDF(evaluator, _spark_type(self._result_type), self._name, eval_type,
-                             self._deterministic)
-        self._spark_udf = spark_udf
-        return spark_udf
+        eval_type = _SCALAR_ARROW_UDF if arrow_batches else _ARROW_BATCHED_UDF
+        return SparkUDF(evaluator, spark_type, self._name, eval_type, self._deterministic)
 
 
 def _is_pandas_by_hints(f: Any) -> bool:

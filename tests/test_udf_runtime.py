@@ -98,8 +98,15 @@ def test_sibling_and_chained_udfs_run_in_one_python_step(t_env):
     assert len(re.findall(r"ArrowEvalPython", physical)) == 1, physical
     # by hand: 2a+1, 2a+1, 3(a+1)
     assert sorted_rows(mixed) == [(3, 3, 6), (5, 5, 9)]
-    pandas_plan = t.select(pandas_twice(pandas_twice(col("a"))), pandas_twice(col("a"))).explain()
-    assert len(re.findall(r"ArrowEvalPython", pandas_plan[pandas_plan.index("== Physical Plan =="):])) == 1
+    # General and pandas functions mixed, nested both ways, still one step: all are scalar Arrow UDFs.
+    both = t.select(pandas_twice(plus_one(col("a"))), plus_one(pandas_twice(col("a"))), pandas_twice(col("a")))
+    both_plan = both.explain()
+    assert len(re.findall(r"ArrowEvalPython", both_plan[both_plan.index("== Physical Plan =="):])) == 1
+    # by hand: 2(a+1), 2a+1, 2a
+    assert sorted_rows(both) == [(4, 3, 2), (6, 5, 4)]
+    # A function without arguments runs per row (Spark passes it no batch length).
+    constant = udf(lambda: 7, result_type="BIGINT", name="seven")
+    assert sorted_rows(t.select(col("a"), constant())) == [(1, 7), (2, 7)]
 
 
 class Lifecycle(ScalarFunction):
@@ -165,7 +172,7 @@ def test_failures_name_the_function_and_show_the_traceback(t_env):
     with pytest.raises(PythonException, match="pandas_str.*BIGINT"):
         rows(t.select(pandas_str(col("a"))))
     pandas_frac = udf(lambda s: s + 0.5, result_type="BIGINT", func_type="pandas", name="pandas_frac")
-    with pytest.raises(PythonException, match="pandas_frac.*fractional"):
+    with pytest.raises(PythonException, match="pandas_frac.*BIGINT.*truncated"):
         rows(t.select(pandas_frac(col("a"))))
 
     doubled = udf(lambda s: pd.concat([s, s]), result_type="BIGINT", func_type="pandas", name="long_series")

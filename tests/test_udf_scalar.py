@@ -169,8 +169,14 @@ def test_row_argument_is_flink_row_and_row_result(t_env):
     def as_tuple(i):
         return (i, str(i))  # tuples are accepted for ROW results too
 
+    @udf(result_type="DECIMAL(10, 2)")
+    def third(i):
+        return Decimal(i) / 3  # rounded half up to the declared scale, as Flink does
+
     t = t_env.from_elements([(1, 2), (3, 4)], ["a", "b"])
-    got = sorted(rows(t.select(inspect_row(call("row", col("a"), col("b"))), as_tuple(col("a")))),
+    got = sorted(rows(t.select(inspect_row(call("row", col("a"), col("b"))), as_tuple(col("a")),
+                               third(col("b")))),
                  key=lambda r: r[0][0])
+    assert [r[2] for r in got] == [Decimal("0.67"), Decimal("1.33")]  # 2/3, 4/3
     assert [tuple(r[0]) for r in got] == [(3, "pyflink_table.row.Row"), (7, "pyflink_table.row.Row")]
     assert [tuple(r[1]) for r in got] == [(1, "1"), (3, "3")]

@@ -81,8 +81,15 @@ def result_checker(data_type: Any) -> Checker:
     if isinstance(data_type, (t.FloatType, t.DoubleType)):
         return nullable(lambda v: v if isinstance(v, (float, int)) and not isinstance(v, bool) else _fail(v, text))
     if isinstance(data_type, t.DecimalType):
-        return nullable(lambda v: v if isinstance(v, (decimal.Decimal, int)) and not isinstance(v, bool)
-                        else _fail(v, text))
+        # Flink rounds a result to the declared scale (half up).
+        step = decimal.Decimal(1).scaleb(-data_type.scale)
+
+        def to_decimal(v: Any) -> Any:
+            if isinstance(v, bool) or not isinstance(v, (decimal.Decimal, int)):
+                return _fail(v, text)
+            return decimal.Decimal(v).quantize(step, rounding=decimal.ROUND_HALF_UP)
+
+        return nullable(to_decimal)
     if isinstance(data_type, (t.CharType, t.VarCharType)):
         return nullable(lambda v: v if isinstance(v, str) else _fail(v, text))
     if isinstance(data_type, (t.BinaryType, t.VarBinaryType)):
@@ -121,11 +128,110 @@ def result_checker(data_type: Any) -> Checker:
     return lambda v: v
 
 
+# --- Arrow <-> Python values -----------------------------------------------------------------
+
+
+def arrow_to_python(arrow_type: Any) -> Optional[Callable[[Any], Any]]:
+    """A converter from ``to_pylist()`` values of ``arrow_type`` to PyFlink values, or None when
+    they are PyFlink's already (structs come as dicts, maps as pair lists, zoned timestamps aware)."""
+    import pyarrow as pa
+
+    from pyflink_table.row import Row
+
+    if pa.types.is_struct(arrow_type):
+        names = [arrow_type.field(i).name for i in range(arrow_type.num_fields)]
+        inner = [arrow_to_python(arrow_type.field(i).type) for i in range(arrow_type.num_fields)]
+
+        def struct(v: Any) -> Any:
+            if v is None:
+                return None
+            return Row(**{n: (c(v[n]) if c is not None else v[n]) for n, c in zip(names, inner)})
+
+        return struct
+    if pa.types.is_map(arrow_type):
+        key, item = arrow_to_python(arrow_type.key_type), arrow_to_python(arrow_type.item_type)
+        return lambda v: None if v is None else {
+            (key(k) if key else k): (item(x) if item else x) for k, x in v}
+    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
+        element = arrow_to_python(arrow_type.value_type)
+        if element is None:
+            return None
+        return lambda v: None if v is None else [element(e) for e in v]
+    if pa.types.is_timestamp(arrow_type) and arrow_type.tz is not None:
+        # Spark sends TIMESTAMP_LTZ in the session time zone; PyFlink hands out its wall time.
+        return lambda v: None if v is None else v.replace(tzinfo=None)
+    return None
+
+
+def _column_values(array: Any) -> List[Any]:
+    values = array.to_pylist()
+    convert = arrow_to_python(array.type)
+    return values if convert is None else [convert(v) for v in values]
+
+
+def _arrow_to_pandas(array: Any) -> Any:
+    """The pandas form of an argument: a Series, or a DataFrame for a ROW argument (as FLIP-97)."""
+    import pandas as pd
+    import pyarrow as pa
+
+    if pa.types.is_struct(array.type):
+        fields = array.flatten()
+        return pd.DataFrame({array.type.field(i).name: _arrow_to_pandas(f) for i, f in enumerate(fields)})
+    series = array.to_pandas()
+    if pa.types.is_timestamp(array.type) and array.type.tz is not None:
+        series = series.dt.tz_localize(None)
+    return series
+
+
+def _is_nested(arrow_type: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_struct(arrow_type) or pa.types.is_map(arrow_type) or pa.types.is_list(arrow_type)
+                or pa.types.is_large_list(arrow_type))
+
+
+def _arrow_ready(value: Any) -> Any:
+    """Rows (at any depth) as tuples, the form pyarrow builds structs from."""
+    from pyflink_table.row import Row
+
+    if isinstance(value, Row):
+        return tuple(_arrow_ready(v) for v in value)
+    if isinstance(value, list):
+        return [_arrow_ready(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _arrow_ready(v) for k, v in value.items()}
+    return value
+
+
+def _compatible(inferred: Any, target: Any) -> bool:
+    """True when a safe Arrow cast from ``inferred`` to ``target`` keeps the values' meaning."""
+    import pyarrow as pa
+
+    t = pa.types
+    if t.is_integer(inferred):
+        return bool(t.is_integer(target) or t.is_floating(target) or t.is_decimal(target))
+    if t.is_floating(inferred):
+        return bool(t.is_floating(target))
+    for kind in (t.is_boolean, t.is_decimal, t.is_timestamp, t.is_date, t.is_time):
+        if kind(inferred):
+            return bool(kind(target))
+    if t.is_string(inferred) or t.is_large_string(inferred):
+        return bool(t.is_string(target) or t.is_large_string(target))
+    if t.is_binary(inferred) or t.is_large_binary(inferred):
+        return bool(t.is_binary(target) or t.is_large_binary(target))
+    return False
+
+
 # --- the evaluator -----------------------------------------------------------------------------
 
 
 class ScalarEvaluator:
     """The callable Spark runs in its Python workers for one Python scalar function.
+
+    With ``arrow_batches`` (Spark's scalar Arrow UDF) it is called once per Arrow batch with one
+    pyarrow Array per argument and returns a pyarrow Array: a general function is called per row
+    on Python values, a pandas function once on Series. Without (functions of no arguments, whose
+    batch length Spark does not pass), Spark calls it once per row.
 
     :param function: the user's :class:`pyflink_table.udf.UserDefinedFunction` (with ``eval``).
     :param name: the function's name, used in errors and metric names.
@@ -133,35 +239,51 @@ class ScalarEvaluator:
     :param input_types: declared argument types (type strings), or None.
     :param pandas: True for a pandas UDF (Series in, Series out).
     :param metrics: a Spark accumulator receiving metric snapshots, or None.
+    :param spark_result_json: the Spark result type as JSON (for the Arrow result type).
+    :param arrow_batches: True when Spark passes whole Arrow batches.
     """
 
     def __init__(self, function: Any, name: str, result_type: str, input_types: Optional[List[str]],
-                 pandas: bool, metrics: Any) -> None:
+                 pandas: bool, metrics: Any, spark_result_json: str = "", arrow_batches: bool = False) -> None:
         self.function = function
         self.name = name
         self.result_type = result_type
         self.input_types = input_types
         self.pandas = pandas
         self.metrics = metrics
+        self.spark_result_json = spark_result_json
+        self.arrow_batches = arrow_batches
+        self._reset()
+
+    def _reset(self) -> None:
         self._opened = False
         self._check: Optional[Checker] = None
         self._metric_registry: Dict[str, Any] = {}
         self._declared_type: Any = None
+        self._arrow_type: Any = None
 
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)
-        state["_opened"] = False
-        state["_check"] = None
-        state["_metric_registry"] = {}
-        state["_declared_type"] = None
+        for key in ("_opened", "_check", "_metric_registry", "_declared_type", "_arrow_type"):
+            state.pop(key, None)
         return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._reset()
 
     def _open(self) -> None:
         from pyflink_table.metrics import MetricGroup
         from pyflink_table.types import parse_type_string
         from pyflink_table.udf import FunctionContext
 
-        self._check = result_checker(parse_type_string(self.result_type))
+        self._declared_type = parse_type_string(self.result_type)
+        self._check = result_checker(self._declared_type)
+        if self.spark_result_json:
+            from pyspark.sql.pandas.types import to_arrow_type
+            from pyspark.sql.types import _parse_datatype_json_string
+
+            self._arrow_type = to_arrow_type(_parse_datatype_json_string(self.spark_result_json), timezone="UTC")
         lifecycle.prepare_task()
         context = FunctionContext(MetricGroup([self.name], self._metric_registry),
                                   lifecycle.job_parameters(), lifecycle.task_info())
@@ -191,8 +313,8 @@ class ScalarEvaluator:
     def __call__(self, *args: Any) -> Any:
         if not self._opened:
             self._open()
-        if self.pandas:
-            return self._eval_pandas(args)
+        if self.arrow_batches:
+            return self._eval_pandas_batch(args) if self.pandas else self._eval_row_batch(args)
         values = [a if isinstance(a, _PLAIN) else to_flink_value(a) for a in args]
         try:
             result = self.function.eval(*values)
@@ -203,62 +325,93 @@ class ScalarEvaluator:
         except TypeError as e:
             raise UserFunctionError(f"Python function '{self.name}' {e}") from None
 
-    def _eval_pandas(self, args: Any) -> Any:
+    # general function, one Arrow batch at a time
+    def _eval_row_batch(self, arrays: Any) -> Any:
+        if not arrays:
+            raise UserFunctionError(f"Python function '{self.name}' takes no arguments; such functions can be "
+                                    "called in Table API expressions but not from SQL")
+        columns = [_column_values(a) for a in arrays]
+        call = self.function.eval
+        try:
+            results = [call(*row) for row in zip(*columns)]
+        except Exception as e:
+            raise _failure(f"Python function '{self.name}'", e) from None
+        return self._to_arrow(results)
+
+    def _to_arrow(self, results: List[Any]) -> Any:
+        import pyarrow as pa
+
+        target = self._arrow_type
+        if not _is_nested(target):
+            try:
+                inferred = pa.array(results)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError):
+                inferred = None
+            if inferred is not None:
+                if inferred.type == target:
+                    return inferred
+                if pa.types.is_null(inferred.type):
+                    return pa.nulls(len(results), target)
+                if _compatible(inferred.type, target):
+                    try:
+                        return inferred.cast(target, safe=True)
+                    except (pa.ArrowInvalid, pa.ArrowTypeError):
+                        pass  # overflow or lost digits: the checks below name the value
+        # Slow path: check and convert each value, so a wrong one is reported by name.
+        check = self._check
+        try:
+            checked = [check(v) for v in results]  # type: ignore[misc]
+        except TypeError as e:
+            raise UserFunctionError(f"Python function '{self.name}' {e}") from None
+        try:
+            return pa.array(checked, type=target)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as e:
+            raise UserFunctionError(f"Python function '{self.name}' returned a value the declared result type "
+                                    f"{self.result_type} cannot hold: {e}") from None
+
+    # pandas function, one Arrow batch at a time
+    def _eval_pandas_batch(self, arrays: Any) -> Any:
         import pandas as pd
 
-        length = len(args[0]) if args else 0
+        args = [_arrow_to_pandas(a) for a in arrays]
+        length = len(arrays[0]) if arrays else 0
         try:
             result = self.function.eval(*args)
         except Exception as e:
             raise _failure(f"Python function '{self.name}'", e) from None
         if not isinstance(result, (pd.Series, pd.DataFrame)):
-            if hasattr(result, "__len__") and not isinstance(result, (str, bytes)):
+            if hasattr(result, "__len__") and not isinstance(result, (str, bytes, dict)):
                 result = pd.Series(list(result))
             else:
                 raise UserFunctionError(
                     f"Pandas function '{self.name}' returned {type(result).__name__}; it must return a "
                     f"pandas.Series (or DataFrame for ROW results) of the input's length {length}")
-        if args and len(result) != length:
+        if len(result) != length:
             raise UserFunctionError(
                 f"Pandas function '{self.name}' returned {len(result)} values for {length} input rows; "
                 "the result must have the length of its input")
-        if isinstance(result, pd.Series):
-            problem = pandas_result_problem(result, self._declared())
-            if problem:
-                raise UserFunctionError(f"Pandas function '{self.name}' {problem}")
-        return result
+        return self._pandas_to_arrow(result, self._arrow_type)
 
-    def _declared(self) -> Any:
-        if self._declared_type is None:
-            from pyflink_table.types import parse_type_string
+    def _pandas_to_arrow(self, result: Any, target: Any) -> Any:
+        import pandas as pd
+        import pyarrow as pa
 
-            self._declared_type = parse_type_string(self.result_type)
-        return self._declared_type
-
-
-def pandas_result_problem(result: Any, declared: Any) -> Optional[str]:
-    """Why a pandas result cannot hold the declared type without a silent change, or None.
-
-    Spark converts pandas results to Arrow unsafely (1.7 becomes 1 for BIGINT), so numbers are
-    checked here: integral types need whole numbers, numeric types need numbers.
-    """
-    import pandas as pd
-
-    from pyflink_table import types as t
-
-    kind = result.dtype.kind
-    text = str(declared)
-    if isinstance(declared, (t.IntegralType, t.FloatType, t.DoubleType, t.DecimalType)):
-        if kind in "OUS":
-            inferred = pd.api.types.infer_dtype(result, skipna=True)
-            if inferred not in ("integer", "floating", "decimal", "mixed-integer-float", "empty", "boolean"):
-                sample = next((v for v in result if v is not None), None)
-                return (f"returned {inferred} values such as {sample!r} for the declared result type {text}")
-        if isinstance(declared, t.IntegralType) and kind == "f":
-            values = result.dropna()
-            if len(values) and not bool((values % 1 == 0).all()):
-                sample = values[values % 1 != 0].iloc[0]
-                return f"returned the fractional value {sample!r} for the declared result type {text}"
-    if isinstance(declared, (t.CharType, t.VarCharType)) and kind in "iufb":
-        return f"returned {result.dtype} values for the declared result type {text}"
-    return None
+        try:
+            if isinstance(result, pd.DataFrame):
+                if not pa.types.is_struct(target):
+                    raise UserFunctionError(f"Pandas function '{self.name}' returned a DataFrame; only ROW "
+                                            f"results may, not {self.result_type}")
+                names = [target.field(i).name for i in range(target.num_fields)]
+                by_name = set(names) <= set(map(str, result.columns))
+                columns = [result[n] if by_name else result.iloc[:, i] for i, n in enumerate(names)]
+                arrays = [self._pandas_to_arrow(c.reset_index(drop=True), target.field(i).type)
+                          for i, c in enumerate(columns)]
+                return pa.StructArray.from_arrays(arrays, fields=[target.field(i) for i in range(target.num_fields)])
+            if _is_nested(target):
+                return pa.array([_arrow_ready(v) for v in result], type=target)
+            return pa.Array.from_pandas(result, type=target, safe=True)
+        except UserFunctionError:
+            raise
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError) as e:
+            raise UserFunctionError(f"Pandas function '{self.name}' returned values that do not fit the "
+                                    f"declared result type {self.result_type}: {e}") from None

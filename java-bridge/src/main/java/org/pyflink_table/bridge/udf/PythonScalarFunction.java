@@ -10,11 +10,13 @@ import org.pyflink_table.bridge.expressions.UserFunction;
 
 /**
  * A Python scalar function (general or pandas) as Spark evaluates it: a call of the PySpark-built
- * {@link UserDefinedPythonFunction}, which the planner turns into an ArrowEvalPython step.
+ * {@link UserDefinedPythonFunction} (a scalar Arrow UDF), which the planner turns into an
+ * ArrowEvalPython step shared by all Python calls of a projection or filter.
  */
 public final class PythonScalarFunction implements UserFunction {
   private final String name;
   private final UserDefinedPythonFunction function;
+  private final UserDefinedPythonFunction perRow;
   private final boolean pandas;
   private final DataType declared;
 
@@ -22,10 +24,11 @@ public final class PythonScalarFunction implements UserFunction {
    * @param declaredJson the declared result type as Spark JSON; the Python side may produce a
    *     wider type (TIME(6) for TIME(0)), which is cast back to it
    */
-  public PythonScalarFunction(String name, UserDefinedPythonFunction function, boolean pandas,
-      String declaredJson) {
+  public PythonScalarFunction(String name, UserDefinedPythonFunction function,
+      UserDefinedPythonFunction perRow, boolean pandas, String declaredJson) {
     this.name = name;
     this.function = function;
+    this.perRow = perRow;
     this.pandas = pandas;
     this.declared = DataType.fromJson(declaredJson);
   }
@@ -51,7 +54,8 @@ public final class PythonScalarFunction implements UserFunction {
 
   @Override
   public Column apply(List<Column> args, Scope scope) {
-    Column result = function.apply(ScalaInterop.seq(args));
+    // A call without arguments gets no Arrow batch length: it runs per row instead.
+    Column result = (args.isEmpty() ? perRow : function).apply(ScalaInterop.seq(args));
     // TIME(p < 6) comes back as TIME(6): Spark cannot cast TIME values, so the wider type stays.
     return function.dataType().sameType(declared) || mentionsTime(declared) ? result : result.cast(declared);
   }
