@@ -274,7 +274,7 @@ class _LazyConstant(Expression[Any]):
     def __init__(self, name: str) -> None:
         self._name = name
 
-    @property  # type: ignore[override]
+    @property
     def _j_expr(self) -> Any:
         return _call_node(self._name, [])
 

@@ -95,7 +95,8 @@ final class CollectionFunctions {
       // A MULTISET counts every occurrence.
       n = functions.aggregate(functions.map_values(c.arg(0)), lit(0), (acc, v) -> acc.plus(v));
     }
-    return functions.when(c.arg(0).isNotNull(), n.cast(DataTypes.IntegerType));
+    // With ANSI on (Spark 4's default) SIZE(NULL) is NULL, as Flink's CARDINALITY(NULL).
+    return n.cast(DataTypes.IntegerType);
   }
 
   static void register() {

@@ -55,6 +55,14 @@ public final class ExprCompiler {
       case "get":
         return get(call, scope);
       case "distinct":
+        if (call.arg(0) instanceof Expr.Call && scope.functions.isAggregate(((Expr.Call) call.arg(0)).name)
+            && !((Expr.Call) call.arg(0)).args.isEmpty()) {
+          // PyFlink's form col('a').count.distinct: the aggregate over distinct values.
+          Expr.Call agg = (Expr.Call) call.arg(0);
+          List<Expr> args = new ArrayList<>(agg.args);
+          args.set(0, new Expr.Call("distinct", agg.arg(0)));
+          return compile(new Expr.Call(agg.name, args, agg.function), scope);
+        }
         throw new ValidationException("distinct can only be applied to an aggregate argument, as in col('a').distinct.count: " + call);
       default:
         break;

@@ -81,6 +81,11 @@ public final class FunctionCatalog {
     aggregate(c -> {
       Column r = ScalaInterop.call(sparkName, c.distinct, c.args);
       DataType t = c.type(0);
+      if (t instanceof DecimalType) {
+        // Flink: SUM of DECIMAL(p, s) is DECIMAL(38, s); AVG and the others DECIMAL(38, max(6, s)).
+        int scale = ((DecimalType) t).scale();
+        return r.cast(DataTypes.createDecimalType(38, sparkName.equals("sum") ? scale : Math.max(6, scale)));
+      }
       return t instanceof NumericType ? r.cast(t) : r;
     }, flinkNames);
   }
