@@ -104,3 +104,11 @@ def test_mypy_strict_accepts_correct_programs_and_rejects_wrong_ones(tmp_path: P
     assert "correct_program.py" not in errors, errors.get("correct_program.py")
     for name, (_, expected) in WRONG.items():
         assert any(expected in message for message in errors.get(name, [])), (name, errors.get(name), proc.stdout)
+
+
+def test_package_and_examples_pass_mypy_strict(tmp_path: Path) -> None:
+    # `make typecheck`: the package's own annotations and every example program.
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--config-file", str(ROOT / "pyproject.toml"),
+                           "--cache-dir", str(tmp_path / "cache"), "pyflink_table", "examples"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-5000:]
