@@ -59,6 +59,7 @@ def test_views_drop_show(t_env, tmp_path):
     assert sorted_rows(t_env.sql_query("SELECT * FROM small")) == [(1,)]
     assert [r[0] for r in t_env.execute_sql("SHOW TABLES").collect()] == ["big", "nums", "small"]
     assert t_env.list_temporary_views() == ["small"]
+    assert [r[0] for r in t_env.execute_sql("SHOW VIEWS").collect()] == ["big", "small"]
     assert sorted(t_env.list_views()) == ["big", "small"]
     with pytest.raises(ValidationException, match="DROP TEMPORARY"):
         t_env.execute_sql("DROP VIEW small")

@@ -406,6 +406,7 @@ public final class ConnectorCatalog {
       return printed(statementSet(s));
     }
     if (upper.equals("SHOW CATALOGS")) return strings("catalog name", listCatalogs());
+    if (upper.equals("SHOW VIEWS")) return strings("view name", listViews(false));
     if (upper.equals("SHOW DATABASES")) return strings("database name", listDatabases());
     if (upper.equals("SHOW CURRENT CATALOG")) return strings("current catalog name", new String[] {CATALOG});
     if (upper.equals("SHOW CURRENT DATABASE")) return strings("current database name", new String[] {currentDatabase()});
