@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, List, Tuple
 
 import pandas as pd
 from pyspark.sql import functions as F
-from pyspark.sql.functions import pandas_udf
+from pyspark.sql.functions import pandas_udf  # type: ignore[attr-defined]
 
 from pyflink_table import EnvironmentSettings, TableEnvironment
 from pyflink_table.expressions import col
@@ -44,7 +44,7 @@ def main() -> None:
 
     ours_mean = udaf(lambda v: v.mean(), result_type="DOUBLE", func_type="pandas")
 
-    @pandas_udf("double")  # type: ignore[call-overload]
+    @pandas_udf("double")  # type: ignore[untyped-decorator]
     def spark_mean(v: pd.Series) -> float:
         return v.mean()
 

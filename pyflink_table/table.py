@@ -475,6 +475,28 @@ class WindowGroupedTable:
         """Keys, aggregates and ``w.start``/``w.end``/``w.rowtime`` per window and key."""
         return Table(self._j_grouped.select(_to_j_exprs(fields)), self._t_env)
 
+    # --- row-based operations (engineer D) ---------------------------------------------------
+
+    def aggregate(self, func: ExpressionOrStr) -> "AggregatedTable":
+        """Aggregate each window and key with an aggregate function; follow with ``select``,
+        which may name the window properties (``col('w').start``).
+
+        Example::
+
+            >>> tab.window(Tumble.over(lit(5).minutes).on(col('ts')).alias('w')) \\
+            ...     .group_by(col('w'), col('k')).aggregate(stats(col('v')).alias('lo', 'hi')) \\
+            ...     .select(col('k'), col('w').start, col('lo'), col('hi'))
+        """
+        return AggregatedTable(bridge().table.RowBasedOperations.aggregateWindowed(
+            self._j_grouped, _to_j_expr(func), False), self._t_env)
+
+    def flat_aggregate(self, func: ExpressionOrStr) -> "FlatAggregateTable":
+        """Aggregate each window and key with a table aggregate function; follow with ``select``."""
+        return FlatAggregateTable(bridge().table.RowBasedOperations.aggregateWindowed(
+            self._j_grouped, _to_j_expr(func), True), self._t_env)
+
+    # --- end of row-based operations ---------------------------------------------------------
+
 
 @java_errors
 class OverWindowedTable:
@@ -502,7 +524,7 @@ class AggregatedTable:
 
     def select(self, *fields: ExpressionOrStr) -> Table:
         """Project the keys and the aggregate's fields (``'*'`` keeps them all)."""
-        return Table(self._j_table, self._t_env).select(*fields)
+        return Table(self._j_table.select(_to_j_exprs(fields)), self._t_env)
 
 
 @java_errors
@@ -515,4 +537,4 @@ class FlatAggregateTable:
 
     def select(self, *fields: ExpressionOrStr) -> Table:
         """Project the keys and the emitted fields (``'*'`` keeps them all)."""
-        return Table(self._j_table, self._t_env).select(*fields)
+        return Table(self._j_table.select(_to_j_exprs(fields)), self._t_env)

@@ -1,4 +1,5 @@
-"""Row-based operations: map, flat_map, aggregate and flat_aggregate on Table and GroupedTable.
+"""Row-based operations: map, flat_map, aggregate and flat_aggregate on Table, GroupedTable and
+WindowGroupedTable.
 
 Expected rows are hand-computed from the inputs. PyFlink 2.3 measured the default flat_map names
 (f0, f1) and the aliasing; it cannot run flat_aggregate in batch ("no valid plan"), so those
@@ -7,13 +8,15 @@ expectations are by hand only.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any, Iterator, List
 
 import pytest
 
 from pyflink_table import DataTypes, Row, TableAggregateFunction, ValidationException
-from pyflink_table.expressions import col
+from pyflink_table.expressions import col, lit
 from pyflink_table.udf import AggregateFunction, udaf, udf, udtaf, udtf
+from pyflink_table.window import Tumble
 
 from conftest import sorted_rows
 
@@ -106,6 +109,24 @@ def test_flat_aggregate_on_grouped_and_whole_table(t_env: Any) -> None:
     assert sorted_rows(grouped) == [(1, 7, 2), (1, 9, 1), (2, 3, 1)]
     whole = t.flat_aggregate(top2(col("v"))).select(col("a"), col("b"))
     assert sorted_rows(whole) == [(7, 2), (9, 1)]
+
+
+def test_aggregate_and_flat_aggregate_per_window(t_env: Any) -> None:
+    base = datetime.datetime(2024, 1, 1)
+    minute = datetime.timedelta(minutes=1)
+    data = [(1, base, 5), (1, base + 2 * minute, 9), (1, base + 3 * minute, 7), (1, base + 6 * minute, 4),
+            (2, base + minute, 3)]
+    t = t_env.from_elements(data, DataTypes.ROW([
+        DataTypes.FIELD("k", DataTypes.BIGINT()), DataTypes.FIELD("ts", DataTypes.TIMESTAMP(3)),
+        DataTypes.FIELD("v", DataTypes.BIGINT())]))
+    windowed = t.window(Tumble.over(lit(5).minutes).on(col("ts")).alias("w")).group_by(col("w"), col("k"))
+    # Windows [0, 5) and [5, 10) minutes, by hand.
+    agg = windowed.aggregate(_min_max_general()(col("v")).alias("lo", "hi")).select(
+        col("k"), col("w").start, col("w").end, col("lo"), col("hi"))
+    assert sorted_rows(agg) == [(1, base, base + 5 * minute, 5, 9), (1, base + 5 * minute, base + 10 * minute, 4, 4),
+                                (2, base, base + 5 * minute, 3, 3)]
+    top = windowed.flat_aggregate(_top2()(col("v"))).select(col("k"), col("w").start, col("a"), col("b"))
+    assert sorted_rows(top) == [(1, base, 7, 2), (1, base, 9, 1), (1, base + 5 * minute, 4, 1), (2, base, 3, 1)]
 
 
 def test_row_based_errors(t_env: Any) -> None:

@@ -82,8 +82,20 @@ public final class RowBasedOperations {
   }
 
   private static JTable aggregate(JTable input, List<Expr> keys, Expr e, boolean flat) {
-    String op = flat ? "flat_aggregate" : "aggregate";
     Scope scope = input.scope();
+    List<Expr> keyExprs = ExprCompiler.expand(keys, scope);
+    List<String> keyNames = new ArrayList<>();
+    for (int i = 0; i < keyExprs.size(); i++) {
+      Expr k = keyExprs.get(i);
+      keyNames.add(k instanceof Expr.FieldRef ? ((Expr.FieldRef) k).name : "_c" + i);
+    }
+    return aggregate(input, input.df, scope, ExprCompiler.compileAll(keyExprs, scope), keyNames, e, flat);
+  }
+
+  /** Groups {@code df} by {@code keyCols} (output as {@code keyNames}) and spreads the aggregate's result. */
+  private static JTable aggregate(JTable input, Dataset<Row> df, Scope scope, List<Column> keyCols,
+      List<String> keyNames, Expr e, boolean flat) {
+    String op = flat ? "flat_aggregate" : "aggregate";
     Aliased a = new Aliased(e);
     Column aggCol;
     if (flat) {
@@ -98,32 +110,67 @@ public final class RowBasedOperations {
       }
       aggCol = ExprCompiler.compile(a.call, scope);
     }
-    List<Expr> keyExprs = ExprCompiler.expand(keys, scope);
-    List<Column> keyCols = ExprCompiler.compileAll(keyExprs, scope);
-    List<String> keyNames = new ArrayList<>();
-    for (int i = 0; i < keyExprs.size(); i++) {
-      Expr k = keyExprs.get(i);
-      keyNames.add(k instanceof Expr.FieldRef ? ((Expr.FieldRef) k).name : "_c" + i);
-    }
     Dataset<Row> agg = keyCols.isEmpty()
-        ? input.df.agg(aggCol.as(RESULT))
-        : input.df.groupBy(JTable.asArray(keyCols)).agg(aggCol.as(RESULT));
-    List<Column> keyOut = new ArrayList<>();
-    String[] cols = agg.columns();
-    for (int i = 0; i < keyNames.size(); i++) {
-      keyOut.add(agg.col(Scope.quote(cols[i])).as(keyNames.get(i), agg.schema().fields()[i].metadata()));
-    }
+        ? df.agg(aggCol.as(RESULT))
+        : df.groupBy(JTable.asArray(keyCols)).agg(aggCol.as(RESULT));
     if (flat) {
       List<Column> exploded = new ArrayList<>();
-      for (int i = 0; i < keyNames.size(); i++) exploded.add(agg.col(Scope.quote(cols[i])));
+      for (int i = 0; i < keyNames.size(); i++) exploded.add(agg.col(Scope.quote(agg.columns()[i])));
       exploded.add(functions.explode(agg.col(RESULT)).as(RESULT));
       agg = agg.select(JTable.asArray(exploded));
-      keyOut.clear();
-      for (int i = 0; i < keyNames.size(); i++) {
-        keyOut.add(agg.col(Scope.quote(agg.columns()[i])).as(keyNames.get(i), agg.schema().fields()[i].metadata()));
-      }
+    }
+    List<Column> keyOut = new ArrayList<>();
+    for (int i = 0; i < keyNames.size(); i++) {
+      keyOut.add(agg.col(Scope.quote(agg.columns()[i])).as(keyNames.get(i), agg.schema().fields()[i].metadata()));
     }
     return input.copyWith(expand(agg, keyOut, a.names, op));
+  }
+
+  // --- aggregate and flat_aggregate on a window-grouped table -----------------------------------
+
+  /**
+   * The result of {@code window(w).group_by(w, keys).aggregate(...)} or {@code flat_aggregate(...)}:
+   * keys and result fields plus the hidden window column, so that the following {@code select}
+   * can still name {@code w.start}, {@code w.end} and {@code w.rowtime}.
+   */
+  public static final class WindowAggregated {
+    private final JTable result;
+    private final String alias;
+
+    WindowAggregated(JTable result, String alias) {
+      this.result = result;
+      this.alias = alias;
+    }
+
+    public JTable select(Expr[] items) {
+      String w = org.pyflink_table.bridge.window.WindowGroupedJTable.WINDOW_COLUMN;
+      Scope scope = result.scope();
+      Column window = functions.col(w);
+      java.util.Map<String, Column> props = new java.util.LinkedHashMap<>();
+      props.put("start", window.getField("start"));
+      props.put("end", window.getField("end"));
+      props.put("rowtime", window.getField("end").minus(functions.lit(java.time.Duration.ofMillis(1))));
+      scope.windowProperties.put(alias, props);
+      List<Expr> expanded = new ArrayList<>();
+      for (Expr e : ExprCompiler.expand(Arrays.asList(items), scope)) {
+        if (!(e instanceof Expr.FieldRef && ((Expr.FieldRef) e).name.equals(w))) expanded.add(e);
+      }
+      List<Column> cols = ExprCompiler.compileNamed(expanded, scope);
+      return result.copyWith(result.df.select(JTable.asArray(cols)));
+    }
+  }
+
+  public static WindowAggregated aggregateWindowed(org.pyflink_table.bridge.window.WindowGroupedJTable grouped,
+      Expr call, boolean flat) {
+    Scope scope = grouped.scope();
+    List<Column> grouping = grouped.groupingColumns(scope);
+    List<String> names = new ArrayList<>();
+    names.add(org.pyflink_table.bridge.window.WindowGroupedJTable.WINDOW_COLUMN);
+    for (Expr k : ExprCompiler.expand(grouped.keys, scope)) {
+      names.add(k instanceof Expr.FieldRef ? ((Expr.FieldRef) k).name : "_c" + names.size());
+    }
+    JTable out = aggregate(grouped.table, grouped.windowedInput(), scope, grouping, names, call, flat);
+    return new WindowAggregated(out, grouped.window.alias);
   }
 
   private static PythonAggregateFunction pythonAggregate(Expr e, Scope scope) {
