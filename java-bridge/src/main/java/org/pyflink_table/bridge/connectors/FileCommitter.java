@@ -44,7 +44,7 @@ final class FileCommitter {
       }
       case "json":
         shaped = Formats.jsonForWrite(d, rows);
-        sparkFormat = "json";
+        sparkFormat = "text";
         break;
       default:
         shaped = rows;
@@ -60,9 +60,6 @@ final class FileCommitter {
       Path staging = new Path(parent, "." + target.getName() + ".staging-" + UUID.randomUUID());
       DataFrameWriter<Row> w = shaped.write().format(sparkFormat)
           .option("mapreduce.fileoutputcommitter.marksuccessfuljobs", "false");
-      if (format.equals("json")) {
-        w = w.option("ignoreNullFields", String.valueOf(d.flag("json.encode.ignore-null-fields")));
-      }
       if (!d.partitionKeys.isEmpty()) w = w.partitionBy(d.partitionKeys.toArray(new String[0]));
       try {
         w.save(staging.toString());

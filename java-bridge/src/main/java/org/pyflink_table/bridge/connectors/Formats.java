@@ -142,8 +142,7 @@ final class Formats {
         text = org.apache.spark.sql.functions.base64(c);
         quotable = true;
       } else if (t instanceof DecimalType) {
-        // Flink writes BigDecimal values normalised (12.30 -> 12.3).
-        text = regexp_replace(regexp_replace(c.cast(DataTypes.StringType), "(\\.[0-9]*?)0+$", "$1"), "\\.$", "");
+        text = flinkDecimal(c, !"false".equals(d.option("csv.write-bigdecimal-in-scientific-notation", "true")));
       } else if (t instanceof ArrayType) {
         text = concat_ws(arrayDelim, transform(c, x -> x.cast(DataTypes.StringType)));
       } else if (t instanceof MapType || t instanceof StructType) {
@@ -192,22 +191,58 @@ final class Formats {
     return Connectors.reorder(checked, schema);
   }
 
-  /** Top-level temporal columns as Flink's JSON text (SQL standard by default). */
+  /**
+   * One text column "value" with Flink's JSON line per row, plus the partition columns. Built per
+   * field so that decimals can be written as Flink normalises them (12.30 -> 12.3, 100 -> 1E+2).
+   */
   static Dataset<Row> jsonForWrite(TableDefinition d, Dataset<Row> rows) {
     boolean iso = "ISO-8601".equals(d.option("json.timestamp-format.standard", "SQL"));
-    List<Column> out = new ArrayList<>();
+    boolean ignoreNulls = d.flag("json.encode.ignore-null-fields");
+    boolean plainDecimals = d.flag("json.encode.decimal-as-plain-number");
+    java.util.Map<String, String> options = java.util.Map.of("ignoreNullFields", "false");
+    List<Column> fields = new ArrayList<>();
     for (StructField f : rows.schema().fields()) {
+      if (d.partitionKeys.contains(f.name())) continue;
       Column c = col("`" + f.name() + "`");
       DataType t = f.dataType();
-      if (Connectors.isTemporal(t)) {
-        Column s = c.cast(DataTypes.StringType);
-        if (iso) s = regexp_replace(s, " ", "T");
-        if (t instanceof TimestampType) s = concat(s, lit("Z"));
-        c = s;
+      String key = "\"" + f.name().replace("\\", "\\\\").replace("\"", "\\\"") + "\":";
+      Column field;
+      if (t instanceof DecimalType) {
+        field = concat(lit(key), coalesce(flinkDecimal(c, !plainDecimals), lit("null")));
+      } else {
+        if (Connectors.isTemporal(t)) {
+          Column text = c.cast(DataTypes.StringType);
+          if (iso) text = regexp_replace(text, " ", "T");
+          if (t instanceof TimestampType) text = concat(text, lit("Z"));
+          c = text;
+        }
+        Column json = org.apache.spark.sql.functions.to_json(org.apache.spark.sql.functions.struct(c.as(f.name())), options);
+        field = json.substr(lit(2), org.apache.spark.sql.functions.length(json).minus(2));
       }
-      out.add(c.as(f.name()));
+      if (ignoreNulls) field = when(col("`" + f.name() + "`").isNull(), lit(null).cast(DataTypes.StringType)).otherwise(field);
+      fields.add(field);
     }
+    List<Column> out = new ArrayList<>();
+    out.add(concat(lit("{"), concat_ws(",", fields.toArray(new Column[0])), lit("}")).as("value"));
+    for (String p : d.partitionKeys) out.add(col("`" + p + "`"));
     return rows.select(out.toArray(new Column[0]));
+  }
+
+  /**
+   * A decimal as Flink's CSV and JSON formats write it: Java's BigDecimal with trailing zeros
+   * stripped, so 12.30 is 12.3 and, in scientific notation, 100.00 is 1E+2.
+   */
+  static Column flinkDecimal(Column c, boolean scientific) {
+    Column stripped = regexp_replace(regexp_replace(c.cast(DataTypes.StringType), "(\\.[0-9]*?)0+$", "$1"), "\\.$", "");
+    if (!scientific) return stripped;
+    String integral = "^-?([1-9][0-9]*?)(0+)$";
+    Column digits = org.apache.spark.sql.functions.regexp_extract(stripped, integral, 1);
+    Column zeros = org.apache.spark.sql.functions.regexp_extract(stripped, integral, 2);
+    Column len = org.apache.spark.sql.functions.length(digits);
+    Column mantissa = when(len.gt(1), concat(digits.substr(1, 1), lit("."), digits.substr(lit(2), len))).otherwise(digits);
+    Column sign = when(stripped.startsWith("-"), lit("-")).otherwise(lit(""));
+    Column sci = concat(sign, mantissa, lit("E+"), len.minus(1).plus(org.apache.spark.sql.functions.length(zeros)).cast(DataTypes.StringType));
+    return when(stripped.rlike("^-?[1-9][0-9]*0$"), sci).otherwise(stripped);
   }
 
   // --- print -------------------------------------------------------------------------------------
