@@ -95,14 +95,16 @@ def _pandas_like_pyflink(pdf: "pd.DataFrame", names: List[str], types: List[Data
     if len(pdf) == 0:
         return pd.DataFrame({n: pd.Series([], dtype=object) for n in names})[names]
     units = ["s", "ms", "ms", "ms", "us", "us", "us", "ns", "ns", "ns"]
+    frame: Any = pdf  # pandas-stubs reject Series for isetitem, which pandas accepts
     for i, t in enumerate(types):
         column = pdf.iloc[:, i]
         if isinstance(t, TimestampType):
-            pdf.isetitem(i, column.astype(f"datetime64[{units[t.precision]}]"))
+            unit: Any = f"datetime64[{units[t.precision]}]"
+            frame.isetitem(i, column.astype(unit))
         elif isinstance(t, LocalZonedTimestampType):
             # Spark hands out session-local wall-clock times without a zone.
             local = column if column.dt.tz is not None else column.dt.tz_localize(zone)
-            pdf.isetitem(i, local.dt.tz_convert(zone).astype(f"datetime64[{units[t.precision]}, {zone}]"))
+            frame.isetitem(i, local.dt.tz_convert(zone).astype(f"datetime64[{units[t.precision]}, {zone}]"))
     return pdf
 
 

@@ -452,7 +452,8 @@ class TableEnvironment:
         _show_printed(result.printed())
         if result.rows() is None:
             return TableResult._ok()
-        return TableResult._of_table(Table(result.rows(), self))
+        first_word = stmt.split(None, 1)[0].upper() if stmt.strip() else ""
+        return TableResult._of_table(Table(result.rows(), self), first_word in ("SHOW", "DESCRIBE", "DESC"))
 
     def sql_update(self, stmt: str) -> None:
         """FLIP-38: run a DDL or INSERT statement."""
@@ -580,15 +581,14 @@ def _show_printed(printed: Any) -> None:
 
 def _pandas_types(pdf: "pd.DataFrame") -> List[DataType]:
     """Flink types of a DataFrame's columns, read from its Arrow schema as PyFlink does."""
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-untyped]
 
     arrow_schema = pa.Schema.from_pandas(pdf, preserve_index=False)
     return [parse_type_string(_arrow_type_string(f.type)) for f in arrow_schema]
 
 
 def _arrow_type_string(t: Any) -> str:
-    import pyarrow as pa
-    import pyarrow.types as at
+    import pyarrow.types as at  # type: ignore[import-untyped]
 
     simple = [(at.is_boolean, "BOOLEAN"), (at.is_int8, "TINYINT"), (at.is_int16, "SMALLINT"),
               (at.is_int32, "INT"), (at.is_int64, "BIGINT"), (at.is_float32, "FLOAT"),

@@ -96,13 +96,17 @@ class TableResult:
         self._fetch = fetch
         self._rows: Optional[List[Row]] = None
         self._job_name = job_name
+        self._widths_by_content = False
 
     @staticmethod
-    def _of_table(table: "Table") -> "TableResult":
+    def _of_table(table: "Table", widths_by_content: bool = False) -> "TableResult":
         j = table._j_table
         names = list(j.fieldNames())
         types = [parse_type_string(t) for t in j.fieldTypes()]
-        return TableResult(names, types, ResultKind.SUCCESS_WITH_CONTENT, table._collect_rows)
+        result = TableResult(names, types, ResultKind.SUCCESS_WITH_CONTENT, table._collect_rows)
+        # Flink prints SHOW and DESCRIBE results with columns as wide as their content.
+        result._widths_by_content = widths_by_content
+        return result
 
     @staticmethod
     def _ok() -> "TableResult":
@@ -144,7 +148,7 @@ class TableResult:
             self._materialize()
             print("OK")
             return
-        print(format_table(self._names, self._types, self._materialize()))
+        print(format_table(self._names, self._types, self._materialize(), self._widths_by_content))
 
 
 # --- Flink's tableau layout ---------------------------------------------------------------------
@@ -266,18 +270,27 @@ def _fit(text: str, width: int) -> str:
     return " " * (width - display_width(text)) + text
 
 
-def format_table(names: List[str], types: List[DataType], rows: List[Row]) -> str:
-    """The tableau text for ``rows``; ends with ``N rows in set`` (or is ``Empty set``)."""
+def format_table(names: List[str], types: List[DataType], rows: List[Row], widths_by_content: bool = False) -> str:
+    """The tableau text for ``rows``; ends with ``N rows in set`` (or is ``Empty set``).
+
+    :param widths_by_content: size columns by their names and values, NULL printing empty (Flink's
+        layout for SHOW and DESCRIBE results) instead of by type.
+    """
     if not rows:
         return "Empty set"
-    widths = [max(_type_width(t), display_width(n), len(_NULL)) for n, t in zip(names, types)]
+    if widths_by_content:
+        cells = [["" if v is None else format_value(v, t) for v, t in zip(r, types)] for r in rows]
+        widths = [max([display_width(n)] + [display_width(c[i]) for c in cells]) for i, n in enumerate(names)]
+    else:
+        cells = [[format_value(v, t) for v, t in zip(r, types)] for r in rows]
+        widths = [max(_type_width(t), display_width(n), len(_NULL)) for n, t in zip(names, types)]
     border = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
 
-    def line(cells: List[str]) -> str:
-        return "|" + "|".join(" " + _fit(c, w) + " " for c, w in zip(cells, widths)) + "|"
+    def line(values: List[str]) -> str:
+        return "|" + "|".join(" " + _fit(c, w) + " " for c, w in zip(values, widths)) + "|"
 
     lines = [border, line(names), border]
-    lines += [line([format_value(v, t) for v, t in zip(r, types)]) for r in rows]
+    lines += [line(c) for c in cells]
     lines.append(border)
     lines.append(f"{len(rows)} row{'s' if len(rows) != 1 else ''} in set")
     return "\n".join(lines)
