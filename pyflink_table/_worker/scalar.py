@@ -331,9 +331,15 @@ class ScalarEvaluator:
             raise UserFunctionError(f"Python function '{self.name}' takes no arguments; such functions can be "
                                     "called in Table API expressions but not from SQL")
         columns = [_column_values(a) for a in arrays]
-        call = self.function.eval
+        # Plain functions are called directly, skipping their ScalarFunction wrapper.
+        call = getattr(self.function, "func", None) if type(self.function).__name__ == "_DelegatingScalarFunction" \
+            else None
+        call = call or self.function.eval
         try:
-            results = [call(*row) for row in zip(*columns)]
+            if len(columns) == 1:
+                results = [call(v) for v in columns[0]]
+            else:
+                results = [call(*row) for row in zip(*columns)]
         except Exception as e:
             raise _failure(f"Python function '{self.name}'", e) from None
         return self._to_arrow(results)
