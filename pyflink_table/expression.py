@@ -494,9 +494,9 @@ class Expression(Generic[T]):
         """First letter of each word in upper case, the rest in lower case."""
         return self._call("initCap")
 
-    def like(self, pattern: Any) -> "Expression[bool]":
-        """SQL LIKE with ``%`` and ``_`` wildcards."""
-        return self._call("like", pattern)
+    def like(self, pattern: Any = None, escape: Optional[str] = None) -> "Expression[bool]":
+        """SQL LIKE with ``%`` and ``_`` wildcards; ``escape`` makes the next character literal."""
+        return self._call("like", pattern) if escape is None else self._call("like", pattern, escape)
 
     def similar(self, pattern: Any) -> "Expression[bool]":
         """SQL SIMILAR TO."""

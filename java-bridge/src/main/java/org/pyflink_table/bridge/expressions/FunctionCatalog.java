@@ -309,7 +309,9 @@ public final class FunctionCatalog {
     scalar(c -> c.arg(0).between(c.arg(1), c.arg(2)), "between");
     scalar(c -> functions.not(c.arg(0).between(c.arg(1), c.arg(2))), "notBetween");
     scalar(c -> c.arg(0).isin(c.args.subList(1, c.size()).toArray()), "in");
-    scalar(c -> c.arg(0).like(String.valueOf(c.literal(1))), "like");
+    scalar(c -> c.size() > 2
+        ? functions.like(c.arg(0), c.arg(1), lit(String.valueOf(c.literal(2))))
+        : functions.like(c.arg(0), c.arg(1)), "like");
     scalar(c -> functions.call_function("rlike", c.arg(0), lit(similarToRegex(String.valueOf(c.literal(1))))), "similar");
     scalar(c -> functions.when(c.arg(0), c.arg(1)).otherwise(c.arg(2)), "ifThenElse", "if");
     sql("coalesce", "coalesce", "ifNull");
