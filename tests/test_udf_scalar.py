@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from pyflink_table import DataTypes, Row
+from pyflink_table.errors import ValidationException
 from pyflink_table.expressions import call, col, lit
 from pyflink_table.udf import ScalarFunction, udf
 from pyspark import cloudpickle
@@ -65,6 +66,11 @@ def test_definition_styles(t_env):
     # by hand: i+1, i*10, i+100, i*3, "s-i", i, i
     assert sorted_rows(result) == [(i + 1, i * 10, i + 100, i * 3, f"{s}-{i}", i, i)
                                    for i, s in [(1, "a"), (2, "b"), (3, "c")]]
+    # Declared input types cast the arguments (FLIP-58): an INT column arrives as a float here.
+    as_double = udf(lambda d: type(d).__name__, input_types=[DataTypes.DOUBLE()], result_type="STRING")
+    assert sorted_rows(t.select(as_double(col("i")))) == [("float",)] * 3
+    with pytest.raises(ValidationException, match="declares 1 input types but is called with 2"):
+        rows(t.select(as_double(col("i"), col("i"))))
     assert concat._name == "concat_it" and lam._name == "<lambda>" and add_one._name == "add_one"
     assert nondet._deterministic is False and by_class._deterministic is False
     assert times3._deterministic is True

@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
 import org.apache.spark.sql.types.DataType;
+import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.expressions.UserFunction;
@@ -19,6 +20,8 @@ public final class PythonScalarFunction implements UserFunction {
   private final UserDefinedPythonFunction perRow;
   private final boolean pandas;
   private final DataType declared;
+  /** FLIP-58 input types, when declared: arguments are cast to them. */
+  private DataType[] inputTypes;
 
   /**
    * @param declaredJson the declared result type as Spark JSON; the Python side may produce a
@@ -52,8 +55,27 @@ public final class PythonScalarFunction implements UserFunction {
     return function;
   }
 
+  /** Declares the argument types (Spark JSON, one per argument). */
+  public void setInputTypes(String[] jsons) {
+    inputTypes = new DataType[jsons.length];
+    for (int i = 0; i < jsons.length; i++) {
+      inputTypes[i] = DataType.fromJson(jsons[i]);
+    }
+  }
+
   @Override
   public Column apply(List<Column> args, Scope scope) {
+    if (inputTypes != null) {
+      if (inputTypes.length != args.size()) {
+        throw new ValidationException("Python function '" + name + "' declares " + inputTypes.length
+            + " input types but is called with " + args.size() + " arguments.");
+      }
+      List<Column> cast = new java.util.ArrayList<>();
+      for (int i = 0; i < inputTypes.length; i++) {
+        cast.add(args.get(i).cast(inputTypes[i]));
+      }
+      args = cast;
+    }
     // A call without arguments gets no Arrow batch length: it runs per row instead.
     Column result = (args.isEmpty() ? perRow : function).apply(ScalaInterop.seq(args));
     // TIME(p < 6) comes back as TIME(6): Spark cannot cast TIME values, so the wider type stays.
