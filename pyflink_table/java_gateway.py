@@ -98,7 +98,9 @@ def _quiet_jvm_logging(settings: Dict[str, str]) -> str:
             f"Invalid value '{level}' for option pyflink_table.log.level; use one of {', '.join(_LOG_LEVELS)}."
         )
     log_config = _PACKAGE_DIR / "log4j2.properties"
-    java_options = f"-Dlog4j.configurationFile={log_config.as_uri()} -Dpyflink_table.log.level={level}"
+    task_level = level if level in ("INFO", "DEBUG", "TRACE", "ALL") else "OFF"
+    java_options = (f"-Dlog4j.configurationFile={log_config.as_uri()} -Dpyflink_table.log.level={level} "
+                    f"-Dpyflink_table.task.log.level={task_level}")
     existing = settings.get("spark.driver.extraJavaOptions")
     if not existing or "log4j.configurationFile" not in existing:
         settings["spark.driver.extraJavaOptions"] = f"{existing} {java_options}" if existing else java_options
