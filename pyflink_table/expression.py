@@ -370,7 +370,12 @@ class Expression(Generic[T]):
         return self._call("notBetween", lower_bound, upper_bound)
 
     def in_(self, first_element_or_table: Any, *remaining_elements: Any) -> "Expression[bool]":
-        """TRUE if the value equals one of the elements."""
+        """TRUE if the value equals one of the elements (a sub-query table is not supported)."""
+        if type(first_element_or_table).__name__ == "Table" and hasattr(first_element_or_table, "_j_table"):
+            from pyflink_table.errors import TableException
+
+            raise TableException("Unsupported: in_ with a sub-query Table is not supported by pyflink_table on "
+                                 "Spark; pass the values as elements, or use a join.")
         return self._call("in", first_element_or_table, *remaining_elements)
 
     def then(self, if_true: Any, if_false: Any) -> "Expression[Any]":

@@ -99,11 +99,17 @@ final class JsonFunctions {
       if (onEmpty.equals("ERROR") || onError.equals("ERROR")) {
         throw TableException.unsupported("JSON_VALUE ... ERROR ON EMPTY/ERROR");
       }
+      // Empty: valid JSON without the path. Error: invalid JSON, or a value that is not a scalar
+      // of the returning type.
+      Column validJson = parsed(c.arg(0)).isNotNull();
+      Column empty = validJson.and(v.isNull());
+      Column error = c.arg(0).isNotNull().and(functions.not(validJson).or(v.isNotNull().and(value.isNull())
+          .and(functions.not(functions.is_variant_null(v)))));
       if (onEmpty.equals("DEFAULT")) {
-        value = functions.when(v.isNull().and(c.arg(0).isNotNull()), c.arg(4).cast(t.spark)).otherwise(value);
+        value = functions.when(empty, c.arg(4).cast(t.spark)).otherwise(value);
       }
       if (onError.equals("DEFAULT")) {
-        value = functions.when(v.isNotNull().and(value.isNull()), c.arg(6).cast(t.spark)).otherwise(value);
+        value = functions.when(error, c.arg(6).cast(t.spark)).otherwise(value);
       }
     }
     return value;
