@@ -108,6 +108,15 @@ JOB = textwrap.dedent("""
 
     for row in t_env.from_elements([('a',), ('b',)], ['w']).select(decorate(col('w'))).execute().collect():
         print("ROW", row[0])
+
+    @udf(result_type=DataTypes.INT())
+    def fails(x):
+        return 1 // 0
+
+    try:
+        t_env.from_elements([(1,)], ['x']).select(fails(col('x'))).execute().collect()
+    except Exception as e:
+        print("FAILED", type(e).__name__, "ZeroDivisionError" in str(e))
 """)
 
 
@@ -131,7 +140,9 @@ def test_run_ships_files_and_requirements_to_workers(tmp_path: Path) -> None:
     assert "MASTER local[1]" in lines
     assert "PROGRESS false" in lines  # stderr is a pipe, not a terminal
     assert sorted(line for line in lines if line.startswith("ROW")) == ["ROW <a>!", "ROW <b>!"]
-    for noise in STARTUP_NOISE:
+    # A failing UDF: one exception carrying the worker's traceback, no task stack dumps on stderr.
+    assert "FAILED PythonException True" in lines
+    for noise in STARTUP_NOISE + ("ERROR Executor", "Lost task", "aborting job"):
         assert noise not in err, noise
 
 
