@@ -40,3 +40,10 @@ def test_in_with_a_table_is_unsupported(t_env):
     t = t_env.from_elements([(1,)], ["id"])
     with pytest.raises(TableException, match="sub-query"):
         E.col("id").in_(t)
+
+
+def test_distinct_aggregate_is_named_like_a_bare_aggregate(t_env):
+    # Hand-computed: a = 1, 1, 2 has two distinct values; bare aggregates are named EXPR$<k>.
+    t = t_env.from_elements([(1,), (1,), (2,)], ["a"]).select(E.col("a").count.distinct)
+    assert t.get_schema().get_field_names() == ["EXPR$0"]
+    assert [tuple(r) for r in t.execute().collect()] == [(2,)]

@@ -288,6 +288,9 @@ public final class ExprCompiler {
     Expr.Call c = (Expr.Call) e;
     if (c.function instanceof UserFunction) return ((UserFunction) c.function).isAggregate();
     String n = FunctionCatalog.normalize(c.name);
+    if (n.equals("distinct") && !c.args.isEmpty()) {
+      return isBareAggregate(c.arg(0), scope); // col('a').count.distinct
+    }
     return !n.equals("over") && !n.equals("as") && scope.functions.isAggregate(c.name);
   }
 
