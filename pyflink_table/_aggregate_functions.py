@@ -11,7 +11,7 @@ are supported here.
 from __future__ import annotations
 
 import functools
-from typing import Any, Generic, Iterable, List, Optional, TypeVar, Union
+from typing import Any, Callable, Generic, Iterable, List, Optional, TypeVar, Union, overload
 
 from pyflink_table.types import DataType, RowType
 from pyflink_table.udf import UserDefinedFunction, UserDefinedFunctionWrapper, _as_data_type, _spark_type
@@ -156,6 +156,21 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         return bridge().udf.PythonAggregateFunction(
             self._name, spark_udf._judf, self._collected(), self._table_aggregate,
             to_string_array(self._result_field_names()))
+
+
+# Typed call forms for type checkers: `@udaf(...)` returns a decorator, `udaf(f, ...)` a wrapper.
+@overload
+def udaf(f: None = None, input_types: Any = None, result_type: Union[DataType, str, None] = None,
+         accumulator_type: Union[DataType, str, None] = None, deterministic: Optional[bool] = None,
+         name: Optional[str] = None, func_type: str = "general", udaf_type: Optional[str] = None
+         ) -> Callable[[Callable[..., Any]], "UserDefinedAggregateFunctionWrapper"]: ...
+
+
+@overload
+def udaf(f: Union[Callable[..., Any], AggregateFunction[Any, Any]], input_types: Any = None,
+         result_type: Union[DataType, str, None] = None, accumulator_type: Union[DataType, str, None] = None,
+         deterministic: Optional[bool] = None, name: Optional[str] = None, func_type: str = "general",
+         udaf_type: Optional[str] = None) -> "UserDefinedAggregateFunctionWrapper": ...
 
 
 def udaf(f: Any = None, input_types: Any = None, result_type: Union[DataType, str, None] = None,

@@ -8,7 +8,7 @@ left-outer variant of a function yields one all-NULL row itself and is joined wi
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterable, List, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Union, overload
 
 from pyflink_table.errors import TableException
 from pyflink_table.types import DataType, RowType
@@ -88,6 +88,18 @@ class UserDefinedTableFunctionWrapper(UserDefinedFunctionWrapper):
         schema = StructType([StructField(f"__pft_udtf_{i}", _spark_type(t), True)
                              for i, t in enumerate(self._result_types)])
         return UserDefinedTableFunction(handler, schema, self._name, _ARROW_TABLE_UDF, self._deterministic)
+
+
+# Typed call forms for type checkers: `@udtf(...)` returns a decorator, `udtf(f, ...)` a wrapper.
+@overload
+def udtf(f: None = None, input_types: Any = None, result_types: Any = None,
+         deterministic: Optional[bool] = None, name: Optional[str] = None
+         ) -> Callable[[Callable[..., Any]], "UserDefinedTableFunctionWrapper"]: ...
+
+
+@overload
+def udtf(f: Union[Callable[..., Any], TableFunction], input_types: Any = None, result_types: Any = None,
+         deterministic: Optional[bool] = None, name: Optional[str] = None) -> "UserDefinedTableFunctionWrapper": ...
 
 
 def udtf(f: Any = None, input_types: Any = None, result_types: Any = None,

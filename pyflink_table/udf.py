@@ -17,7 +17,7 @@ import functools
 import inspect
 import logging
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, overload
 
 from pyflink_table.errors import TableException
 from pyflink_table.expression import Expression, _get_java_expression
@@ -365,6 +365,21 @@ def _is_pandas_by_hints(f: Any) -> bool:
     params = [p.annotation for p in hints.values() if p.kind not in (p.VAR_KEYWORD,)]
     return is_series(ret) and bool(params) and all(is_series(a) for a in params
                                                    if a is not inspect.Signature.empty)
+
+
+# Typed call forms for type checkers: `@udf(...)` returns a decorator, `udf(f, ...)` a wrapper.
+@overload
+def udf(f: None = None, input_types: Any = None, result_type: Union[DataType, str, None] = None,
+        deterministic: Optional[bool] = None, name: Optional[str] = None,
+        func_type: Optional[str] = None, udf_type: Optional[str] = None
+        ) -> Callable[[Callable[..., Any]], "UserDefinedScalarFunctionWrapper"]: ...
+
+
+@overload
+def udf(f: Union[Callable[..., Any], ScalarFunction], input_types: Any = None,
+        result_type: Union[DataType, str, None] = None, deterministic: Optional[bool] = None,
+        name: Optional[str] = None, func_type: Optional[str] = None, udf_type: Optional[str] = None
+        ) -> "UserDefinedScalarFunctionWrapper": ...
 
 
 def udf(f: Any = None, input_types: Any = None, result_type: Union[DataType, str, None] = None,
