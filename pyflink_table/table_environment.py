@@ -581,14 +581,14 @@ def _show_printed(printed: Any) -> None:
 
 def _pandas_types(pdf: "pd.DataFrame") -> List[DataType]:
     """Flink types of a DataFrame's columns, read from its Arrow schema as PyFlink does."""
-    import pyarrow as pa  # type: ignore[import-untyped]
+    import pyarrow as pa
 
     arrow_schema = pa.Schema.from_pandas(pdf, preserve_index=False)
     return [parse_type_string(_arrow_type_string(f.type)) for f in arrow_schema]
 
 
 def _arrow_type_string(t: Any) -> str:
-    import pyarrow.types as at  # type: ignore[import-untyped]
+    import pyarrow.types as at
 
     simple = [(at.is_boolean, "BOOLEAN"), (at.is_int8, "TINYINT"), (at.is_int16, "SMALLINT"),
               (at.is_int32, "INT"), (at.is_int64, "BIGINT"), (at.is_float32, "FLOAT"),
