@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, List, Tuple
 
 import pandas as pd
 from pyspark.sql import functions as F
-from pyspark.sql.functions import pandas_udf
+from pyspark.sql.pandas.functions import PandasUDFType, pandas_udf
 from pyspark.sql.functions import udf as spark_udf
 
 from pyflink_table import EnvironmentSettings, TableEnvironment
@@ -67,13 +67,14 @@ def main() -> None:
     arrow_int = spark_udf(lambda i: i + 1, "bigint", useArrow=True)
     arrow_str = spark_udf(lambda s: s.upper() + "!", "string", useArrow=True)
 
-    @pandas_udf("bigint")  # type: ignore[call-overload]
-    def pd_int(i: pd.Series) -> pd.Series:
+    def add_one_series(i: pd.Series) -> pd.Series:
         return i + 1
 
-    @pandas_udf("string")  # type: ignore[call-overload]
-    def pd_str(s: pd.Series) -> pd.Series:
+    def shout_series(s: pd.Series) -> pd.Series:
         return s.str.upper() + "!"
+
+    pd_int = pandas_udf(add_one_series, "bigint", PandasUDFType.SCALAR)
+    pd_str = pandas_udf(shout_series, "string", PandasUDFType.SCALAR)
 
     def theirs(int_col: Any, str_col: Any) -> Callable[[], Any]:
         def run() -> Any:
