@@ -110,14 +110,17 @@ def test_malformed_rows_fail_naming_file_and_row_or_are_skipped(t_env, tmp_path)
 def test_parquet_orc_raw_round_trip_and_schema_mismatch(t_env, tmp_path):
     src = t_env.from_elements([(1, "a", 1.5), (2, None, -2.0)], ["id", "name", "score"])
     for fmt in ("parquet", "orc"):
+        codec = "'parquet.compression'='GZIP'" if fmt == "parquet" else "'orc.compress'='ZLIB'"
         t_env.execute_sql(f"CREATE TABLE {fmt}_t (id BIGINT, name STRING, score DOUBLE) WITH ("
-                          f"'connector'='filesystem', 'path'='{tmp_path}/{fmt}', 'format'='{fmt}')")
+                          f"'connector'='filesystem', 'path'='{tmp_path}/{fmt}', 'format'='{fmt}', {codec})")
         src.execute_insert(f"{fmt}_t").wait()
         assert sorted_rows(t_env.from_path(f"{fmt}_t")) == [(1, "a", 1.5), (2, None, -2.0)]
         assert data_files(tmp_path / fmt)
     # pandas reads the parquet files independently.
     frame = pd.concat(pd.read_parquet(f) for f in data_files(tmp_path / "parquet"))
     assert sorted(frame["id"].tolist()) == [1, 2]
+    import pyarrow.parquet as pq  # the requested codec is the one in the file
+    assert pq.ParquetFile(data_files(tmp_path / "parquet")[0]).metadata.row_group(0).column(0).compression == "GZIP"
     # A DDL type that does not match the file names the column.
     t_env.execute_sql(f"CREATE TABLE wrong (id BIGINT, name INT, score DOUBLE) WITH ("
                       f"'connector'='filesystem', 'path'='{tmp_path}/parquet', 'format'='parquet')")

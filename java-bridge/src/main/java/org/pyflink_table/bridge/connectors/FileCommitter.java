@@ -60,6 +60,13 @@ final class FileCommitter {
       Path staging = new Path(parent, "." + target.getName() + ".staging-" + UUID.randomUUID());
       DataFrameWriter<Row> w = shaped.write().format(sparkFormat)
           .option("mapreduce.fileoutputcommitter.marksuccessfuljobs", "false");
+      // parquet.* / orc.* options are Parquet's and ORC's own Hadoop keys (parquet.compression,
+      // orc.compress, ...): Spark passes writer options on to them.
+      for (java.util.Map.Entry<String, String> o : d.options.entrySet()) {
+        if (o.getKey().startsWith(format + ".") && (format.equals("parquet") || format.equals("orc"))) {
+          w = w.option(o.getKey(), o.getValue());
+        }
+      }
       if (!d.partitionKeys.isEmpty()) w = w.partitionBy(d.partitionKeys.toArray(new String[0]));
       try {
         w.save(staging.toString());
