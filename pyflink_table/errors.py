@@ -146,6 +146,15 @@ def _python_failure_message(pyspark_text: str, java_text: str) -> str:
     return "Python function failed:\n" + text.strip()
 
 
+def quiet_spark_error_logs() -> None:
+    """Stop PySpark from logging each analysis error with its JVM trace: the error reaches the
+    user as a one-line PyFlink exception anyway."""
+    from pyspark.logger import PySparkLogger
+
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+        PySparkLogger.getLogger(name).disabled = True
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C", bound=type)
 

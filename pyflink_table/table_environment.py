@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence,
 from pyflink_table import _options
 from pyflink_table.configuration import Configuration
 from pyflink_table.environment_settings import EnvironmentSettings
-from pyflink_table.errors import TableException, ValidationException, java_errors
+from pyflink_table.errors import TableException, ValidationException, java_errors, quiet_spark_error_logs
 from pyflink_table.java_gateway import bridge, root_spark_session, to_string_array
 from pyflink_table.row import Row
 from pyflink_table.table import Table
@@ -85,6 +85,7 @@ class TableEnvironment:
     def _on_session(root: "SparkSession", config: TableConfig, streaming: bool) -> "TableEnvironment":
         from pyspark.sql import SparkSession
 
+        quiet_spark_error_logs()
         j_env = bridge().session.TableEnv.create(root._jsparkSession, streaming)
         spark = SparkSession(root.sparkContext, j_env.sparkSession())
         return TableEnvironment(j_env, spark, config, streaming)
