@@ -80,6 +80,11 @@ def test_version_and_help(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert code == 2 and "give the program to run" in err
     code, _, err = _cli(["run", "missing_job.py"], tmp_path)
     assert code == 2 and "program file 'missing_job.py' does not exist" in err
+    # -pym runs a module found in --py-files; everything after it is the module's sys.argv.
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "argv_printer.py").write_text("import sys\nprint('MODULE', sys.argv[1:])\n")
+    code, out, err = _cli(["run", "--py-files", "mods", "-pym", "argv_printer", "-py", "x", "--", "y"], tmp_path)
+    assert code == 0 and "MODULE ['-py', 'x', '--', 'y']" in out, err
     (tmp_path / "job.py").write_text("print('never runs')\n")
     code, _, err = _cli(["run", "--py-files", "nowhere.zip", "job.py"], tmp_path)
     assert code != 0 and "--py-files entry 'nowhere.zip' does not exist" in err
