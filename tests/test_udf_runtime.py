@@ -226,3 +226,18 @@ def test_python_requirements_installed_from_a_local_package(t_env, tmp_path):
 
     t = t_env.from_elements([(0,), (1,)], ["i"])
     assert sorted_rows(t.select(use_requirement(col("i")))) == [(42,), (43,)]
+
+
+def test_arrow_batch_size_and_bundle_size_options(t_env):
+    batch_length = udf(lambda s: pd.Series([len(s)] * len(s)), result_type="BIGINT", func_type="pandas",
+                       name="batch_length")
+    t = t_env.from_elements([(i,) for i in range(6)], ["a"])
+    t_env.get_config().set("python.fn-execution.arrow.batch.size", "2")
+    spark_conf = t_env.get_spark_session().conf
+    assert spark_conf.get("spark.sql.execution.arrow.maxRecordsPerBatch") == "2"
+    assert max(r[0] for r in rows(t.select(batch_length(col("a"))))) <= 2
+    # bundle.size caps the batch size (Flink requires batch <= bundle)
+    t_env.get_config().set("python.fn-execution.arrow.batch.size", "10000")
+    t_env.get_config().set("python.fn-execution.bundle.size", "1")
+    assert [r[0] for r in rows(t.select(batch_length(col("a"))))] == [1] * 6
+    assert spark_conf.get("spark.sql.execution.arrow.maxRecordsPerBatch") == "1"
