@@ -149,14 +149,20 @@ def test_value_types_round_trip(t_env):
     def type_names(*args):
         return ",".join(type(a).__name__ for a in args)
 
+    def pandas_identity_of(type_name):
+        return udf(lambda s: s, result_type=type_name, func_type="pandas")
+
     calls = [identity_of(t)(col(f"c{i}")) for i, (t, _, _) in enumerate(values)]
-    result = rows(t.select(type_names(*[col(f"c{i}") for i in range(len(values))]), *calls))
+    pandas_calls = [pandas_identity_of(t)(col(f"c{i}")) for i, (t, _, _) in enumerate(values)]
+    result = rows(t.select(type_names(*[col(f"c{i}") for i in range(len(values))]), *calls, *pandas_calls))
     result.sort(key=lambda r: r[1] is None)
     full, empty = result
+    n = len(values)
     assert full[0].split(",") == [py.__name__ for _, _, py in values]
-    assert list(full[1:]) == [v for _, v, _ in values]
-    assert empty[0] == ",".join(["NoneType"] * len(values))
-    assert list(empty[1:]) == [None] * len(values)
+    assert list(full[1:n + 1]) == [v for _, v, _ in values]
+    assert list(full[n + 1:]) == [v for _, v, _ in values]  # the same through pandas.Series
+    assert empty[0] == ",".join(["NoneType"] * n)
+    assert list(empty[1:]) == [None] * (2 * n)
     del seen
 
 

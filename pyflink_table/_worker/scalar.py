@@ -177,6 +177,8 @@ def _arrow_to_pandas(array: Any) -> Any:
     if pa.types.is_struct(array.type):
         fields = array.flatten()
         return pd.DataFrame({array.type.field(i).name: _arrow_to_pandas(f) for i, f in enumerate(fields)})
+    if pa.types.is_map(array.type):
+        return pd.Series(_column_values(array), dtype=object)  # dicts, as Spark's pandas UDFs get
     series = array.to_pandas()
     if pa.types.is_timestamp(array.type) and array.type.tz is not None:
         series = series.dt.tz_localize(None)
@@ -414,7 +416,8 @@ class ScalarEvaluator:
                           for i, c in enumerate(columns)]
                 return pa.StructArray.from_arrays(arrays, fields=[target.field(i) for i in range(target.num_fields)])
             if _is_nested(target):
-                return pa.array([_arrow_ready(v) for v in result], type=target)
+                # from_pandas: NaN inside numpy element arrays means NULL, as in the Series itself
+                return pa.array([_arrow_ready(v) for v in result], type=target, from_pandas=True)
             return pa.Array.from_pandas(result, type=target, safe=True)
         except UserFunctionError:
             raise
