@@ -428,6 +428,9 @@ class TableEnvironment:
         params = lifecycle.parse_job_parameters(raw) if raw else {}
         sc.setLocalProperty(lifecycle.JOB_PARAMETERS_PROPERTY, json.dumps(params))
         sc.setLocalProperty(lifecycle.ARCHIVES_PROPERTY, "1" if _python_deps.has_archives(sc) else "")
+        # FunctionContext.get_number_of_parallel_subtasks (Python tasks cannot ask Spark for it)
+        sc.setLocalProperty(lifecycle.PARALLELISM_PROPERTY,
+                            str(self._config.get("parallelism.default") or sc.defaultParallelism))
         bundle = self._config.get("python.fn-execution.bundle.size")
         if bundle:
             batch = int(self._config.get("python.fn-execution.arrow.batch.size") or 10000)

@@ -120,6 +120,8 @@ class Lifecycle(ScalarFunction):
         self.values = group.distribution("values")
         self.meter = group.meter("events")
         group.gauge("constant", lambda: 42)
+        index, parallelism = function_context.get_index_of_this_subtask(), function_context.get_number_of_parallel_subtasks()
+        group.gauge("subtask_index_valid", lambda: int(0 <= index < parallelism))
         self.closes = group.counter("closes")
 
     def eval(self, i):
@@ -146,6 +148,7 @@ def test_lifecycle_job_parameters_and_metrics(t_env):
     assert (metrics["lifecycle_fn.lc.values"]["min"], metrics["lifecycle_fn.lc.values"]["max"]) == (1, 5)
     assert metrics["lifecycle_fn.lc.events"]["count"] == 5
     assert metrics["lifecycle_fn.lc.constant"] == 42
+    assert metrics["lifecycle_fn.lc.subtask_index_valid"] == 1
 
 
 def test_failures_name_the_function_and_show_the_traceback(t_env):

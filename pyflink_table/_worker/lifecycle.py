@@ -13,6 +13,7 @@ import threading
 from typing import Any, Callable, Dict, List, Tuple
 
 JOB_PARAMETERS_PROPERTY = "pyflink_table.job-parameters"
+PARALLELISM_PROPERTY = "pyflink_table.parallelism"
 
 _lock = threading.Lock()
 _closers: List[Callable[[], None]] = []
@@ -74,7 +75,7 @@ def task_info() -> Tuple[str, int, int, int]:
     ctx = TaskContext.get()
     if ctx is None:
         return ("", 0, 1, 0)
-    parallelism = ctx.getLocalProperty("pyflink_table.parallelism")
+    parallelism = ctx.getLocalProperty(PARALLELISM_PROPERTY)
     return (f"stage-{ctx.stageId()}", ctx.partitionId(), int(parallelism) if parallelism else 1,
             ctx.attemptNumber())
 
