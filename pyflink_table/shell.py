@@ -1,7 +1,7 @@
 """The interactive shell of ``pyflink-table shell``: FLIP-38's Python shell on Spark.
 
-The shell's namespace holds a batch environment ``t_env`` (also under FLIP-38's name ``bt_env``)
-and the names a Table API session usually imports: ``DataTypes``, ``Row``, ``col``, ``lit``,
+The shell's namespace holds a batch environment ``t_env`` (also under FLIP-38's name ``bt_env``),
+a streaming environment ``st_env``, and the names a Table API session usually imports: ``DataTypes``, ``Row``, ``col``, ``lit``,
 ``call``, ``EnvironmentSettings`` ... and the UDF decorators when available. Reading commands from
 a pipe works too: ``echo "t_env.from_elements([(1,)]).execute().print()" | pyflink-table shell``.
 """
@@ -28,7 +28,7 @@ def _public_names(module_name: str) -> Dict[str, Any]:
 
 
 def shell_namespace() -> Dict[str, Any]:
-    """The shell's variables: common Table API names and a started batch ``t_env``.
+    """The shell's variables: common Table API names, a batch ``t_env`` and a streaming ``st_env``.
 
     :return: a dict usable as the globals of an interactive console.
     """
@@ -45,11 +45,14 @@ def shell_namespace() -> Dict[str, Any]:
     t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
     namespace["t_env"] = t_env
     namespace["bt_env"] = t_env
+    # FLIP-38's shell also offers a streaming environment (same Spark session start, no extra cost).
+    namespace["st_env"] = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
     return namespace
 
 
 _BANNER = """pyflink_table {version}: PyFlink's Table API on Apache Spark {spark}.
-  t_env (batch TableEnvironment, also bt_env), DataTypes, Row, col, lit, call ... are ready. Try:
+  t_env (batch TableEnvironment, also bt_env), st_env (streaming), DataTypes, Row, col, lit, call ...
+  are ready. Try:
     t_env.from_elements([(1, 'hi'), (2, 'hello')], ['id', 'word']).select(col('word').upper_case).execute().print()
   exit() or Ctrl-D leaves."""
 

@@ -186,6 +186,7 @@ def test_shell_has_t_env_and_common_names(tmp_path: Path) -> None:
     commands = textwrap.dedent("""
         t_env.from_elements([(1, 'spark'), (2, 'flink')], ['id', 'w']).select(col('w').upper_case, col('id') + lit(1)).execute().print()
         print(type(bt_env).__name__, bt_env is t_env, DataTypes.INT(), Row(1, 'x'))
+        print("STREAMING", st_env._streaming, t_env._streaming)
     """)
     code, out, err = _cli(["shell", "--master", "local[1]"], tmp_path, stdin=commands)
     assert code == 0, err[-3000:]
@@ -193,4 +194,5 @@ def test_shell_has_t_env_and_common_names(tmp_path: Path) -> None:
     assert f"|{'SPARK':>31} |{2:>21} |" in out  # STRING and BIGINT columns are 32 and 22 wide
     assert f"|{'FLINK':>31} |{3:>21} |" in out
     assert "TableEnvironment True INT <Row(1, 'x')>" in out
+    assert "STREAMING True False" in out
     assert "Traceback" not in err, err
