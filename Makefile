@@ -60,4 +60,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) $(PYFLINK_VENV) build dist *.egg-info pyflink_table/jars docs/_build
+	rm -rf $(VENV) $(PYFLINK_VENV) build dist *.egg-info pyflink_table/jars docs/_build docs/api docs/_generated target
