@@ -22,7 +22,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, Mapping
+from typing import Any, Dict, Iterator, Mapping
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_PYFLINK_PYTHON = str(REPO / ".venv-pyflink" / "bin" / "python")
@@ -231,3 +233,14 @@ class Comparison:
         else:
             assert _canonical_rows(got["rows"]) == _canonical_rows(ref["rows"]), context
         assert got["stdout"] == ref["stdout"], context
+
+
+@pytest.fixture(scope="module")
+def differential(request: pytest.FixtureRequest, _spark_started: None) -> Iterator[Comparison]:
+    """Each test module's ``programs`` run once per side, then compared by name.
+
+    Import it into the test module (``from harness import Comparison, differential``): a second
+    ``conftest.py`` here would shadow ``tests/conftest.py`` for modules that import its helpers.
+    """
+    programs = getattr(request.module, "programs")
+    yield Comparison(programs, run_pyflink(programs), run_ours(programs))

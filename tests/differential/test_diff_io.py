@@ -3,7 +3,7 @@ the same programs under PyFlink 2.3 and here (expected values are PyFlink's own 
 
 import pytest
 
-from harness import Comparison
+from harness import Comparison, differential  # noqa: F401 - the fixture
 
 
 def _typed(name: str, typ: str, values: str) -> str:

@@ -5,7 +5,7 @@ Expected values are PyFlink 2.3's own results (run by the harness in a PyFlink s
 
 import pytest
 
-from harness import Comparison
+from harness import Comparison, differential  # noqa: F401 - the fixture
 
 SRC = """
 src = t_env.from_elements(

@@ -3,7 +3,7 @@ PyFlink 2.3 and here (expected values are PyFlink's own results)."""
 
 import pytest
 
-from harness import Comparison
+from harness import Comparison, differential  # noqa: F401 - the fixture
 
 VIEWS = """
 orders = t_env.from_elements(
