@@ -151,8 +151,11 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
                 result = ArrayType(result, True)
             spark_udf = SparkUDF(evaluator.on_rows, result, self._name, _ARROW_BATCHED_UDF, self._deterministic)
         else:
-            spark_udf = SparkUDF(evaluator.on_series, _spark_type(self._result_type), self._name,
-                                 _GROUPED_AGG_PANDAS_UDF, self._deterministic)
+            # A plain pandas function has no life cycle: Spark calls it directly, exactly as a
+            # hand-written GROUPED_AGG pandas_udf (nothing of pyflink_table is loaded in the worker).
+            plain = self._func_type == "pandas" and not hasattr(self._func, "create_accumulator")
+            spark_udf = SparkUDF(self._func if plain else evaluator.on_series, _spark_type(self._result_type),
+                                 self._name, _GROUPED_AGG_PANDAS_UDF, self._deterministic)
         return bridge().udf.PythonAggregateFunction(
             self._name, spark_udf._judf, self._collected(), self._table_aggregate,
             to_string_array(self._result_field_names()))
