@@ -53,6 +53,13 @@ from pyflink_table.statement_set import StatementSet  # noqa: E402
 from pyflink_table.table_descriptor import FormatDescriptor, TableDescriptor  # noqa: E402
 from pyflink_table.types import UserDefinedType  # noqa: E402
 
+# --- remaining pyflink.table names: changelog modes, explain details, dialects, modules, stream env
+from pyflink_table.changelog_mode import ChangelogMode  # noqa: E402
+from pyflink_table.explain_detail import ExplainDetail  # noqa: E402
+from pyflink_table.module import Module, ModuleEntry  # noqa: E402
+from pyflink_table.sql_dialect import SqlDialect  # noqa: E402
+from pyflink_table.table_environment import StreamTableEnvironment  # noqa: E402
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -95,4 +102,11 @@ __all__ = [
     "StatementSet",
     "TableDescriptor",
     "UserDefinedType",
+    # changelog modes, explain details, dialects, modules, stream env (see the import block above)
+    "ChangelogMode",
+    "ExplainDetail",
+    "Module",
+    "ModuleEntry",
+    "SqlDialect",
+    "StreamTableEnvironment",
 ]

@@ -19,6 +19,7 @@ from pyflink_table.table_schema import ResolvedSchema, TableSchema
 from pyflink_table.types import DataType, parse_type_string
 
 if TYPE_CHECKING:
+    from pyflink_table.explain_detail import ExplainDetail
     import pandas as pd
 
     from pyflink_table.table_environment import TableEnvironment
@@ -45,6 +46,20 @@ def _to_j_exprs(fields: Iterable[Any]) -> Any:
         else:
             raise TypeError(f"Expected an Expression or a string expression, got {type(f).__name__}: {f!r}")
     return to_java_array(bridge().expressions.Expr, nodes)
+
+
+def _explain_detail_names(extra_details: Sequence[Any]) -> Any:
+    """A Java String[] of ExplainDetail names; plain ints as PyFlink's constants are accepted."""
+    from pyflink_table.explain_detail import ExplainDetail
+
+    names = []
+    for detail in extra_details:
+        try:
+            names.append(ExplainDetail(detail).name)
+        except ValueError:
+            raise TypeError(f"Unknown explain detail {detail!r}; use one of "
+                            f"{', '.join('ExplainDetail.' + d.name for d in ExplainDetail)}") from None
+    return to_string_array(names)
 
 
 def _to_j_expr(field: Any) -> Any:
@@ -152,9 +167,51 @@ class Table:
         """Print the schema, as Flink does."""
         print(self._j_table.printSchema())
 
-    def explain(self, *extra_details: Any) -> str:
-        """Spark's plans for this table: parsed, analysed, optimised and physical."""
-        return str(self._j_table.explain(True))
+    # --- explain and changelog conversion (surface engineer's block) ---------------------------
+
+    def explain(self, *extra_details: "ExplainDetail") -> str:
+        """Spark's plans for this table: parsed, analysed, optimised and physical.
+
+        :param extra_details: :class:`~pyflink_table.explain_detail.ExplainDetail` values:
+            ``ESTIMATED_COST`` adds Spark's size and row-count estimates, ``JSON_EXECUTION_PLAN``
+            the physical plan as JSON; ``CHANGELOG_MODE`` adds nothing (batch tables only insert);
+            ``PLAN_ADVICE`` raises :class:`~pyflink_table.TableException`.
+        """
+        return str(bridge().table.PlanExplain.explain(self._j_table, _explain_detail_names(extra_details)))
+
+    def print_explain(self, *extra_details: "ExplainDetail") -> None:
+        """Print :meth:`explain`."""
+        print(self.explain(*extra_details))
+
+    def to_changelog(self, *arguments: Expression[Any]) -> "Table":
+        """This table with an operation column in front, as Flink's ``TO_CHANGELOG``.
+
+        Batch tables are insert-only, so every row's code is ``'INSERT'`` (or what ``op_mapping``
+        maps ``INSERT`` to; without such a mapping the rows are filtered out).
+
+        Example::
+
+            >>> table.to_changelog(descriptor("op_code").as_argument("op"),
+            ...                    map_("INSERT", "I").as_argument("op_mapping"))
+
+        :param arguments: optional named arguments ``op`` (``descriptor(name)``, default ``op``)
+            and ``op_mapping`` (``map_(kinds, code, ...)``).
+        """
+        return Table(bridge().table.Changelogs.toChangelog(self._j_table, _to_j_exprs(arguments)), self._t_env)
+
+    def from_changelog(self, *arguments: Expression[Any]) -> "Table":
+        """This table without its operation column, as Flink's ``FROM_CHANGELOG``.
+
+        Rows whose code means ``INSERT`` are kept; a row with any other code (an update or a
+        delete, which a batch table cannot hold, or an unknown code) fails the job with
+        :class:`~pyflink_table.TableException`-style "Unsupported" message.
+
+        :param arguments: optional named arguments ``op`` (``descriptor(name)``, default ``op``)
+            and ``op_mapping`` (``map_(codes, kind, ...)``, e.g. ``map_("c, r", "INSERT")``).
+        """
+        return Table(bridge().table.Changelogs.fromChangelog(self._j_table, _to_j_exprs(arguments)), self._t_env)
+
+    # --- end of the explain and changelog block ------------------------------------------------
 
     # --- relational operations ----------------------------------------------------------------
 

@@ -6,6 +6,8 @@ import datetime
 from typing import Any, Callable, Dict, Optional
 
 from pyflink_table.configuration import Configuration
+from pyflink_table.errors import TableException
+from pyflink_table.sql_dialect import SqlDialect
 
 __all__ = ["TableConfig"]
 
@@ -143,3 +145,25 @@ class TableConfig:
     def to_dict(self) -> Dict[str, str]:
         """A copy of all options."""
         return self._configuration.to_dict()
+
+    def to_map(self) -> Dict[str, str]:
+        """All options set on this config, as a new dict (PyFlink's name for :meth:`to_dict`)."""
+        return self.to_dict()
+
+    def get_sql_dialect(self) -> SqlDialect:
+        """The SQL dialect (option ``table.sql-dialect``); :attr:`SqlDialect.DEFAULT` unless set."""
+        value = self._configuration.get_string("table.sql-dialect", "default").lower()
+        return SqlDialect.HIVE if value == "hive" else SqlDialect.DEFAULT
+
+    def set_sql_dialect(self, sql_dialect: SqlDialect) -> None:
+        """Select the SQL dialect; only :attr:`SqlDialect.DEFAULT` (Flink SQL on Spark's parser) exists.
+
+        :raises TableException: for :attr:`SqlDialect.HIVE`.
+        :raises TypeError: for a value that is no SQL dialect.
+        """
+        if sql_dialect == SqlDialect.HIVE:
+            raise TableException("Unsupported: SqlDialect.HIVE (Hive SQL grammar) is not supported by "
+                                 "pyflink_table on Spark; SqlDialect.DEFAULT is the only dialect.")
+        if sql_dialect != SqlDialect.DEFAULT:
+            raise TypeError(f"Unsupported SQL dialect: {sql_dialect!r}; supported: SqlDialect.DEFAULT.")
+        self.set("table.sql-dialect", "default")

@@ -18,9 +18,12 @@ from pyflink_table.types import DataType, RowType, _infer_type, _merge_type, par
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from pyflink_table.catalog import Catalog, CatalogDescriptor
+    from pyflink_table.module import Module, ModuleEntry
     from pyspark.sql import SparkSession
 
-__all__ = ["TableEnvironment"]
+__all__ = ["StreamTableEnvironment", "TableEnvironment"]
 
 
 @java_errors
@@ -42,6 +45,7 @@ class TableEnvironment:
         self._config = config
         self._streaming = streaming
         self._pending_inserts: List[Tuple[str, Table]] = []
+        self._modules_in_use: List[str] = ["core"]  # list_modules/use_modules
         config._attach(self._apply_option)
 
     @staticmethod
@@ -559,6 +563,115 @@ class TableEnvironment:
 
     # --- end of the connectors block ----------------------------------------------------------
 
+    # --- permanent views, drops, catalogs and modules (surface engineer's block) -------------
+
+    def create_view(self, view_path: str, table: Table, ignore_if_exists: Optional[bool] = False) -> None:
+        """Register ``table`` as a permanent view of the catalog (for the life of this environment).
+
+        :param view_path: ``[catalog.][database.]name``.
+        :param table: the view's content.
+        :param ignore_if_exists: do nothing if a table or view of that name exists; else raise
+            :class:`~pyflink_table.ValidationException`. Temporary and permanent objects share one
+            namespace here, so a temporary view of the same name counts as existing.
+        """
+        self._j_env.connectors().createView(view_path, table._j_table, bool(ignore_if_exists))
+
+    def drop_table(self, table_path: str, ignore_if_not_exists: Optional[bool] = True) -> bool:
+        """Drop a permanent table; True if one was removed.
+
+        :param ignore_if_not_exists: return False when there is no such table (the default); else
+            raise :class:`~pyflink_table.ValidationException`.
+        :raises ValidationException: when a temporary table of that name exists (drop it first
+            with :meth:`drop_temporary_table`).
+        """
+        return bool(self._j_env.connectors().dropPermanent(table_path, False, bool(ignore_if_not_exists)))
+
+    def drop_view(self, view_path: str, ignore_if_not_exists: Optional[bool] = True) -> bool:
+        """Drop a permanent view; True if one was removed.
+
+        :param ignore_if_not_exists: return False when there is no such view (the default); else
+            raise :class:`~pyflink_table.ValidationException`.
+        :raises ValidationException: when a temporary view of that name exists (drop it first with
+            :meth:`drop_temporary_view`).
+        """
+        return bool(self._j_env.connectors().dropPermanent(view_path, True, bool(ignore_if_not_exists)))
+
+    def get_catalog(self, catalog_name: str) -> Optional["Catalog"]:
+        """The catalog named ``catalog_name``, or None; only ``default_catalog`` exists."""
+        from pyflink_table.catalog import Catalog
+
+        return Catalog(self) if catalog_name in self.list_catalogs() else None
+
+    def create_catalog(self, catalog_name: str, catalog_descriptor: "CatalogDescriptor") -> None:
+        """Flink creates a catalog from a descriptor; here only ``default_catalog`` exists.
+
+        :raises TableException: always, naming the catalog type.
+        """
+        catalog_type = catalog_descriptor.get_options().get("type", "<no type>")
+        raise TableException(f"Unsupported: create_catalog('{catalog_name}') of type '{catalog_type}' is not "
+                             "supported by pyflink_table on Spark; the only catalog is 'default_catalog' "
+                             "(create databases in it with CREATE DATABASE).")
+
+    def register_catalog(self, catalog_name: str, catalog: "Catalog") -> None:
+        """Deprecated in Flink for :meth:`create_catalog`; here only ``default_catalog`` exists.
+
+        :raises TableException: always.
+        """
+        raise TableException(f"Unsupported: register_catalog('{catalog_name}') is not supported by "
+                             "pyflink_table on Spark; the only catalog is 'default_catalog'.")
+
+    def list_modules(self) -> List[str]:
+        """The modules in use: ``['core']`` (Flink's built-in functions)."""
+        return list(self._modules_in_use)
+
+    def list_full_modules(self) -> List["ModuleEntry"]:
+        """All loaded modules with their use status: the ``core`` module."""
+        from pyflink_table.module import ModuleEntry
+
+        return [ModuleEntry("core", "core" in self._modules_in_use)]
+
+    def load_module(self, module_name: str, module: "Module") -> None:
+        """Flink loads a module of functions; here only the built-in ``core`` module exists.
+
+        :raises ValidationException: for ``core`` (already loaded).
+        :raises TableException: for any other module.
+        """
+        if module_name == "core":
+            raise ValidationException("A module with name 'core' already exists")
+        raise TableException(f"Unsupported: load_module('{module_name}') is not supported by pyflink_table on "
+                             "Spark; the built-in module 'core' is the only module.")
+
+    def unload_module(self, module_name: str) -> None:
+        """Flink unloads a module; the built-in ``core`` module cannot be unloaded here.
+
+        :raises ValidationException: for an unknown module.
+        :raises TableException: for ``core`` (Spark's built-in functions cannot be switched off).
+        """
+        if module_name != "core":
+            raise ValidationException(f"No module with name '{module_name}' exists")
+        raise TableException("Unsupported: unload_module('core') is not supported by pyflink_table on Spark; "
+                             "Spark's built-in functions cannot be switched off.")
+
+    def use_modules(self, *module_names: str) -> None:
+        """Choose the modules in use, in resolution order: only ``'core'`` can be named.
+
+        :raises ValidationException: for an unknown or repeated module name.
+        :raises TableException: for no modules at all (built-in functions cannot be switched off).
+        """
+        seen: List[str] = []
+        for name in module_names:
+            if name != "core":
+                raise ValidationException(f"No module with name '{name}' exists")
+            if name in seen:
+                raise ValidationException(f"Module '{name}' appears more than once")
+            seen.append(name)
+        if not seen:
+            raise TableException("Unsupported: use_modules() without modules is not supported by pyflink_table "
+                                 "on Spark; Spark's built-in functions cannot be switched off.")
+        self._modules_in_use = seen
+
+    # --- end of the surface engineer's block --------------------------------------------------
+
     def _queue_insert(self, table_path: str, table: Table) -> None:
         self._pending_inserts.append((table_path, table))
 
@@ -572,6 +685,43 @@ class TableEnvironment:
         for path, table in pending:
             self._insert(path, table, False)
 
+
+# --- StreamTableEnvironment (surface engineer's block) ----------------------------------------
+
+
+class StreamTableEnvironment(TableEnvironment):
+    """PyFlink's environment bound to a DataStream program; here a :class:`TableEnvironment`.
+
+    There is no DataStream API on Spark: create it from :class:`EnvironmentSettings` only.
+
+    Example::
+
+        >>> st_env = StreamTableEnvironment.create(environment_settings=EnvironmentSettings.in_streaming_mode())
+    """
+
+    @staticmethod
+    def create(stream_execution_environment: Any = None,  # type: ignore[override]
+               environment_settings: Optional[EnvironmentSettings] = None) -> "StreamTableEnvironment":
+        """A new environment in the settings' mode (streaming or batch).
+
+        :param stream_execution_environment: not supported (no DataStream API on Spark): passing
+            one raises :class:`~pyflink_table.TableException`.
+        :param environment_settings: the settings; required.
+        :raises ValueError: when neither argument is given, as PyFlink.
+        """
+        if stream_execution_environment is not None:
+            raise TableException("Unsupported: StreamTableEnvironment.create(stream_execution_environment) is not "
+                                 "supported by pyflink_table on Spark (there is no DataStream API); pass "
+                                 "environment_settings=EnvironmentSettings.in_streaming_mode() instead.")
+        if environment_settings is None:
+            raise ValueError("No argument found, the param 'stream_execution_environment' or "
+                             "'environment_settings' is required.")
+        env = TableEnvironment.create(environment_settings)
+        env.__class__ = StreamTableEnvironment  # same state; the subclass only narrows create()
+        assert isinstance(env, StreamTableEnvironment)
+        return env
+
+# --- end of StreamTableEnvironment -------------------------------------------------------------
 
 def _show_printed(printed: Any) -> None:
     """Lines of the print connector (first element names the stream) on Python's stdout/stderr."""

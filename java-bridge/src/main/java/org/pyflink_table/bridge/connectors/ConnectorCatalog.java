@@ -225,6 +225,48 @@ public final class ConnectorCatalog {
     spark().catalog().dropTempView(name);
   }
 
+  // --- Table API permanent views and drops (TableEnvironment.create_view / drop_table / drop_view) ---
+
+  /** "table", "view", "temporary table", "temporary view", or null when nothing has this name. */
+  private String objectKind(String name) {
+    Entry e = entries.get(name);
+    if (e != null) return (e.temporary ? "temporary " : "") + (e.viewQuery != null ? "view" : "table");
+    if (env.isTemporaryView(name)) return "temporary view";
+    return spark().catalog().tableExists(name) ? "table" : null;
+  }
+
+  /** A permanent view of a Table object; false when it exists and {@code ignoreIfExists}. */
+  public boolean createView(String path, JTable table, boolean ignoreIfExists) {
+    String name = objectName(path);
+    if (objectKind(name) != null) {
+      if (ignoreIfExists) return false;
+      throw new ValidationException("Could not execute CreateTable in path " + identifier(name) + ": a "
+          + objectKind(name) + " with this name already exists (temporary and permanent objects share one namespace here).");
+    }
+    table.df.createOrReplaceTempView(name);
+    entries.put(name, new Entry(name, null, "(Table API view)", false));
+    return true;
+  }
+
+  /** Drops a permanent table or view as Flink's dropTable/dropView: true if one was removed. */
+  public boolean dropPermanent(String path, boolean view, boolean ignoreIfNotExists) {
+    String name = objectName(path);
+    String wanted = view ? "view" : "table";
+    String kind = objectKind(name);
+    if (("temporary " + wanted).equals(kind)) {
+      throw new ValidationException("Temporary " + wanted + " with identifier '" + identifier(name) + "'"
+          + " exists. Drop it first before removing the permanent " + wanted + ".");
+    }
+    if (wanted.equals(kind)) {
+      drop(path, view, false, false);
+      return true;
+    }
+    if (ignoreIfNotExists) return false;
+    throw new ValidationException((view ? "View" : "Table") + " with identifier '" + CATALOG + "." + currentDatabase()
+        + "." + name + "' does not exist.");
+  }
+  // --- end of Table API views and drops ---
+
   /** All views: SQL views (permanent and temporary) and temporary views of Table objects. */
   public String[] listViews(boolean temporaryOnly) {
     List<String> out = new ArrayList<>();

@@ -172,6 +172,20 @@ public final class TableEnv {
     String upper = s.toUpperCase(java.util.Locale.ROOT).replaceAll("\\s+", " ");
     StatementResult connectorStatement = connectors.execute(s, upper);
     if (connectorStatement != null) return connectorStatement;
+    // --- EXPLAIN [PLAN FOR | detail, ...] query: one row, column "result", as Flink ---
+    java.util.regex.Matcher explain = java.util.regex.Pattern.compile(
+        "(?is)^EXPLAIN\\s+(PLAN\\s+FOR\\s+)?((?:(?:ESTIMATED_COST|CHANGELOG_MODE|JSON_EXECUTION_PLAN|PLAN_ADVICE)\\s*,?\\s*)*)(.*)$")
+        .matcher(s);
+    if (explain.matches()) {
+      String[] details = explain.group(2).isBlank() ? new String[0]
+          : explain.group(2).toUpperCase(java.util.Locale.ROOT).strip().split("[\\s,]+");
+      String plan = org.pyflink_table.bridge.table.PlanExplain.explain(sqlQuery(explain.group(3)), details);
+      org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
+          .add("result", org.apache.spark.sql.types.DataTypes.StringType, true);
+      return new StatementResult(new JTable(this, spark.createDataFrame(
+          List.of(org.apache.spark.sql.RowFactory.create(plan)), schema)), true);
+    }
+    // --- end EXPLAIN ---
     if (upper.startsWith("SELECT") || upper.startsWith("WITH") || upper.startsWith("VALUES")
         || upper.startsWith("(")) {
       return new StatementResult(sqlQuery(s), true);

@@ -1,0 +1,120 @@
+"""Catalog objects: the environment's one catalog (``default_catalog``) and catalog descriptors."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, List, Optional
+
+from pyflink_table.configuration import Configuration
+from pyflink_table.errors import java_errors
+
+if TYPE_CHECKING:
+    from pyflink_table.table_environment import TableEnvironment
+
+__all__ = ["Catalog", "CatalogDescriptor", "ObjectPath"]
+
+
+class ObjectPath:
+    """A table's database and name inside a catalog, e.g. ``ObjectPath('default_database', 'orders')``."""
+
+    def __init__(self, database_name: str, object_name: str) -> None:
+        self._database_name = database_name
+        self._object_name = object_name
+
+    @staticmethod
+    def from_string(full_name: str) -> "ObjectPath":
+        """Parse ``'database.object'``."""
+        database, _, name = full_name.partition(".")
+        return ObjectPath(database, name)
+
+    def get_database_name(self) -> str:
+        """The database."""
+        return self._database_name
+
+    def get_object_name(self) -> str:
+        """The object's name."""
+        return self._object_name
+
+    def get_full_name(self) -> str:
+        """``database.object``."""
+        return f"{self._database_name}.{self._object_name}"
+
+    def __repr__(self) -> str:
+        return self.get_full_name()
+
+
+class CatalogDescriptor:
+    """A catalog to create with :meth:`~pyflink_table.TableEnvironment.create_catalog`: its name and options."""
+
+    def __init__(self, catalog_name: str, configuration: Configuration, comment: Optional[str] = None) -> None:
+        self._catalog_name = catalog_name
+        self._configuration = configuration
+        self._comment = comment
+
+    @staticmethod
+    def of(catalog_name: str, configuration: Configuration, comment: Optional[str] = None) -> "CatalogDescriptor":
+        """A descriptor; ``configuration`` holds the catalog's options, ``type`` first of all."""
+        return CatalogDescriptor(catalog_name, configuration, comment)
+
+    def get_catalog_name(self) -> str:
+        """The catalog's name."""
+        return self._catalog_name
+
+    def get_options(self) -> Dict[str, str]:
+        """The catalog's options."""
+        return self._configuration.to_dict()
+
+    def get_comment(self) -> Optional[str]:
+        """The comment, if any."""
+        return self._comment
+
+
+@java_errors
+class Catalog:
+    """The environment's catalog ``default_catalog`` (Spark's session catalog), for inspection.
+
+    Obtain it with :meth:`~pyflink_table.TableEnvironment.get_catalog`. Tables, views and databases
+    are created and dropped through the environment (SQL DDL, ``create_table``, ``create_view``).
+    """
+
+    def __init__(self, t_env: "TableEnvironment") -> None:
+        self._t_env = t_env
+
+    def get_default_database(self) -> str:
+        """``default_database``."""
+        return "default_database"
+
+    def list_databases(self) -> List[str]:
+        """The databases of the catalog."""
+        return self._t_env.list_databases()
+
+    def database_exists(self, database_name: str) -> bool:
+        """Whether the database exists."""
+        return database_name in self.list_databases()
+
+    def _permanent_objects(self, database_name: str) -> List[str]:
+        current = self._t_env.get_current_database()
+        try:
+            self._t_env.use_database(database_name)
+            temporary = set(self._t_env.list_temporary_tables())
+            return [name for name in self._t_env.list_tables() if name not in temporary]
+        finally:
+            self._t_env.use_database(current)
+
+    def list_tables(self, database_name: str) -> List[str]:
+        """Names of the permanent tables and views of a database (temporary objects are not in catalogs)."""
+        return self._permanent_objects(database_name)
+
+    def list_views(self, database_name: str) -> List[str]:
+        """Names of the permanent views of a database."""
+        current = self._t_env.get_current_database()
+        try:
+            self._t_env.use_database(database_name)
+            temporary = set(self._t_env.list_temporary_views())
+            return [name for name in self._t_env.list_views() if name not in temporary]
+        finally:
+            self._t_env.use_database(current)
+
+    def table_exists(self, table_path: ObjectPath) -> bool:
+        """Whether a permanent table or view exists at ``table_path``."""
+        return (self.database_exists(table_path.get_database_name())
+                and table_path.get_object_name() in self._permanent_objects(table_path.get_database_name()))

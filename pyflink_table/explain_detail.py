@@ -1,0 +1,29 @@
+"""``ExplainDetail``: extra sections asked of :meth:`~pyflink_table.Table.explain`."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+__all__ = ["ExplainDetail"]
+
+
+class ExplainDetail(IntEnum):
+    """What :meth:`~pyflink_table.Table.explain` adds to Spark's plans.
+
+    The values equal PyFlink's plain constants (0 to 3), so programs comparing them keep working.
+
+    - ``ESTIMATED_COST``: the optimised plan annotated with Spark's size and row-count estimates.
+    - ``CHANGELOG_MODE``: the kinds of change each table emits; batch tables only insert, so the
+      section reads ``[I]`` (as Flink's batch operators do).
+    - ``JSON_EXECUTION_PLAN``: Spark's physical plan as JSON.
+    - ``PLAN_ADVICE``: Flink refuses it in batch mode; here it raises
+      :class:`~pyflink_table.TableException` in batch mode as well.
+    """
+
+    ESTIMATED_COST = 0
+    CHANGELOG_MODE = 1
+    JSON_EXECUTION_PLAN = 2
+    PLAN_ADVICE = 3
+
+    def __str__(self) -> str:
+        return str(self.value)
