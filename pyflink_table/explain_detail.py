@@ -13,11 +13,12 @@ class ExplainDetail(IntEnum):
     The values equal PyFlink's plain constants (0 to 3), so programs comparing them keep working.
 
     - ``ESTIMATED_COST``: the optimised plan annotated with Spark's size and row-count estimates.
-    - ``CHANGELOG_MODE``: the kinds of change each table emits; batch tables only insert, so the
-      section reads ``[I]`` (as Flink's batch operators do).
-    - ``JSON_EXECUTION_PLAN``: Spark's physical plan as JSON.
+    - ``CHANGELOG_MODE``: accepted and adds nothing: batch tables only insert, and Flink's batch
+      plans carry no changelog annotations either.
+    - ``JSON_EXECUTION_PLAN``: Spark's physical plan as JSON, in a section
+      ``== Physical Execution Plan ==`` as Flink names it.
     - ``PLAN_ADVICE``: Flink refuses it in batch mode; here it raises
-      :class:`~pyflink_table.TableException` in batch mode as well.
+      :class:`~pyflink_table.TableException` (Spark has no plan advice).
     """
 
     ESTIMATED_COST = 0

@@ -202,9 +202,9 @@ class Table:
     def from_changelog(self, *arguments: Expression[Any]) -> "Table":
         """This table without its operation column, as Flink's ``FROM_CHANGELOG``.
 
-        Rows whose code means ``INSERT`` are kept; a row with any other code (an update or a
-        delete, which a batch table cannot hold, or an unknown code) fails the job with
-        :class:`~pyflink_table.TableException`-style "Unsupported" message.
+        Rows whose code means ``INSERT`` are kept. A row with any other code (an update or a
+        delete, which a batch table cannot hold, or an unknown code) fails the job with a
+        :class:`~pyflink_table.TableException` naming the code.
 
         :param arguments: optional named arguments ``op`` (``descriptor(name)``, default ``op``)
             and ``op_mapping`` (``map_(codes, kind, ...)``, e.g. ``map_("c, r", "INSERT")``).

@@ -461,6 +461,8 @@ class TableEnvironment:
         if result.rows() is None:
             return TableResult._ok()
         first_word = stmt.split(None, 1)[0].upper() if stmt.strip() else ""
+        if first_word == "EXPLAIN":
+            return _ExplainResult._of_plan(Table(result.rows(), self))
         return TableResult._of_table(Table(result.rows(), self), first_word in ("SHOW", "DESCRIBE", "DESC"))
 
     def sql_update(self, stmt: str) -> None:
@@ -722,6 +724,20 @@ class StreamTableEnvironment(TableEnvironment):
         return env
 
 # --- end of StreamTableEnvironment -------------------------------------------------------------
+
+
+class _ExplainResult(TableResult):
+    """The result of an EXPLAIN statement: one ``result`` row; ``print`` shows the plan text as is, as Flink."""
+
+    @staticmethod
+    def _of_plan(table: Table) -> "_ExplainResult":
+        plan = TableResult._of_table(table)
+        return _ExplainResult(plan._names, plan._types, plan._kind, plan._fetch)
+
+    def print(self) -> None:
+        """Print the plan text (no table borders)."""
+        for row in self._materialize():
+            print(row[0])
 
 def _show_printed(printed: Any) -> None:
     """Lines of the print connector (first element names the stream) on Python's stdout/stderr."""

@@ -125,6 +125,11 @@ def test_explain_details_and_explain_statement(t_env: TableEnvironment, capsys: 
         plans = [r[0] for r in result.collect()]
         assert len(plans) == 1 and "== Physical Plan ==" in plans[0]
     assert "== Physical Execution Plan ==" in plans[0] and "== Estimated Cost ==" in plans[0]
+    # PyFlink prints an EXPLAIN result as the bare plan text, without table borders.
+    capsys.readouterr()
+    t_env.execute_sql(f"EXPLAIN SELECT x FROM {t}").print()
+    printed = capsys.readouterr().out
+    assert printed.startswith("== Parsed Logical Plan ==") and "+--" not in printed.splitlines()[0]
 
 
 def test_to_and_from_changelog(t_env: TableEnvironment) -> None:
