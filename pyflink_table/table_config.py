@@ -83,6 +83,8 @@ class TableConfig:
 
     def set(self, key: str, value: Any) -> "TableConfig":
         """Set an option; runtime settings take effect at once."""
+        if key == "table.sql-dialect" and str(value).lower() != "default":
+            self.set_sql_dialect(SqlDialect.HIVE if str(value).lower() == "hive" else value)
         self._configuration.set(key, value)
         if self._listener is not None:
             self._listener(key, self._configuration.get_string(key, ""))

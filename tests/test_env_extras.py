@@ -125,6 +125,9 @@ def test_explain_details_and_explain_statement(t_env: TableEnvironment, capsys: 
         plans = [r[0] for r in result.collect()]
         assert len(plans) == 1 and "== Physical Plan ==" in plans[0]
     assert "== Physical Execution Plan ==" in plans[0] and "== Estimated Cost ==" in plans[0]
+    t_env.execute_sql("CREATE TABLE sink (x BIGINT) WITH ('connector'='blackhole')")
+    insert_plan = [r[0] for r in t_env.execute_sql(f"EXPLAIN INSERT INTO sink SELECT x FROM {t}").collect()]
+    assert len(insert_plan) == 1 and "== Physical Plan ==" in insert_plan[0]
     # PyFlink prints an EXPLAIN result as the bare plan text, without table borders.
     capsys.readouterr()
     t_env.execute_sql(f"EXPLAIN SELECT x FROM {t}").print()

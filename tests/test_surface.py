@@ -87,6 +87,8 @@ def test_table_config_sql_dialect_and_to_map() -> None:
         config.set_sql_dialect(SqlDialect.HIVE)
     with pytest.raises(TypeError, match="SQL dialect"):
         config.set_sql_dialect(5)  # type: ignore[arg-type]
+    with pytest.raises(TableException, match="SqlDialect.HIVE"):
+        config.set("table.sql-dialect", "hive")  # the option spelling is refused as loudly
     assert config.get_sql_dialect() == SqlDialect.DEFAULT
 
 

@@ -179,7 +179,11 @@ public final class TableEnv {
     if (explain.matches()) {
       String[] details = explain.group(2).isBlank() ? new String[0]
           : explain.group(2).toUpperCase(java.util.Locale.ROOT).strip().split("[\\s,]+");
-      String plan = org.pyflink_table.bridge.table.PlanExplain.explain(sqlQuery(explain.group(3)), details);
+      String query = explain.group(3).strip();
+      // EXPLAIN INSERT explains the query shaped to the sink's columns, without writing.
+      JTable explained = query.toUpperCase(java.util.Locale.ROOT).startsWith("INSERT")
+          ? connectors.prepareInsert(query).table() : sqlQuery(query);
+      String plan = org.pyflink_table.bridge.table.PlanExplain.explain(explained, details);
       org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
           .add("result", org.apache.spark.sql.types.DataTypes.StringType, true);
       return new StatementResult(new JTable(this, spark.createDataFrame(
