@@ -479,7 +479,7 @@ public final class ConnectorCatalog {
   private StatementResult strings(String column, String[] values) {
     List<Row> rows = new ArrayList<>();
     for (String v : values) rows.add(RowFactory.create(v));
-    StructType schema = new StructType().add(column, DataTypes.StringType, false);
+    StructType schema = new StructType().add(column, DataTypes.StringType, true);  // nullable STRING, as PyFlink 2.3 reports
     return new StatementResult(env.fromDataset(spark().createDataFrame(rows, schema)), true);
   }
 
