@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from pyflink_table import AggregateFunction, DataTypes, ListView, MapView, Row, TableException
-from pyflink_table.expressions import UNBOUNDED_ROW, col, lit, row_interval
+from pyflink_table.expressions import UNBOUNDED_RANGE, UNBOUNDED_ROW, col, lit, row_interval
 from pyflink_table.udf import udaf
 from pyflink_table.window import Over, Session, Tumble
 
@@ -185,6 +185,11 @@ def test_pandas_udaf_in_group_and_over_windows(t_env: Any) -> None:
                               UNBOUNDED_ROW).alias("w3"))
             .select(col("v"), mean_udaf(col("v")).over(col("w2")), mean_udaf(col("v")).over(col("w3"))))
     assert sorted_rows(over) == [(1.0, 1.0, 1.0), (2.0, 1.5, 1.5), (4.0, 3.0, 7 / 3), (8.0, 6.0, 3.75)]
+    # RANGE frames: 4 minutes preceding (inclusive bound: at 7 min the row at 3 min is in) and unbounded.
+    ranged = (t.over_window(Over.partition_by(col("k")).order_by(col("ts")).preceding(lit(4).minutes).alias("r4"),
+                            Over.partition_by(col("k")).order_by(col("ts")).preceding(UNBOUNDED_RANGE).alias("ru"))
+              .select(col("v"), mean_udaf(col("v")).over(col("r4")), mean_udaf(col("v")).over(col("ru"))))
+    assert sorted_rows(ranged) == [(1.0, 1.0, 1.0), (2.0, 1.5, 1.5), (4.0, 3.0, 7 / 3), (8.0, 8.0, 3.75)]
 
 
 def test_udaf_definition_errors(t_env: Any) -> None:
