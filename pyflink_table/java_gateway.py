@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional
@@ -54,6 +55,8 @@ def _default_conf() -> Dict[str, str]:
         "spark.sql.execution.arrow.maxRecordsPerBatch": "10000",
         "spark.python.worker.reuse": "true",
         "spark.driver.memory": "2g",
+        # Spark creates its warehouse folder at start-up; keep it out of the user's working directory.
+        "spark.sql.warehouse.dir": tempfile.mkdtemp(prefix="pyflink-table-warehouse-"),
     }
 
 
