@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from pyflink_table.table_environment import TableEnvironment
+    from pyflink_table.udf import UserDefinedFunctionWrapper
     from pyflink_table.window import GroupWindow, OverWindow
 
 __all__ = ["Table", "GroupedTable", "GroupWindowedTable", "WindowGroupedTable", "OverWindowedTable",
@@ -68,6 +69,18 @@ def _to_j_expr(field: Any) -> Any:
     if isinstance(field, Expression):
         return field._j_expr
     raise TypeError(f"Expected an Expression or a string expression, got {type(field).__name__}: {field!r}")
+
+
+def _row_function(func: Any) -> Any:
+    """The JVM call of a row-based operation's function; a bare function is applied to the whole row."""
+    from pyflink_table.udf import UserDefinedFunctionWrapper
+
+    if isinstance(func, UserDefinedFunctionWrapper):
+        from pyflink_table.expressions import call
+
+        # As in PyFlink, the function receives the whole input row as one Row argument.
+        return _to_j_expr(func(call("inputRow")))
+    return _to_j_expr(func)
 
 
 def _to_python(value: Any, t: Optional[DataType] = None) -> Any:
@@ -352,25 +365,25 @@ class Table:
         return self._wrap(bridge().table.LateralJoins.joinLateral(
             self._j_table, _to_j_expr(table_function_call), cond, True))
 
-    def map(self, func: ExpressionOrStr) -> "Table":
+    def map(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "Table":
         """Apply a scalar function to every row; a ROW result becomes one column per field.
 
         Example::
 
             >>> tab.map(my_row_udf(col('a'), col('b'))).alias('x', 'y')
         """
-        return self._wrap(bridge().table.RowBasedOperations.map(self._j_table, _to_j_expr(func)))
+        return self._wrap(bridge().table.RowBasedOperations.map(self._j_table, _row_function(func)))
 
-    def flat_map(self, func: ExpressionOrStr) -> "Table":
+    def flat_map(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "Table":
         """Apply a table function to every row; the result holds only the function's fields.
 
         Example::
 
             >>> tab.flat_map(split(col('s'))).alias('word', 'length')
         """
-        return self._wrap(bridge().table.LateralJoins.flatMap(self._j_table, _to_j_expr(func)))
+        return self._wrap(bridge().table.LateralJoins.flatMap(self._j_table, _row_function(func)))
 
-    def aggregate(self, func: ExpressionOrStr) -> "AggregatedTable":
+    def aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "AggregatedTable":
         """Aggregate the whole table with an aggregate function; follow with ``select``.
 
         Example::
@@ -378,9 +391,9 @@ class Table:
             >>> tab.aggregate(my_row_udaf(col('a')).alias('x', 'y')).select(col('x'), col('y'))
         """
         return AggregatedTable(bridge().table.RowBasedOperations.aggregate(
-            self._j_table, to_java_array(bridge().expressions.Expr, []), _to_j_expr(func)), self._t_env)
+            self._j_table, to_java_array(bridge().expressions.Expr, []), _row_function(func)), self._t_env)
 
-    def flat_aggregate(self, func: ExpressionOrStr) -> "FlatAggregateTable":
+    def flat_aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "FlatAggregateTable":
         """Aggregate the whole table with a table aggregate function (many rows); follow with ``select``.
 
         Example::
@@ -388,7 +401,7 @@ class Table:
             >>> tab.flat_aggregate(top2(col('a')).alias('v', 'rank')).select(col('v'), col('rank'))
         """
         return FlatAggregateTable(bridge().table.RowBasedOperations.flatAggregate(
-            self._j_table, to_java_array(bridge().expressions.Expr, []), _to_j_expr(func)), self._t_env)
+            self._j_table, to_java_array(bridge().expressions.Expr, []), _row_function(func)), self._t_env)
 
     # --- end of table functions and row-based operations ------------------------------------
 
@@ -486,7 +499,7 @@ class GroupedTable:
 
     # --- row-based operations (engineer D) ---------------------------------------------------
 
-    def aggregate(self, func: ExpressionOrStr) -> "AggregatedTable":
+    def aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "AggregatedTable":
         """Aggregate each group with an aggregate function; follow with ``select``.
 
         Example::
@@ -494,9 +507,9 @@ class GroupedTable:
             >>> tab.group_by(col('k')).aggregate(stats(col('v')).alias('mx', 'mn')).select(col('k'), col('mx'))
         """
         return AggregatedTable(bridge().table.RowBasedOperations.aggregateGrouped(
-            self._j_grouped, _to_j_expr(func)), self._t_env)
+            self._j_grouped, _row_function(func)), self._t_env)
 
-    def flat_aggregate(self, func: ExpressionOrStr) -> "FlatAggregateTable":
+    def flat_aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "FlatAggregateTable":
         """Aggregate each group with a table aggregate function (any number of rows per group).
 
         Example::
@@ -504,7 +517,7 @@ class GroupedTable:
             >>> tab.group_by(col('k')).flat_aggregate(top2(col('v')).alias('v', 'rank')).select('*')
         """
         return FlatAggregateTable(bridge().table.RowBasedOperations.flatAggregateGrouped(
-            self._j_grouped, _to_j_expr(func)), self._t_env)
+            self._j_grouped, _row_function(func)), self._t_env)
 
     # --- end of row-based operations ---------------------------------------------------------
 
@@ -536,7 +549,7 @@ class WindowGroupedTable:
 
     # --- row-based operations (engineer D) ---------------------------------------------------
 
-    def aggregate(self, func: ExpressionOrStr) -> "AggregatedTable":
+    def aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "AggregatedTable":
         """Aggregate each window and key with an aggregate function; follow with ``select``,
         which may name the window properties (``col('w').start``).
 
@@ -547,12 +560,12 @@ class WindowGroupedTable:
             ...     .select(col('k'), col('w').start, col('lo'), col('hi'))
         """
         return AggregatedTable(bridge().table.RowBasedOperations.aggregateWindowed(
-            self._j_grouped, _to_j_expr(func), False), self._t_env)
+            self._j_grouped, _row_function(func), False), self._t_env)
 
-    def flat_aggregate(self, func: ExpressionOrStr) -> "FlatAggregateTable":
+    def flat_aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "FlatAggregateTable":
         """Aggregate each window and key with a table aggregate function; follow with ``select``."""
         return FlatAggregateTable(bridge().table.RowBasedOperations.aggregateWindowed(
-            self._j_grouped, _to_j_expr(func), True), self._t_env)
+            self._j_grouped, _row_function(func), True), self._t_env)
 
     # --- end of row-based operations ---------------------------------------------------------
 

@@ -40,6 +40,9 @@ public final class ExprCompiler {
     switch (n) {
       case "as":
         return alias(call, scope);
+      case "inputrow":
+        // The whole input row as one ROW value: what a bare function in map/flat_map/aggregate gets.
+        return inputRow(scope);
       case "cast":
       case "trycast":
         return cast(call, scope, n.equals("trycast"));
@@ -111,10 +114,32 @@ public final class ExprCompiler {
     return b.builder.build(new CallContext(call.name, compileAll(args, scope), args, scope, distinct));
   }
 
+  /**
+   * Compiles an argument or key list; column functions ({@code with_columns(...)},
+   * {@code without_columns(...)}) expand in place, as Flink allows them wherever fields are expected.
+   */
   public static List<Column> compileAll(List<Expr> es, Scope scope) {
     List<Column> out = new ArrayList<>(es.size());
-    for (Expr e : es) out.add(compile(e, scope));
+    for (Expr e : es) {
+      if (isColumnFunction(e)) {
+        for (Expr f : expand(List.of(e), scope)) out.add(compile(f, scope));
+      } else {
+        out.add(compile(e, scope));
+      }
+    }
     return out;
+  }
+
+  private static Column inputRow(Scope scope) {
+    List<Column> fields = new ArrayList<>();
+    for (String f : scope.fieldNames()) fields.add(scope.field(f).as(f));
+    return functions.struct(fields.toArray(new Column[0]));
+  }
+
+  private static boolean isColumnFunction(Expr e) {
+    if (!(e instanceof Expr.Call)) return false;
+    String n = FunctionCatalog.normalize(((Expr.Call) e).name);
+    return n.equals("withcolumns") || n.equals("withoutcolumns");
   }
 
   /**
