@@ -7,6 +7,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
+import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
 
 /** {@code table.group_by(keys)}: selects over it aggregate per key. */
@@ -20,13 +21,26 @@ public final class GroupedJTable {
   }
 
   public JTable select(Expr[] items) {
-    Scope scope = table.scope();
-    List<Column> keyCols = ExprCompiler.compileAll(ExprCompiler.expand(keys, scope), scope);
-    // Python grouped-aggregate UDFs and built-in aggregates are aggregated apart (engineer D).
-    Dataset<Row> split = RowBasedOperations.splitAggregate(table.df, keyCols, java.util.Arrays.asList(items), scope);
-    if (split != null) return table.copyWith(split);
+    // An aliased key (group_by((col('a') % 2).alias('p'))) is selected by its alias, as in Flink:
+    // compute it as a column first and group by that column.
+    List<Expr> aliased = new ArrayList<>();
+    List<Expr> groupKeys = new ArrayList<>();
+    for (Expr k : keys) {
+      if (k instanceof Expr.Call && FunctionCatalog.normalize(((Expr.Call) k).name).equals("as")) {
+        aliased.add(k);
+        groupKeys.add(new Expr.FieldRef(ExprCompiler.aliasNames((Expr.Call) k).get(0)));
+      } else {
+        groupKeys.add(k);
+      }
+    }
+    JTable input = aliased.isEmpty() ? table : table.addOrReplaceColumns(aliased.toArray(new Expr[0]));
+    Scope scope = input.scope();
+    List<Column> keyCols = ExprCompiler.compileAll(ExprCompiler.expand(groupKeys, scope), scope);
+    // Python grouped-aggregate UDFs and built-in aggregates are aggregated apart.
+    Dataset<Row> split = RowBasedOperations.splitAggregate(input.df, keyCols, java.util.Arrays.asList(items), scope);
+    if (split != null) return input.copyWith(split);
     List<Column> cols = ExprCompiler.compileNamed(java.util.Arrays.asList(items), scope);
-    return table.copyWith(aggregate(table.df, keyCols, cols));
+    return input.copyWith(aggregate(input.df, keyCols, cols));
   }
 
   /**
