@@ -180,7 +180,7 @@ class Table:
         """Print the schema, as Flink does."""
         print(self._j_table.printSchema())
 
-    # --- explain and changelog conversion (surface engineer's block) ---------------------------
+    # --- explain and changelog conversion ---------------------------
 
     def explain(self, *extra_details: "ExplainDetail") -> str:
         """Spark's plans for this table: parsed, analysed, optimised and physical.
@@ -336,7 +336,7 @@ class Table:
         """Remove columns."""
         return self._wrap(self._j_table.dropColumns(_to_j_exprs(fields)))
 
-    # --- table functions and row-based operations (engineer D) ------------------------------
+    # --- table functions and row-based operations ------------------------------
 
     def join_lateral(self, table_function_call: ExpressionOrStr,
                      join_predicate: Optional[ExpressionOrStr] = None) -> "Table":
@@ -497,7 +497,7 @@ class GroupedTable:
         """Keys and aggregates per group."""
         return Table(self._j_grouped.select(_to_j_exprs(fields)), self._t_env)
 
-    # --- row-based operations (engineer D) ---------------------------------------------------
+    # --- row-based operations ---------------------------------------------------
 
     def aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "AggregatedTable":
         """Aggregate each group with an aggregate function; follow with ``select``.
@@ -547,7 +547,7 @@ class WindowGroupedTable:
         """Keys, aggregates and ``w.start``/``w.end``/``w.rowtime`` per window and key."""
         return Table(self._j_grouped.select(_to_j_exprs(fields)), self._t_env)
 
-    # --- row-based operations (engineer D) ---------------------------------------------------
+    # --- row-based operations ---------------------------------------------------
 
     def aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "AggregatedTable":
         """Aggregate each window and key with an aggregate function; follow with ``select``,
@@ -583,30 +583,25 @@ class OverWindowedTable:
         return Table(self._j_over.select(_to_j_exprs(fields)), self._t_env)
 
 
-# --- results of row-based aggregations (engineer D) -------------------------------------------
+# --- results of row-based aggregations -------------------------------------------
 
 
 @java_errors
-class AggregatedTable:
+class _RowBasedResult:
+    """A table produced by a row-based aggregation, which Flink only lets you ``select`` from."""
+
+    def __init__(self, j_table: Any, t_env: "TableEnvironment") -> None:
+        self._j_table = j_table
+        self._t_env = t_env
+
+    def select(self, *fields: ExpressionOrStr) -> Table:
+        """Project the keys and the function's fields (``'*'`` keeps them all)."""
+        return Table(self._j_table.select(_to_j_exprs(fields)), self._t_env)
+
+
+class AggregatedTable(_RowBasedResult):
     """The result of ``aggregate``: the keys and the function's fields, ready for ``select``."""
 
-    def __init__(self, j_table: Any, t_env: "TableEnvironment") -> None:
-        self._j_table = j_table
-        self._t_env = t_env
 
-    def select(self, *fields: ExpressionOrStr) -> Table:
-        """Project the keys and the aggregate's fields (``'*'`` keeps them all)."""
-        return Table(self._j_table.select(_to_j_exprs(fields)), self._t_env)
-
-
-@java_errors
-class FlatAggregateTable:
+class FlatAggregateTable(_RowBasedResult):
     """The result of ``flat_aggregate``: the keys and the emitted fields, ready for ``select``."""
-
-    def __init__(self, j_table: Any, t_env: "TableEnvironment") -> None:
-        self._j_table = j_table
-        self._t_env = t_env
-
-    def select(self, *fields: ExpressionOrStr) -> Table:
-        """Project the keys and the emitted fields (``'*'`` keeps them all)."""
-        return Table(self._j_table.select(_to_j_exprs(fields)), self._t_env)

@@ -258,7 +258,7 @@ class TableEnvironment:
         """Names of all functions: built-in and user-defined."""
         return sorted(set(self._j_env.listBuiltinFunctions()) | set(self.list_user_defined_functions()))
 
-    # --- user-defined functions and Python dependencies (UDF engineer's block) ----------------
+    # --- user-defined functions and Python dependencies ----------------
 
     def _register_user_function(self, name: str, function: Any, system: bool, ignore_if_exists: bool = False) -> None:
         from pyflink_table import udf as udf_module
@@ -473,7 +473,7 @@ class TableEnvironment:
         """Spark's plans for a SQL query."""
         return self.sql_query(stmt).explain(*extra_details)
 
-    # --- connectors, catalog and inserts (connectors engineer's block) ------------------------
+    # --- connectors, catalog and inserts ------------------------
 
     def connect(self, connector_descriptor: Any) -> Any:
         """FLIP-38: describe a connector table; continue with ``with_format``/``with_schema``.
@@ -565,7 +565,7 @@ class TableEnvironment:
 
     # --- end of the connectors block ----------------------------------------------------------
 
-    # --- permanent views, drops, catalogs and modules (surface engineer's block) -------------
+    # --- permanent views, drops, catalogs and modules -------------
 
     def create_view(self, view_path: str, table: Table, ignore_if_exists: Optional[bool] = False) -> None:
         """Register ``table`` as a permanent view of the catalog (for the life of this environment).
@@ -672,7 +672,7 @@ class TableEnvironment:
                                  "on Spark; Spark's built-in functions cannot be switched off.")
         self._modules_in_use = seen
 
-    # --- end of the surface engineer's block --------------------------------------------------
+    # --- end of permanent views, drops, catalogs and modules ---------------------------------
 
     def _queue_insert(self, table_path: str, table: Table) -> None:
         self._pending_inserts.append((table_path, table))
@@ -688,7 +688,7 @@ class TableEnvironment:
             self._insert(path, table, False)
 
 
-# --- StreamTableEnvironment (surface engineer's block) ----------------------------------------
+# --- StreamTableEnvironment ----------------------------------------
 
 
 class StreamTableEnvironment(TableEnvironment):

@@ -168,7 +168,7 @@ public final class FunctionCatalog {
 
   /**
    * Flink validates arithmetic operand types when the expression is built; Spark would cast a
-   * STRING operand at run time instead (engineer B).
+   * STRING operand at run time instead.
    */
   static CallContext numeric(CallContext c) {
     for (int i = 0; i < c.size(); i++) {
@@ -219,7 +219,7 @@ public final class FunctionCatalog {
     Column distinct = functions.array_distinct(values);
     Column counts = functions.transform(distinct,
         v -> functions.size(functions.filter(values, e -> e.equalTo(v))));
-    // The map is Flink's MULTISET<element>: record that type for the schema (engineer B).
+    // The map is Flink's MULTISET<element>: record that type for the schema.
     String element = org.pyflink_table.bridge.types.FlinkTypes.fromSpark(c.type(0));
     return functions.map_from_arrays(distinct, counts).as("collect", new org.apache.spark.sql.types.MetadataBuilder()
         .putString(org.pyflink_table.bridge.types.FlinkTypes.METADATA_KEY, "MULTISET<" + element + ">").build());

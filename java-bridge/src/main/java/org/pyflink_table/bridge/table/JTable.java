@@ -82,7 +82,7 @@ public final class JTable {
     for (Expr e : list) aggregates |= ExprCompiler.containsAggregate(e, scope);
     List<Column> cols = ExprCompiler.compileNamed(list, scope);
     if (aggregates) {
-      // Python grouped-aggregate UDFs and built-in aggregates are aggregated apart (engineer D).
+      // Python grouped-aggregate UDFs and built-in aggregates are aggregated apart.
       Dataset<Row> split = RowBasedOperations.splitAggregate(df, new ArrayList<>(), list, scope);
       if (split != null) return with(split);
       // A select with aggregates on an ungrouped table is a global aggregation, as in Flink.
@@ -293,7 +293,7 @@ public final class JTable {
     return with(df.join(right.df, cond, joinType));
   }
 
-  // --- windows (engineer G: group windows and over windows, see the window package) ------------
+  // --- windows (group windows and over windows, see the window package) ------------
 
   public org.pyflink_table.bridge.window.GroupWindowedJTable window(org.pyflink_table.bridge.window.GroupWindowSpec w) {
     return new org.pyflink_table.bridge.window.GroupWindowedJTable(this, w);
