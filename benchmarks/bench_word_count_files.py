@@ -5,7 +5,7 @@ UDF runtime, not the connectors): a filesystem CSV source of words, ``group_by(w
 written by a filesystem CSV sink. Each engine runs in its own fresh process; the figure is the wall
 time of the job (source to committed sink files), engine start-up excluded and shown separately.
 
-Usage: ``python benchmarks/bench_word_count_files.py [--mb 200] [--pyflink /work/.venv-pyflink/bin/python]``
+Usage: ``python benchmarks/bench_word_count_files.py [--mb 200] [--pyflink .venv-pyflink/bin/python]``
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def run(python: str, code: str, src: str, out: str, env: Optional[Dict[str, str]
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=int, default=200)
-    parser.add_argument("--pyflink", default="/work/.venv-pyflink/bin/python")
+    parser.add_argument("--pyflink", default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".venv-pyflink", "bin", "python"))
     args = parser.parse_args()
     os.makedirs(DATA_DIR, exist_ok=True)
     src = os.path.join(DATA_DIR, f"words_{args.mb}mb.csv")
