@@ -1,0 +1,742 @@
+package org.pyflink_table.bridge.session;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.AttributeReference;
+import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.Divide;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.Distinct;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
+import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Offset;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.Sort;
+import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
+
+/**
+ * Flink SQL text made into the Spark SQL that means the same, plus Flink's result types for the
+ * query's output columns where Spark widens them.
+ *
+ * <p>The text rewrite works on tokens (string literals, quoted identifiers and comments are never
+ * looked into), so a word inside a literal is never rewritten. What it changes:
+ *
+ * <ul>
+ *   <li>string literals: Flink has no backslash escapes ({@code 'a\b'} is three characters), and
+ *       {@code U&'\0041'} Unicode literals become plain literals;
+ *   <li>types in {@code CAST}/{@code TRY_CAST}: {@code TIMESTAMP(p)} is TIMESTAMP_NTZ (Spark's
+ *       TIMESTAMP has a time zone), {@code TIMESTAMP_LTZ(p)}/{@code WITH LOCAL TIME ZONE},
+ *       {@code VARCHAR(n)}, {@code CHAR(n)} (blank-padded as Flink), {@code BYTES},
+ *       {@code VARBINARY(n)}, {@code ROW<..>}/{@code ROW(..)}, {@code MULTISET<..>}, NOT NULL;
+ *   <li>{@code TIMESTAMP '...'} literals and {@code TO_TIMESTAMP} give TIMESTAMP_NTZ;
+ *   <li>{@code ARRAY[..]}, {@code MAP[..]}, {@code ROW(..)} value constructors;
+ *   <li>{@code FLOOR/CEIL(ts TO unit)}, {@code LOCALTIMESTAMP}, {@code STR_TO_MAP(s)} with
+ *       Flink's default delimiters, {@code TIMESTAMPDIFF} as INT;
+ *   <li>{@code FETCH FIRST n ROWS ONLY} and {@code OFFSET n ROWS FETCH NEXT m ROWS ONLY}.
+ * </ul>
+ */
+public final class FlinkSqlDialect {
+  private FlinkSqlDialect() {}
+
+  /** Words the rewriter may turn into something else (handled in {@code run}). */
+  private static final java.util.Set<String> SPECIAL = java.util.Set.of("CAST", "TRY_CAST", "ARRAY", "MAP", "ROW",
+      "TIMESTAMP", "TO_TIMESTAMP", "LOCALTIMESTAMP", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
+      "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK");
+
+  private enum Kind { SPACE, STRING, UNICODE_STRING, QUOTED, WORD, NUMBER, SYMBOL }
+
+  private static final class Token {
+    final Kind kind;
+    final String text;
+
+    Token(Kind kind, String text) {
+      this.kind = kind;
+      this.text = text;
+    }
+
+    boolean is(String word) {
+      return kind == Kind.WORD && text.equalsIgnoreCase(word);
+    }
+
+    boolean sym(String s) {
+      return kind == Kind.SYMBOL && text.equals(s);
+    }
+
+    String upper() {
+      return text.toUpperCase(Locale.ROOT);
+    }
+  }
+
+  // ---------------------------------------------------------------- tokenizer
+
+  private static List<Token> tokenize(String sql) {
+    List<Token> out = new ArrayList<>();
+    int i = 0;
+    int n = sql.length();
+    while (i < n) {
+      char c = sql.charAt(i);
+      int start = i;
+      if (Character.isWhitespace(c)) {
+        while (i < n && Character.isWhitespace(sql.charAt(i))) i++;
+        out.add(new Token(Kind.SPACE, sql.substring(start, i)));
+      } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+        int end = sql.indexOf('\n', i);
+        i = end < 0 ? n : end;
+        out.add(new Token(Kind.SPACE, sql.substring(start, i)));
+      } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+        int end = sql.indexOf("*/", i + 2);
+        i = end < 0 ? n : end + 2;
+        out.add(new Token(Kind.SPACE, sql.substring(start, i)));
+      } else if ((c == 'U' || c == 'u') && sql.startsWith("&'", i + 1)) {
+        i = quoted(sql, i + 2, '\'');
+        out.add(new Token(Kind.UNICODE_STRING, sql.substring(start, i)));
+      } else if (c == '\'') {
+        i = quoted(sql, i, '\'');
+        out.add(new Token(Kind.STRING, sql.substring(start, i)));
+      } else if (c == '`' || c == '"') {
+        i = quoted(sql, i, c);
+        out.add(new Token(Kind.QUOTED, sql.substring(start, i)));
+      } else if (Character.isLetter(c) || c == '_' || c == '$') {
+        while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) i++;
+        out.add(new Token(Kind.WORD, sql.substring(start, i)));
+      } else if (Character.isDigit(c)) {
+        while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '.')) i++;
+        out.add(new Token(Kind.NUMBER, sql.substring(start, i)));
+      } else {
+        out.add(new Token(Kind.SYMBOL, String.valueOf(c)));
+        i++;
+      }
+    }
+    return out;
+  }
+
+  /** End (exclusive) of a quoted token opening at {@code open}; a doubled quote is an escape. */
+  private static int quoted(String sql, int open, char quote) {
+    int i = open + 1;
+    while (i < sql.length()) {
+      if (sql.charAt(i) == quote) {
+        if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
+          i += 2;
+          continue;
+        }
+        return i + 1;
+      }
+      i++;
+    }
+    return sql.length(); // unterminated: Spark's parser reports it
+  }
+
+  // ---------------------------------------------------------------- text rewrite
+
+  /** The Spark SQL text that means what the Flink SQL text means. */
+  public static String rewrite(String sql) {
+    List<Token> tokens = tokenize(sql);
+    return new Rewriter(tokens).run(0, tokens.size());
+  }
+
+  private static final class Rewriter {
+    private final List<Token> t;
+
+    Rewriter(List<Token> tokens) {
+      this.t = tokens;
+    }
+
+    /** Index of the next non-space token at or after i (t.size() when none). */
+    int next(int i) {
+      while (i < t.size() && t.get(i).kind == Kind.SPACE) i++;
+      return i;
+    }
+
+    /** Index of the bracket closing the one at {@code open} ('(' or '['). */
+    int closing(int open) {
+      String o = t.get(open).text;
+      String c = o.equals("(") ? ")" : "]";
+      int depth = 0;
+      for (int i = open; i < t.size(); i++) {
+        if (t.get(i).sym(o)) depth++;
+        if (t.get(i).sym(c) && --depth == 0) return i;
+      }
+      return t.size();
+    }
+
+    /** Rewritten text of tokens [from, to). */
+    String run(int from, int to) {
+      StringBuilder out = new StringBuilder();
+      // Where the expression ending at the output's end starts, for Flink's 1-based x[i]:
+      // parenthesised groups and calls, dotted names, and the composites emitted below.
+      java.util.ArrayDeque<Integer> opens = new java.util.ArrayDeque<>();
+      int primaryStart = -1;
+      int wordStart = -1;
+      int dotBase = -1;
+      int i = from;
+      while (i < to) {
+        Token k = t.get(i);
+        int after = next(i + 1);
+        boolean call = after < to && t.get(after).sym("(");
+        int before = out.length();
+        if (k.kind == Kind.SPACE) {
+          out.append(k.text);
+          i++;
+          continue;
+        }
+        if (k.sym("[") && primaryStart >= 0) {
+          int close = Math.min(closing(i), to);
+          String base = out.substring(primaryStart);
+          out.setLength(primaryStart);
+          out.append("try_element_at(").append(base).append(", ").append(run(i + 1, close).strip()).append(')');
+          i = close + 1;
+          wordStart = -1;
+          dotBase = -1;
+          continue;
+        }
+        if (k.sym("(")) {
+          opens.push(wordStart >= 0 ? wordStart : before);
+          out.append('(');
+          i++;
+          primaryStart = -1;
+          wordStart = -1;
+          dotBase = -1;
+          continue;
+        }
+        if (k.sym(")")) {
+          out.append(')');
+          i++;
+          primaryStart = opens.isEmpty() ? -1 : opens.pop();
+          wordStart = -1;
+          dotBase = -1;
+          continue;
+        }
+        if (k.sym(".")) {
+          dotBase = primaryStart;
+          out.append('.');
+          i++;
+          primaryStart = -1;
+          wordStart = -1;
+          continue;
+        }
+        if (k.kind == Kind.WORD || k.kind == Kind.QUOTED) {
+          boolean special = k.kind == Kind.WORD && SPECIAL.contains(k.upper());
+          if (!special) {
+            int start = dotBase >= 0 ? dotBase : before;
+            out.append(k.text);
+            i++;
+            primaryStart = start;
+            wordStart = before;
+            dotBase = -1;
+            continue;
+          }
+        }
+        wordStart = -1;
+        dotBase = -1;
+        if (k.kind == Kind.STRING) {
+          out.append(sparkString(flinkStringValue(k.text)));
+          i++;
+        } else if (k.kind == Kind.UNICODE_STRING) {
+          out.append(sparkString(unicodeValue(k.text.substring(2))));
+          i++;
+        } else if ((k.is("CAST") || k.is("TRY_CAST")) && call) {
+          int close = closing(after);
+          out.append(cast(k.upper(), after, Math.min(close, to)));
+          i = close + 1;
+        } else if ((k.is("ARRAY") || k.is("MAP")) && after < to && t.get(after).sym("[")) {
+          int close = Math.min(closing(after), to);
+          out.append(k.upper().toLowerCase(Locale.ROOT)).append('(').append(run(after + 1, close)).append(')');
+          i = close + 1;
+        } else if (k.is("ROW") && call) {
+          out.append("struct");
+          i = after;
+        } else if (k.is("TIMESTAMP") && after < to && t.get(after).kind == Kind.STRING) {
+          out.append("TIMESTAMP_NTZ ");
+          i = after;
+        } else if (k.is("WEEK") && call) {
+          out.append("weekofyear");
+          i = after;
+        } else if (k.is("TO_TIMESTAMP") && call) {
+          out.append("to_timestamp_ntz");
+          i = after;
+        } else if (k.is("LOCALTIMESTAMP") && !call) {
+          out.append("localtimestamp()");
+          i++;
+        } else if (k.is("TIMESTAMPDIFF") && call) {
+          int close = Math.min(closing(after), to);
+          out.append("CAST(timestampdiff(").append(run(after + 1, close)).append(") AS INT)");
+          i = close + 1;
+        } else if ((k.is("FLOOR") || k.is("CEIL") || k.is("CEILING")) && call && topLevelWord(after, "TO") >= 0) {
+          int close = Math.min(closing(after), to);
+          out.append(floorCeil(k.is("FLOOR"), after, close));
+          i = close + 1;
+        } else if (k.is("STR_TO_MAP") && call) {
+          int close = Math.min(closing(after), to);
+          List<String> args = arguments(after, close);
+          if (args.size() == 1) args.add("','");
+          if (args.size() == 2) args.add("'='");
+          out.append("str_to_map(").append(String.join(", ", args)).append(')');
+          i = close + 1;
+        } else if (k.is("SIMILAR") && after < to && t.get(after).is("TO")) {
+          throw TableException.unsupported("SIMILAR TO in SQL (use LIKE or REGEXP)");
+        } else if (k.is("FETCH") && after < to && (t.get(after).is("FIRST") || t.get(after).is("NEXT"))) {
+          int[] limit = fetch(after, to);
+          out.append("LIMIT ").append(t.get(limit[0]).text);
+          i = limit[1];
+        } else if (k.is("OFFSET") && after < to && t.get(after).kind == Kind.NUMBER) {
+          int rows = next(after + 1);
+          int resume = after + 1;
+          if (rows < to && (t.get(rows).is("ROW") || t.get(rows).is("ROWS"))) resume = rows + 1;
+          int f = next(resume);
+          if (f < to && t.get(f).is("FETCH")) {
+            // Spark wants LIMIT before OFFSET.
+            int[] limit = fetch(next(f + 1), to);
+            out.append("LIMIT ").append(t.get(limit[0]).text).append(" OFFSET ").append(t.get(after).text);
+            i = limit[1];
+          } else {
+            out.append("OFFSET ").append(t.get(after).text);
+            i = resume;
+          }
+        } else if (k.is("REGEXP_EXTRACT") && call) {
+          // Flink: NULL when nothing matches (Spark: '').
+          int close = Math.min(closing(after), to);
+          List<String> args = arguments(after, close);
+          if (args.size() == 2) args.add("0"); // Flink's default is the whole match
+          out.append("try_element_at(regexp_extract_all(").append(String.join(", ", args)).append("), 1)");
+          i = close + 1;
+        } else if (k.is("SPLIT_INDEX") && call) {
+          int close = Math.min(closing(after), to);
+          List<int[]> ranges = argumentRanges(after, close);
+          if (ranges.size() != 3) throw TableException.unsupported("SPLIT_INDEX with " + ranges.size() + " arguments");
+          int[] d = ranges.get(1);
+          int dTok = next(d[0]);
+          String separator = dTok < d[1] && t.get(dTok).kind == Kind.STRING && next(dTok + 1) >= d[1]
+              ? sparkString(java.util.regex.Pattern.quote(flinkStringValue(t.get(dTok).text)))
+              : "concat('\\\\Q', " + run(d[0], d[1]).strip() + ", '\\\\E')";
+          String index = run(ranges.get(2)[0], ranges.get(2)[1]).strip();
+          out.append("try_element_at(split(").append(run(ranges.get(0)[0], ranges.get(0)[1]).strip()).append(", ")
+              .append(separator).append(", -1), CASE WHEN (").append(index).append(") >= 0 THEN (")
+              .append(index).append(") + 1 END)");
+          i = close + 1;
+        } else {
+          out.append(k.text);
+          i++;
+          boolean operand = k.kind == Kind.NUMBER || k.kind == Kind.WORD || k.kind == Kind.QUOTED;
+          primaryStart = operand ? before : -1;
+          wordStart = k.kind == Kind.WORD ? before : -1;
+          continue;
+        }
+        // A handled construct: one whole expression, unless it was a bare function name
+        // whose argument list follows (then '(' records the start).
+        if (i == after && after < to && t.get(after).sym("(")) {
+          wordStart = before;
+          primaryStart = -1;
+        } else {
+          primaryStart = before;
+        }
+      }
+      return out.toString();
+    }
+
+    /** Token ranges [start, end) of the top-level arguments of the call whose '(' is at open. */
+    List<int[]> argumentRanges(int open, int close) {
+      List<int[]> ranges = new ArrayList<>();
+      int depth = 0;
+      int start = open + 1;
+      for (int i = open + 1; i < close; i++) {
+        Token k = t.get(i);
+        if (k.sym("(") || k.sym("[")) depth++;
+        if (k.sym(")") || k.sym("]")) depth--;
+        if (depth == 0 && k.sym(",")) {
+          ranges.add(new int[] {start, i});
+          start = i + 1;
+        }
+      }
+      if (close > start) ranges.add(new int[] {start, close});
+      return ranges;
+    }
+
+    /** FETCH FIRST|NEXT n ROW|ROWS ONLY starting at the FIRST/NEXT word: {count index, resume index}. */
+    int[] fetch(int firstOrNext, int to) {
+      int count = next(firstOrNext + 1);
+      if (count >= to || t.get(count).kind != Kind.NUMBER) {
+        throw TableException.unsupported("FETCH FIRST without a row count");
+      }
+      int i = next(count + 1);
+      if (i < to && (t.get(i).is("ROW") || t.get(i).is("ROWS"))) i = next(i + 1);
+      if (i < to && t.get(i).is("ONLY")) i++;
+      return new int[] {count, i};
+    }
+
+    /** Index of a word at bracket depth 1 inside the call whose '(' is at open, or -1. */
+    int topLevelWord(int open, String word) {
+      int close = closing(open);
+      int depth = 0;
+      int found = -1;
+      for (int i = open; i < close && i < t.size(); i++) {
+        if (t.get(i).sym("(") || t.get(i).sym("[")) depth++;
+        if (t.get(i).sym(")") || t.get(i).sym("]")) depth--;
+        if (depth == 1 && t.get(i).is(word)) found = i; // the last one: "CAST(a AS b)" has one
+      }
+      return found;
+    }
+
+    /** Rewritten top-level comma-separated arguments of the call whose '(' is at open. */
+    List<String> arguments(int open, int close) {
+      List<String> args = new ArrayList<>();
+      for (int[] r : argumentRanges(open, close)) args.add(run(r[0], r[1]).strip());
+      return args;
+    }
+
+    String floorCeil(boolean floor, int open, int close) {
+      int to = topLevelWord(open, "TO");
+      String value = run(open + 1, to).strip();
+      String unit = run(to + 1, close).strip().toUpperCase(Locale.ROOT);
+      if (!unit.matches("YEAR|QUARTER|MONTH|WEEK|DAY|HOUR|MINUTE|SECOND|MILLISECOND")) {
+        throw TableException.unsupported((floor ? "FLOOR" : "CEIL") + "(... TO " + unit + ")");
+      }
+      // Wall-clock truncation; CEIL = the next boundary unless already on one.
+      String step = unit.equals("QUARTER") ? "3 MONTH" : unit.equals("WEEK") ? "7 DAY" : "1 " + unit;
+      String shifted = floor ? value : "(" + value + ") + INTERVAL " + step + " - INTERVAL 1 MICROSECOND";
+      return "CAST(date_trunc('" + unit + "', " + shifted + ") AS TIMESTAMP_NTZ)";
+    }
+
+    /** CAST/TRY_CAST(expr AS flinkType) with the type in Spark's words. */
+    String cast(String fn, int open, int close) {
+      int as = topLevelWord(open, "AS");
+      if (as < 0) return fn + "(" + run(open + 1, close) + ")";
+      String value = run(open + 1, as).strip();
+      TypeReader reader = new TypeReader(t, next(as + 1), close);
+      String[] type = reader.type();
+      if (reader.pos < close) {
+        // Something after the type we do not understand: hand the original to Spark.
+        return fn + "(" + value + " AS " + run(next(as + 1), close) + ")";
+      }
+      String converted = fn + "(" + value + " AS " + type[0] + ")";
+      if (type.length > 2 && type[2] != null) {
+        converted = "CAST(date_trunc('" + type[2] + "', " + converted + ") AS " + type[0] + ")";
+      }
+      if (type.length > 3 && type[3] != null) {
+        converted = "substring(" + converted + ", 1, " + type[3] + ")"; // VARCHAR(n) keeps n characters
+      }
+      return type[1] == null ? converted : "rpad(" + converted + ", " + type[1] + ", ' ')";
+    }
+  }
+
+  /** Reads one Flink type from tokens: {Spark type text, CHAR length to pad to or null}. */
+  private static final class TypeReader {
+    private final List<Token> t;
+    private final int end;
+    int pos;
+
+    TypeReader(List<Token> tokens, int start, int end) {
+      this.t = tokens;
+      this.pos = start;
+      this.end = end;
+    }
+
+    private Token peek() {
+      while (pos < end && t.get(pos).kind == Kind.SPACE) pos++;
+      return pos < end ? t.get(pos) : new Token(Kind.SPACE, "");
+    }
+
+    private Token take() {
+      Token k = peek();
+      pos++;
+      return k;
+    }
+
+    /** "(n[, m])" after a type name, as text, or "" when absent. */
+    private List<String> parameters() {
+      List<String> ps = new ArrayList<>();
+      if (!peek().sym("(")) return ps;
+      take();
+      while (!peek().sym(")") && pos < end) {
+        Token k = take();
+        if (!k.sym(",")) ps.add(k.text);
+      }
+      take();
+      return ps;
+    }
+
+    private boolean takeWords(String... words) {
+      int saved = pos;
+      for (String w : words) {
+        if (!peek().is(w)) {
+          pos = saved;
+          return false;
+        }
+        take();
+      }
+      return true;
+    }
+
+    String[] type() {
+      String[] r = baseType();
+      // Postfix collection forms and nullability.
+      while (true) {
+        if (takeWords("NOT", "NULL") || takeWords("NULL")) continue;
+        if (takeWords("ARRAY")) {
+          r = new String[] {"ARRAY<" + r[0] + ">", null};
+        } else if (takeWords("MULTISET")) {
+          r = new String[] {"MAP<" + r[0] + ", INT>", null};
+        } else {
+          return r;
+        }
+      }
+    }
+
+    private String[] baseType() {
+      Token k = take();
+      String name = k.kind == Kind.WORD ? k.upper() : k.text;
+      switch (name) {
+        case "TIMESTAMP": {
+          String unit = truncation(parameters());
+          if (takeWords("WITH", "LOCAL", "TIME", "ZONE")) return new String[] {"TIMESTAMP_LTZ", null, unit};
+          takeWords("WITHOUT", "TIME", "ZONE");
+          return new String[] {"TIMESTAMP_NTZ", null, unit};
+        }
+        case "TIMESTAMP_LTZ":
+          return new String[] {"TIMESTAMP_LTZ", null, truncation(parameters())};
+        case "STRING":
+          return new String[] {"STRING", null};
+        case "VARCHAR": {
+          List<String> ps = parameters();
+          return new String[] {"STRING", null, null, ps.isEmpty() ? null : ps.get(0)};
+        }
+        case "CHAR":
+        case "CHARACTER": {
+          if (takeWords("VARYING")) {
+            List<String> ps = parameters();
+            return new String[] {"STRING", null, null, ps.isEmpty() ? null : ps.get(0)};
+          }
+          List<String> ps = parameters();
+          return new String[] {"STRING", ps.isEmpty() ? "1" : ps.get(0)};
+        }
+        case "BYTES":
+        case "VARBINARY":
+        case "BINARY":
+          parameters();
+          return new String[] {"BINARY", null};
+        case "DOUBLE":
+          takeWords("PRECISION");
+          return new String[] {"DOUBLE", null};
+        case "DEC":
+        case "NUMERIC":
+        case "DECIMAL": {
+          List<String> ps = parameters();
+          return new String[] {"DECIMAL(" + (ps.isEmpty() ? "10" : ps.get(0)) + ", "
+              + (ps.size() > 1 ? ps.get(1) : "0") + ")", null};
+        }
+        case "ARRAY": {
+          expect("<");
+          String e = type()[0];
+          expect(">");
+          return new String[] {"ARRAY<" + e + ">", null};
+        }
+        case "MULTISET": {
+          expect("<");
+          String e = type()[0];
+          expect(">");
+          return new String[] {"MAP<" + e + ", INT>", null};
+        }
+        case "MAP": {
+          expect("<");
+          String key = type()[0];
+          expect(",");
+          String value = type()[0];
+          expect(">");
+          return new String[] {"MAP<" + key + ", " + value + ">", null};
+        }
+        case "ROW": {
+          String closeWith = peek().sym("<") ? ">" : ")";
+          take();
+          List<String> fields = new ArrayList<>();
+          while (!peek().sym(closeWith) && pos < end) {
+            Token field = take();
+            String type = type()[0];
+            if (peek().kind == Kind.STRING) take(); // a field description
+            fields.add(field.text + ": " + type);
+            if (peek().sym(",")) take();
+          }
+          expect(closeWith);
+          return new String[] {"STRUCT<" + String.join(", ", fields) + ">", null};
+        }
+        default: {
+          // INT, BIGINT, TINYINT, SMALLINT, BOOLEAN, FLOAT, DOUBLE, DATE, TIME(p)...: same words.
+          StringBuilder s = new StringBuilder(k.text);
+          List<String> ps = parameters();
+          if (!ps.isEmpty()) s.append('(').append(String.join(", ", ps)).append(')');
+          return new String[] {s.toString(), null};
+        }
+      }
+    }
+
+    /** Spark's date_trunc unit that drops the digits a TIMESTAMP(p) does not keep (p = 0 or 3). */
+    private static String truncation(List<String> precision) {
+      if (precision.isEmpty()) return null;
+      switch (precision.get(0)) {
+        case "0": return "SECOND";
+        case "3": return "MILLISECOND";
+        default: return null; // 6 is Spark's own; 1, 2, 4, 5 keep microseconds (see docs/sql.rst)
+      }
+    }
+
+    private void expect(String symbol) {
+      Token k = take();
+      if (!k.sym(symbol)) {
+        throw new org.pyflink_table.bridge.errors.SqlParserException(
+            "SQL parse failed. Expected '" + symbol + "' in a CAST type but found '" + k.text + "'.");
+      }
+    }
+  }
+
+  /** The value of a Flink string literal: a doubled quote is a quote, nothing else escapes. */
+  private static String flinkStringValue(String literal) {
+    String body = literal.length() >= 2 ? literal.substring(1, literal.length() - 1) : literal.substring(1);
+    return body.replace("''", "'");
+  }
+
+  /** The value of a U&'...' literal: backslash + 4 hex digits (or +6 after '+') is a code point. */
+  private static String unicodeValue(String literal) {
+    String body = flinkStringValue(literal);
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < body.length(); i++) {
+      char c = body.charAt(i);
+      if (c == '\\' && i + 1 < body.length() && body.charAt(i + 1) == '\\') {
+        out.append('\\');
+        i++;
+      } else if (c == '\\' && i + 1 < body.length() && body.charAt(i + 1) == '+' && i + 8 <= body.length()) {
+        out.appendCodePoint(Integer.parseInt(body.substring(i + 2, i + 8), 16));
+        i += 7;
+      } else if (c == '\\' && i + 5 <= body.length()) {
+        out.append((char) Integer.parseInt(body.substring(i + 1, i + 5), 16));
+        i += 4;
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  /** A Spark SQL literal whose value is exactly {@code value} (Spark reads backslash escapes). */
+  private static String sparkString(String value) {
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'";
+  }
+
+  // ---------------------------------------------------------------- result types
+
+  /**
+   * The query with Flink's result types on output columns that are an aggregate or an integer
+   * division Spark types wider: SUM/AVG of INT is INT in Flink (BIGINT/DOUBLE in Spark), INT / INT
+   * is INT. Only columns whose value reaches the output unchanged (through projections, filters,
+   * sorts and limits) are retyped, which keeps the cast exact.
+   */
+  public static Dataset<Row> withFlinkResultTypes(Dataset<Row> ds) {
+    LogicalPlan plan = ds.queryExecution().analyzed();
+    Map<Object, Expression> defined = new HashMap<>();
+    LogicalPlan node = plan;
+    while (true) {
+      List<NamedExpression> named = null;
+      if (node instanceof Project) named = ScalaInterop.list(((Project) node).projectList());
+      if (node instanceof Aggregate) named = ScalaInterop.list(((Aggregate) node).aggregateExpressions());
+      if (named != null) {
+        for (NamedExpression e : named) {
+          if (e instanceof Alias) defined.putIfAbsent(e.exprId(), ((Alias) e).child());
+        }
+      }
+      boolean passThrough = node instanceof Project || node instanceof Aggregate || node instanceof Filter
+          || node instanceof Sort || node instanceof SubqueryAlias || node instanceof GlobalLimit
+          || node instanceof LocalLimit || node instanceof Distinct || node instanceof Offset;
+      if (!passThrough || node.children().size() != 1) break;
+      node = node.children().apply(0);
+    }
+    List<Attribute> output = ScalaInterop.list(plan.output());
+    DataType[] retype = new DataType[output.size()];
+    boolean any = false;
+    for (int i = 0; i < output.size(); i++) {
+      Expression e = output.get(i);
+      for (int hops = 0; hops < 64 && e instanceof AttributeReference
+          && defined.containsKey(((AttributeReference) e).exprId()); hops++) {
+        e = defined.get(((AttributeReference) e).exprId());
+      }
+      DataType flink = flinkType(e);
+      if (flink != null && !flink.equals(output.get(i).dataType())) {
+        retype[i] = flink;
+        any = true;
+      }
+    }
+    if (!any) return ds;
+    String[] names = ds.columns();
+    String[] positional = new String[names.length];
+    for (int i = 0; i < names.length; i++) positional[i] = "_flink_col_" + i;
+    Dataset<Row> renamed = ds.toDF(positional);
+    List<Column> cols = new ArrayList<>();
+    for (int i = 0; i < names.length; i++) {
+      Column c = functions.col(positional[i]);
+      cols.add((retype[i] == null ? c : c.cast(retype[i])).as(names[i]));
+    }
+    return renamed.select(ScalaInterop.seq(cols));
+  }
+
+  /** Spark's date-part extractions, INT (or DECIMAL for seconds) where Flink's are BIGINT. */
+  private static final java.util.Set<String> DATE_PARTS = java.util.Set.of("Extract", "Year", "Quarter", "Month",
+      "DayOfMonth", "DayOfWeek", "DayOfYear", "WeekOfYear", "Hour", "Minute", "Second");
+
+  /** The type Flink gives an expression where it differs from Spark's, else null. */
+  private static DataType flinkType(Expression e) {
+    if (e instanceof AggregateExpression) {
+      AggregateFunction f = ((AggregateExpression) e).aggregateFunction();
+      if (f instanceof Sum || f instanceof Average) {
+        DataType in = f.children().apply(0).dataType();
+        if (in instanceof DecimalType) {
+          int scale = ((DecimalType) in).scale();
+          return DataTypes.createDecimalType(38, f instanceof Sum ? scale : Math.max(6, scale));
+        }
+        if (integral(in) || in instanceof FloatType) return in;
+      }
+      return null;
+    }
+    if (DATE_PARTS.contains(e.getClass().getSimpleName())) return DataTypes.LongType; // Flink: BIGINT
+    if (e instanceof Divide) {
+      Expression l = ((Divide) e).left();
+      Expression r = ((Divide) e).right();
+      if (l instanceof Cast && r instanceof Cast) {
+        DataType a = ((Cast) l).child().dataType();
+        DataType b = ((Cast) r).child().dataType();
+        if (integral(a) && integral(b)) return rank(a) >= rank(b) ? a : b;
+      }
+    }
+    return null;
+  }
+
+  private static boolean integral(DataType t) {
+    return t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType || t instanceof LongType;
+  }
+
+  private static int rank(DataType t) {
+    return t instanceof ByteType ? 1 : t instanceof ShortType ? 2 : t instanceof IntegerType ? 3 : 4;
+  }
+}
