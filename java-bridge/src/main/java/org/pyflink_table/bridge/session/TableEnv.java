@@ -114,9 +114,10 @@ public final class TableEnv {
   public JTable sqlQuery(String sql) {
     sql = org.pyflink_table.bridge.window.SqlWindows.rewrite(sql, spark); // Flink SQL windowing (window package)
     sql = org.pyflink_table.bridge.table.LateralJoins.rewriteSql(sql); // LATERAL TABLE(f(x)) -> LATERAL f(x)
+    sql = FlinkSqlDialect.rewrite(sql); // Flink SQL literals, CAST types, functions Spark reads differently
     connectors.refresh();
     try {
-      return new JTable(this, spark.sql(quoteGeneratedNames(sql)));
+      return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(spark.sql(quoteGeneratedNames(sql))));
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
