@@ -125,6 +125,9 @@ def test_aggregate_and_division_result_types(t_env: Any) -> None:
                             " ORDER BY id")
     assert rows(parts) == [(1, 2024, 10, 45, 2), (-3, 2024, 0, 0, 6)]
     assert _types(parts) == ["IntType", "BigIntType", "BigIntType", "BigIntType", "BigIntType"]
+    # A division inside an expression truncates as Flink's (values 2 and -2) but stays DOUBLE.
+    nested = t_env.sql_query("SELECT i / 2 + 1 FROM t ORDER BY id")
+    assert rows(nested) == [(2,), (-2,)]
     # A UNION's column keeps Spark's widening, as Flink's does here (BIGINT).
     union = t_env.sql_query("SELECT SUM(i) FROM t UNION ALL SELECT CAST(1 AS BIGINT)")
     assert sorted(rows(union)) == [(-4,), (1,)] and _types(union) == ["BigIntType"]

@@ -655,6 +655,7 @@ public final class FlinkSqlDialect {
    * sorts and limits) are retyped, which keeps the cast exact.
    */
   public static Dataset<Row> withFlinkResultTypes(Dataset<Row> ds) {
+    ds = withIntegerDivision(ds);
     LogicalPlan plan = ds.queryExecution().analyzed();
     Map<Object, Expression> defined = new HashMap<>();
     LogicalPlan node = plan;
@@ -701,6 +702,62 @@ public final class FlinkSqlDialect {
     return renamed.select(ScalaInterop.seq(cols));
   }
 
+  /**
+   * Flink's INT / INT is an INT (truncated toward zero); Spark divides in DOUBLE. Every such
+   * division in the plan is truncated in place, keeping Spark's DOUBLE type so the expressions
+   * around it stay valid; a division that is itself an output column is then typed INT below.
+   */
+  private static Dataset<Row> withIntegerDivision(Dataset<Row> ds) {
+    LogicalPlan plan = ds.queryExecution().analyzed();
+    boolean[] changed = {false};
+    scala.PartialFunction<Expression, Expression> truncate = new scala.runtime.AbstractPartialFunction<>() {
+      @Override
+      public boolean isDefinedAt(Expression e) {
+        return integralDivision(e) != null;
+      }
+
+      @Override
+      public <A1 extends Expression, B1> B1 applyOrElse(A1 e, scala.Function1<A1, B1> otherwise) {
+        DataType integral = integralDivision(e);
+        if (integral == null) return otherwise.apply(e);
+        changed[0] = true;
+        @SuppressWarnings("unchecked")
+        B1 result = (B1) new Cast(new Cast(e, integral, scala.Option.empty(), org.apache.spark.sql.catalyst.expressions.EvalMode.LEGACY()),
+            e.dataType(), scala.Option.empty(), org.apache.spark.sql.catalyst.expressions.EvalMode.LEGACY());
+        return result;
+      }
+    };
+    scala.PartialFunction<LogicalPlan, LogicalPlan> everyNode = new scala.runtime.AbstractPartialFunction<>() {
+      @Override
+      public boolean isDefinedAt(LogicalPlan p) {
+        return true;
+      }
+
+      @Override
+      public <A1 extends LogicalPlan, B1> B1 applyOrElse(A1 p, scala.Function1<A1, B1> otherwise) {
+        @SuppressWarnings("unchecked")
+        B1 result = (B1) p.transformExpressionsUp(truncate);
+        return result;
+      }
+    };
+    LogicalPlan rewritten = plan.transformUp(everyNode);
+    if (!changed[0]) return ds;
+    return org.apache.spark.sql.classic.Dataset$.MODULE$.ofRows(
+        (org.apache.spark.sql.classic.SparkSession) ds.sparkSession(), rewritten);
+  }
+
+  /** The integral type of an INT / INT Spark computes in DOUBLE, else null. */
+  private static DataType integralDivision(Expression e) {
+    if (!(e instanceof Divide)) return null;
+    Expression l = ((Divide) e).left();
+    Expression r = ((Divide) e).right();
+    if (!(l instanceof Cast) || !(r instanceof Cast)) return null;
+    DataType a = ((Cast) l).child().dataType();
+    DataType b = ((Cast) r).child().dataType();
+    if (!integral(a) || !integral(b)) return null;
+    return rank(a) >= rank(b) ? a : b;
+  }
+
   /** Spark's date-part extractions, INT (or DECIMAL for seconds) where Flink's are BIGINT. */
   private static final java.util.Set<String> DATE_PARTS = java.util.Set.of("Extract", "Year", "Quarter", "Month",
       "DayOfMonth", "DayOfWeek", "DayOfYear", "WeekOfYear", "Hour", "Minute", "Second");
@@ -720,14 +777,10 @@ public final class FlinkSqlDialect {
       return null;
     }
     if (DATE_PARTS.contains(e.getClass().getSimpleName())) return DataTypes.LongType; // Flink: BIGINT
-    if (e instanceof Divide) {
-      Expression l = ((Divide) e).left();
-      Expression r = ((Divide) e).right();
-      if (l instanceof Cast && r instanceof Cast) {
-        DataType a = ((Cast) l).child().dataType();
-        DataType b = ((Cast) r).child().dataType();
-        if (integral(a) && integral(b)) return rank(a) >= rank(b) ? a : b;
-      }
+    if (e instanceof Cast && ((Cast) e).child() instanceof Cast) {
+      // The truncated division made by withIntegerDivision.
+      Expression inner = ((Cast) ((Cast) e).child()).child();
+      if (integralDivision(inner) != null) return integralDivision(inner);
     }
     return null;
   }
