@@ -99,6 +99,10 @@ def test_literals_and_row_limits(t_env: Any) -> None:
     assert rows(table) == [("it's", "a\\b", "AB", "FETCH FIRST 1 ROWS ONLY", "CAST(a AS TIMESTAMP(3))",
                             datetime.datetime(2024, 1, 15, 10, 30, 45, 500000))]
     assert _types(table)[5] == "TimestampType"
+    # Flink's LIKE has no escape character by default: '\' is an ordinary character.
+    like = t_env.sql_query(r"SELECT s LIKE 'a\b', s LIKE 'a\%', 'a_b' LIKE 'a\_b', 'axb' LIKE 'a\_b'"
+                           r" FROM (VALUES ('a\b')) AS v(s)")
+    assert rows(like) == [(True, True, False, False)]
     assert rows(t_env.sql_query("SELECT id FROM t ORDER BY id FETCH FIRST 1 ROWS ONLY")) == [(1,)]
     assert rows(t_env.sql_query("SELECT id FROM t ORDER BY id OFFSET 1 ROWS FETCH NEXT 1 ROWS ONLY")) == [(2,)]
     # PyFlink answers SIMILAR TO; Spark has no such predicate, so it is refused by name.

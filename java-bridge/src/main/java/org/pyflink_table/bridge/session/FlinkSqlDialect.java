@@ -256,7 +256,14 @@ public final class FlinkSqlDialect {
         wordStart = -1;
         dotBase = -1;
         if (k.kind == Kind.STRING) {
-          out.append(sparkString(flinkStringValue(k.text)));
+          String value = flinkStringValue(k.text);
+          int prev = i - 1;
+          while (prev >= from && t.get(prev).kind == Kind.SPACE) prev--;
+          if (prev >= from && t.get(prev).is("LIKE") && !(after < to && t.get(after).is("ESCAPE"))) {
+            // Flink's LIKE has no escape character unless ESCAPE names one; Spark's is ''.
+            value = value.replace("\\", "\\\\");
+          }
+          out.append(sparkString(value));
           i++;
         } else if (k.kind == Kind.UNICODE_STRING) {
           out.append(sparkString(unicodeValue(k.text.substring(2))));
