@@ -132,6 +132,9 @@ def test_aggregate_and_division_result_types(t_env: Any) -> None:
     # A division inside an expression truncates as Flink's (values 2 and -2) but stays DOUBLE.
     nested = t_env.sql_query("SELECT i / 2 + 1 FROM t ORDER BY id")
     assert rows(nested) == [(2,), (-2,)]
+    # SUM over INT wraps around on overflow as Flink's does (measured: -294967296).
+    overflow = t_env.sql_query("SELECT SUM(v) FROM (VALUES (2000000000), (2000000000)) AS x(v)")
+    assert rows(overflow) == [(-294967296,)] and _types(overflow) == ["IntType"]
     # A UNION's column keeps Spark's widening, as Flink's does here (BIGINT).
     union = t_env.sql_query("SELECT SUM(i) FROM t UNION ALL SELECT CAST(1 AS BIGINT)")
     assert sorted(rows(union)) == [(-4,), (1,)] and _types(union) == ["BigIntType"]

@@ -704,7 +704,7 @@ public final class FlinkSqlDialect {
     List<Column> cols = new ArrayList<>();
     for (int i = 0; i < names.length; i++) {
       Column c = functions.col(positional[i]);
-      cols.add((retype[i] == null ? c : c.cast(retype[i])).as(names[i]));
+      cols.add((retype[i] == null ? c : narrow(c, output.get(i).dataType(), retype[i])).as(names[i]));
     }
     return renamed.select(ScalaInterop.seq(cols));
   }
@@ -768,6 +768,18 @@ public final class FlinkSqlDialect {
   /** Spark's date-part extractions, INT (or DECIMAL for seconds) where Flink's are BIGINT. */
   private static final java.util.Set<String> DATE_PARTS = java.util.Set.of("Extract", "Year", "Quarter", "Month",
       "DayOfMonth", "DayOfWeek", "DayOfYear", "WeekOfYear", "Hour", "Minute", "Second");
+
+  /**
+   * The column as the narrower Flink type. A 64-bit integer wraps around into a narrower integer
+   * as Flink's SUM overflows (Spark's checked cast would fail instead).
+   */
+  private static Column narrow(Column c, DataType from, DataType to) {
+    if (from instanceof LongType && integral(to) && !(to instanceof LongType)) {
+      long span = to instanceof IntegerType ? 1L << 32 : to instanceof ShortType ? 1L << 16 : 1L << 8;
+      c = functions.pmod(c.plus(span / 2), functions.lit(span)).minus(span / 2);
+    }
+    return c.cast(to);
+  }
 
   /** The type Flink gives an expression where it differs from Spark's, else null. */
   private static DataType flinkType(Expression e) {
