@@ -138,3 +138,14 @@ def test_aggregate_and_division_result_types(t_env: Any) -> None:
     # A UNION's column keeps Spark's widening, as Flink's does here (BIGINT).
     union = t_env.sql_query("SELECT SUM(i) FROM t UNION ALL SELECT CAST(1 AS BIGINT)")
     assert sorted(rows(union)) == [(-4,), (1,)] and _types(union) == ["BigIntType"]
+
+
+def test_views_defined_in_flink_sql_read_it_as_flink(t_env) -> None:  # type: ignore[no-untyped-def]
+    # Hand-computed: Flink arrays are 1-based and CAST to TIMESTAMP(3) keeps milliseconds.
+    import datetime
+
+    t_env.create_temporary_view("src_v", t_env.from_elements([(1, [10, 20])], ["i", "arr"]))
+    t_env.execute_sql("CREATE VIEW flink_v AS SELECT i, arr[1] AS first, "
+                      "CAST('2020-01-01 10:00:00.123456' AS TIMESTAMP(3)) AS ts FROM src_v")
+    got = [tuple(r) for r in t_env.sql_query("SELECT * FROM flink_v").execute().collect()]
+    assert got == [(1, 10, datetime.datetime(2020, 1, 1, 10, 0, 0, 123000))]

@@ -186,7 +186,7 @@ public final class ConnectorCatalog {
     }
     refresh();
     // A view defined by SQL text is analysed again at each use, so it follows its tables' refreshes.
-    spark().sql("CREATE TEMPORARY VIEW `" + name + "` AS " + query);
+    spark().sql("CREATE TEMPORARY VIEW `" + name + "` AS " + env.toSparkSql(query));
     entries.put(name, new Entry(name, null, query, temporary));
   }
 

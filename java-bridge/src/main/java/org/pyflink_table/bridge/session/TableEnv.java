@@ -111,13 +111,19 @@ public final class TableEnv {
     return names.toArray(new String[0]);
   }
 
-  public JTable sqlQuery(String sql) {
+  /** A Flink SQL query as Spark SQL: every rewrite that makes Spark read it as Flink does. */
+  public String toSparkSql(String sql) {
     sql = org.pyflink_table.bridge.window.SqlWindows.rewrite(sql, spark); // Flink SQL windowing (window package)
     sql = org.pyflink_table.bridge.table.LateralJoins.rewriteSql(sql); // LATERAL TABLE(f(x)) -> LATERAL f(x)
     sql = FlinkSqlDialect.rewrite(sql); // Flink SQL literals, CAST types, functions Spark reads differently
+    return quoteGeneratedNames(sql);
+  }
+
+  public JTable sqlQuery(String sql) {
+    String sparkSql = toSparkSql(sql);
     connectors.refresh();
     try {
-      return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(spark.sql(quoteGeneratedNames(sql))));
+      return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(spark.sql(sparkSql)));
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
