@@ -369,7 +369,7 @@ def test_datatypes_signatures():
             assert got == expected, name
 
 
-# The rows of /work/shared/api/pyflink_2_3_surface.tsv whose module is ``types``.
+# The rows of tests/reference/pyflink_2_3_surface.tsv whose module is ``types``.
 SURFACE = [
     "DataTypes", "DataTypes.ARRAY", "DataTypes.BIGINT", "DataTypes.BINARY", "DataTypes.BOOLEAN",
     "DataTypes.BYTES", "DataTypes.CHAR", "DataTypes.DATE", "DataTypes.DAY", "DataTypes.DECIMAL",
@@ -383,21 +383,16 @@ SURFACE = [
 
 
 def _surface_file():
-    for base in [Path(__file__).resolve().parents[1].parent / "shared", Path("/work/shared")]:
-        f = base / "api" / "pyflink_2_3_surface.tsv"
-        if f.exists():
-            return f
-    return None
+    # A copy of shared/api/pyflink_2_3_surface.tsv kept with the tests.
+    return Path(__file__).resolve().parent / "reference" / "pyflink_2_3_surface.tsv"
 
 
 def test_surface_covered():
     import pyflink_table.types as types_module
     names = list(SURFACE)
-    f = _surface_file()
-    if f is not None:
-        from_file = [line.split("\t")[1] for line in f.read_text().splitlines()
-                     if line.startswith("types\t")]
-        assert sorted(from_file) == sorted(SURFACE)
+    from_file = [line.split("\t")[1] for line in _surface_file().read_text().splitlines()
+                 if line.startswith("types\t")]
+    assert sorted(from_file) == sorted(SURFACE)
     for name in names:
         obj = types_module
         for part in name.split("."):
