@@ -20,22 +20,10 @@ from pyflink_table.expressions import col, lit, row_interval
 from pyflink_table.window import Session, Slide, Tumble
 
 from tests.conftest import sorted_rows
+from tests.window_data import DATA, SCHEMA
 
 T = dt.datetime
 
-# The probe's rows: two keys, a row just before midnight, a tie at midnight, a NULL value.
-DATA: List[Tuple[Any, ...]] = [
-    ("a", 1, T(2024, 1, 1, 23, 55)),
-    ("a", 2, T(2024, 1, 1, 23, 59, 59, 999000)),
-    ("a", 3, T(2024, 1, 2, 0, 0)),
-    ("a", 8, T(2024, 1, 2, 0, 0)),
-    ("b", 4, T(2024, 1, 2, 0, 4, 0, 500000)),
-    ("a", 5, T(2024, 1, 2, 0, 25)),
-    ("b", 6, T(2024, 1, 2, 0, 31)),
-    ("b", None, T(2024, 1, 2, 0, 32)),
-]
-SCHEMA = DataTypes.ROW([DataTypes.FIELD("k", DataTypes.STRING()), DataTypes.FIELD("v", DataTypes.INT()),
-                        DataTypes.FIELD("ts", DataTypes.TIMESTAMP(3))])
 
 
 def _table(t_env: Any, data: List[Tuple[Any, ...]] = DATA) -> Any:

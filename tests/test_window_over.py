@@ -22,25 +22,13 @@ from pyflink_table.expressions import (CURRENT_RANGE, CURRENT_ROW, UNBOUNDED_RAN
 from pyflink_table.window import Over
 
 from tests.conftest import sorted_rows
+from tests.window_data import DATA, SCHEMA
 
 T = dt.datetime
 MIDNIGHT = T(2024, 1, 2)
 
-# The probe's rows: a tie at midnight for key a, a NULL value for key b.
-DATA: List[Tuple[Any, ...]] = [
-    ("a", 1, T(2024, 1, 1, 23, 55)),
-    ("a", 2, T(2024, 1, 1, 23, 59, 59, 999000)),
-    ("a", 3, T(2024, 1, 2, 0, 0)),
-    ("a", 8, T(2024, 1, 2, 0, 0)),
-    ("b", 4, T(2024, 1, 2, 0, 4, 0, 500000)),
-    ("a", 5, T(2024, 1, 2, 0, 25)),
-    ("b", 6, T(2024, 1, 2, 0, 31)),
-    ("b", None, T(2024, 1, 2, 0, 32)),
-]
 # The same without the tie (a's 8 moved to 00:07), for ROWS frames whose result depends on tie order.
 NO_TIES = [r if r[1] != 8 else ("a", 8, T(2024, 1, 2, 0, 7)) for r in DATA]
-SCHEMA = DataTypes.ROW([DataTypes.FIELD("k", DataTypes.STRING()), DataTypes.FIELD("v", DataTypes.INT()),
-                        DataTypes.FIELD("ts", DataTypes.TIMESTAMP(3))])
 
 
 def _base() -> List[Any]:
