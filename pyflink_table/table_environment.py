@@ -375,12 +375,19 @@ class TableEnvironment:
         """Metric values reported so far by the Python functions' metric groups (see
         :mod:`pyflink_table.metrics`), by full name such as ``my_udf.rows``; totals over all jobs
         of this process. Counters and gauges give numbers, meters and distributions dicts.
+
+        CSV and JSON sources read with ``*.ignore-parse-errors`` add counters named
+        ``<table>.skipped-parse-errors`` (malformed rows dropped) and
+        ``<table>.nulled-parse-errors`` (rows kept with NULL for unparsable or missing fields).
         """
         import logging
 
         from pyflink_table.udf import _collected_metrics
 
         values = _collected_metrics()
+        # Counted in the JVM by the file sources (see docs/connectors.rst).
+        for name, count in bridge().connectors.ParseErrors.counts().items():
+            values[str(name)] = int(count)
         logging.getLogger("pyflink_table.metrics").info("UDF metrics: %s", values)
         return values
 

@@ -284,7 +284,7 @@ public final class Connectors {
     String format = d.options.get("format");
     switch (format) {
       case "csv":
-        return Formats.readCsv(spark, location, path, d, schema);
+        return Formats.readCsv(spark, location, path, d, schema, hadoop);
       case "json":
         return Formats.readJson(spark, location, path, d, schema);
       case "parquet":

@@ -12,6 +12,7 @@ import static org.apache.spark.sql.functions.regexp_replace;
 import static org.apache.spark.sql.functions.split;
 import static org.apache.spark.sql.functions.transform;
 import static org.apache.spark.sql.functions.trim;
+import static org.apache.spark.sql.functions.udf;
 import static org.apache.spark.sql.functions.when;
 
 import java.math.BigDecimal;
@@ -23,6 +24,8 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
@@ -32,6 +35,7 @@ import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.util.LongAccumulator;
 import org.pyflink_table.bridge.errors.TableException;
 
 /** Flink's csv, json and print layouts expressed as Spark column expressions. */
@@ -42,19 +46,41 @@ final class Formats {
 
   // --- CSV ---------------------------------------------------------------------------------------
 
-  static Dataset<Row> readCsv(SparkSession spark, String location, String table, TableDefinition d, StructType schema) {
+  static Dataset<Row> readCsv(SparkSession spark, String location, String table, TableDefinition d, StructType schema,
+      org.apache.hadoop.conf.Configuration hadoop) {
     String delim = Connectors.unescape(d.option("csv.field-delimiter", ","));
     boolean noQuote = d.flag("csv.disable-quote-character");
     String quote = d.option("csv.quote-character", "\"");
     String escape = d.options.get("csv.escape-character");
     String nullLiteral = d.options.get("csv.null-literal");
     boolean ignore = d.flag("csv.ignore-parse-errors");
+    boolean header = d.flag(Connectors.SKIP_FIRST_LINE);
+    boolean comments = d.flag("csv.allow-comments");
     String arrayDelim = d.option("csv.array-element-delimiter", ";");
+    CsvText.Dialect dialect = new CsvText.Dialect(delim.codePointAt(0), noQuote ? -1 : quote.codePointAt(0),
+        escape != null && !escape.equals(quote) ? escape.codePointAt(0) : -1, comments, header, nullLiteral, false);
+    // Line by line unless a quoted value holds a line break: record-by-record reading (Spark's
+    // multiLine) cannot split a file between tasks, so it is used only for files that need it.
+    List<org.apache.hadoop.fs.Path> unclosedFiles = new ArrayList<>();
+    CsvText.Layout layout = csvLayout(location, dialect, hadoop, unclosedFiles);
+    dialect = dialect.withMultiLine(layout.quotedLineBreak);
+    ParseErrors.registerDialect(table, dialect);
     StructType text = new StructType();
     for (StructField f : schema.fields()) text = text.add(f.name(), DataTypes.StringType, true);
     text = text.add(CORRUPT, DataTypes.StringType, true);
-    Dataset<Row> raw = spark.read().schema(text)
-        .option("header", String.valueOf(d.flag(Connectors.SKIP_FIRST_LINE)))
+    org.apache.spark.sql.DataFrameReader reader = spark.read().schema(text);
+    // Spark turns a quoted "\r\n" into "\n" unless it is told the files' line break.
+    if (dialect.multiLine && layout.separator != null) {
+      // Spark warns about any two-character separator; a quoted "\r\n" is what it is set for here.
+      if (layout.separator.length() > 1) {
+        org.apache.logging.log4j.core.config.Configurator.setLevel(
+            "org.apache.spark.sql.catalyst.csv.CSVOptions", org.apache.logging.log4j.Level.ERROR);
+      }
+      reader = reader.option("lineSep", layout.separator);
+    }
+    Dataset<Row> raw = reader
+        .option("header", String.valueOf(header))
+        .option("multiLine", String.valueOf(dialect.multiLine))
         .option("sep", delim)
         .option("mode", "PERMISSIVE")
         .option("columnNameOfCorruptRecord", CORRUPT)
@@ -63,14 +89,28 @@ final class Formats {
         .option("emptyValue", "")
         .option("ignoreLeadingWhiteSpace", "false")
         .option("ignoreTrailingWhiteSpace", "false")
-        .option("comment", d.flag("csv.allow-comments") ? "#" : "\u0000")
+        .option("comment", comments ? "#" : "\u0000")
         .option("quote", noQuote ? "\u0000" : quote)
         .option("escape", escape != null ? escape : quote)
         .csv(location);
+    int dataFields = 0;
+    for (StructField f : schema.fields()) if (!d.partitionKeys.contains(f.name())) dataFields++;
+    // Spark marks a record with too few or too many fields (or an unclosed quote) as corrupt and
+    // keeps its text; counting its fields tells which, as Flink treats them differently.
+    final CsvText.Dialect recordDialect = dialect;
+    Column corrupt = col(CORRUPT).isNotNull();
+    Column fieldCount = when(corrupt, udf((UDF1<String, Integer>) s -> CsvText.fieldCount(s, recordDialect),
+        DataTypes.IntegerType).apply(col(CORRUPT)));
+    // Flink's ignore-parse-errors drops a record it cannot split into the row's fields (too many,
+    // or a quote never closed) and keeps the others with NULL where a field is missing or unparsable.
+    Column dropped = corrupt.and(fieldCount.equalTo(-1).or(fieldCount.gt(dataFields)));
+    Column shortRow = corrupt.and(not(dropped));
     List<Column> out = new ArrayList<>();
     List<Column> rawFields = new ArrayList<>();
-    Column anyBad = col(CORRUPT).isNotNull();
+    Column anyBad = corrupt;
+    Column anyUnparsable = lit(false);
     Column badField = null;
+    int dataIndex = 0;
     for (StructField f : schema.fields()) {
       Column s = col("`" + f.name() + "`");
       DataType t = f.dataType();
@@ -95,23 +135,140 @@ final class Formats {
       }
       if (bad != null) {
         anyBad = anyBad.or(bad);
+        anyUnparsable = anyUnparsable.or(bad);
         Column name = when(bad, lit(f.name() + "' (" + t.sql() + ")"));
         badField = badField == null ? name : coalesce(badField, name);
       }
+      if (ignore && !partition) {
+        converted = when(shortRow.and(fieldCount.leq(dataIndex)), lit(null).cast(t)).otherwise(converted);
+      }
+      if (!partition) dataIndex++;
       out.add(converted.cast(t).as(f.name(), f.metadata()));
     }
-    Column rowText = coalesce(col(CORRUPT), concat_ws(delim, rawFields.toArray(new Column[0])));
+    Column joinedFields = concat_ws(delim, rawFields.toArray(new Column[0]));
+    Column rowText = coalesce(col(CORRUPT), joinedFields);
+    // Spark reads a quote left open at the end of a file as a value running to the end; Flink
+    // rejects that record. Such files are rare (truncated), so their last record is matched by text.
+    Column unclosedTail = lit(false);
+    for (org.apache.hadoop.fs.Path file : unclosedFiles) {
+      String last = lastRecordJoined(file, dialect, delim, hadoop);
+      if (last == null) continue;
+      Column inFile = org.apache.spark.sql.functions.url_decode(
+          org.apache.spark.sql.functions.parse_url(input_file_name(), lit("PATH"))).equalTo(file.toUri().getPath());
+      unclosedTail = unclosedTail.or(not(corrupt).and(inFile).and(joinedFields.equalTo(last)));
+    }
+    dropped = dropped.or(unclosedTail);
+    anyBad = anyBad.or(unclosedTail);
     Dataset<Row> checked;
     if (ignore) {
-      checked = raw.filter(not(anyBad));
+      checked = raw.filter(countedFilter(spark, table, dropped, shortRow.or(anyUnparsable), schema, d.partitionKeys));
     } else {
-      Column cause = badField == null ? lit("the row does not have " + rawFields.size() + " fields")
-          : coalesce(concat(lit("cannot parse field '"), badField), lit("the row does not have " + rawFields.size() + " fields"));
-      Column message = concat(lit("Failed to deserialize CSV row '"), rowText, lit("' of table '" + table + "' in file "),
+      Column arity = when(fieldCount.equalTo(-1), lit("missing closing quote for value"))
+          .otherwise(concat(lit("row length mismatch, " + dataFields + " fields expected but was "),
+              fieldCount.cast(DataTypes.StringType)));
+      Column cause = when(unclosedTail, lit("missing closing quote for value"))
+          .otherwise(badField == null ? arity : when(corrupt, arity).otherwise(concat(lit("cannot parse field '"), badField)));
+      Column message = concat(lit(ParseErrors.CSV_PREFIX), rowText, lit(ParseErrors.TABLE_MARK + table + ParseErrors.FILE_MARK),
           input_file_name(), lit(": "), cause, lit(". Set 'csv.ignore-parse-errors' = 'true' to skip such rows."));
       checked = raw.filter(when(anyBad, raise_error(message)).otherwise(lit(true)));
     }
     return checked.select(out.toArray(new Column[0]));
+  }
+
+  /**
+   * Keeps the rows that are not {@code dropped}, counting the dropped ones and those {@code nulled}
+   * (kept with NULL fields) in the table's accumulators. The counting functions are called only for
+   * such rows, so well-formed input pays one extra condition per row.
+   */
+  private static Column countedFilter(SparkSession spark, String table, Column dropped, Column nulled, StructType schema,
+      List<String> partitionKeys) {
+    LongAccumulator skippedCount = ParseErrors.counter(spark, table, ParseErrors.SKIPPED);
+    LongAccumulator nulledCount = ParseErrors.counter(spark, table, ParseErrors.NULLED);
+    UserDefinedFunction skip = udf((UDF1<Object, Boolean>) b -> {
+      skippedCount.add(1L);
+      return false;
+    }, DataTypes.BooleanType).asNondeterministic();
+    UserDefinedFunction keep = udf((UDF1<Object, Boolean>) b -> {
+      nulledCount.add(1L);
+      return true;
+    }, DataTypes.BooleanType).asNondeterministic();
+    // Spark refuses a scan whose only column is the corrupt-record one: the functions take a field.
+    Column field = null;
+    for (StructField f : schema.fields()) if (field == null && !partitionKeys.contains(f.name())) field = col("`" + f.name() + "`");
+    return when(dropped, skip.apply(field)).when(nulled, keep.apply(field)).otherwise(lit(true));
+  }
+
+  /** Scans of CSV files by path, length, modification time and dialect. */
+  private static final java.util.Map<String, CsvText.Layout> LAYOUTS = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Whether the visible files under {@code location} must be read record by record, because a
+   * quoted value holds a line break, and the line break that separates their records when they all
+   * agree (null otherwise). Each file is scanned once while it stays unchanged; the scan of a file
+   * stops at its first quoted line break.
+   */
+  static CsvText.Layout csvLayout(String location, CsvText.Dialect d, org.apache.hadoop.conf.Configuration hadoop,
+      List<org.apache.hadoop.fs.Path> unclosed) {
+    if (d.quote < 0) return new CsvText.Layout(false, null, false);
+    try {
+      org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(location);
+      org.apache.hadoop.fs.FileSystem fs = root.getFileSystem(hadoop);
+      org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> files = fs.listFiles(root, true);
+      String rootText = fs.makeQualified(root).toString();
+      boolean multiLine = false;
+      java.util.Set<String> separators = new java.util.HashSet<>();
+      unclosed.clear();
+      while (files.hasNext()) {
+        org.apache.hadoop.fs.LocatedFileStatus f = files.next();
+        String path = f.getPath().toString();
+        String rel = path.startsWith(rootText) ? path.substring(rootText.length()) : f.getPath().getName();
+        if (!rel.isEmpty() && hidden(rel)) continue;
+        String key = path + "|" + f.getLen() + "|" + f.getModificationTime() + "|" + d.delimiter + "|" + d.quote + "|"
+            + d.escape + "|" + d.comments;
+        CsvText.Layout layout = LAYOUTS.get(key);
+        if (layout == null) {
+          try (java.io.InputStream in = fs.open(f.getPath())) {
+            layout = CsvText.scan(in, d);
+          }
+          LAYOUTS.put(key, layout);
+        }
+        multiLine |= layout.quotedLineBreak;
+        if (layout.separator != null) separators.add(layout.separator);
+        if (layout.unclosedAtEnd) unclosed.add(f.getPath());
+      }
+      return new CsvText.Layout(multiLine, separators.size() == 1 ? separators.iterator().next() : null, !unclosed.isEmpty());
+    } catch (java.io.IOException e) {
+      throw new TableException("Cannot read '" + location + "': " + e.getMessage(), e);
+    }
+  }
+
+  /** The last record of a file as the job sees a well-formed row: its fields joined by the delimiter. */
+  private static String lastRecordJoined(org.apache.hadoop.fs.Path file, CsvText.Dialect d, String delim,
+      org.apache.hadoop.conf.Configuration hadoop) {
+    try (java.io.Reader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+        file.getFileSystem(hadoop).open(file), java.nio.charset.StandardCharsets.UTF_8))) {
+      CsvText.RecordReader records = new CsvText.RecordReader(in, d.withMultiLine(true));
+      CsvText.Record last = null;
+      for (CsvText.Record r = records.next(); r != null; r = records.next()) if (!r.comment) last = r;
+      if (last == null) return null;
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < last.fields.size(); i++) {
+        if (i > 0) sb.append(delim);
+        String f = last.fields.get(i);
+        sb.append(d.nullLiteral != null && d.nullLiteral.equals(f) ? "" : f);
+      }
+      return sb.toString();
+    } catch (java.io.IOException e) {
+      throw new TableException("Cannot read '" + file + "': " + e.getMessage(), e);
+    }
+  }
+
+  /** Flink and Spark skip files and directories whose names start with '.' or '_'. */
+  private static boolean hidden(String relativePath) {
+    for (String part : relativePath.split("/")) {
+      if (part.startsWith(".") || part.startsWith("_")) return true;
+    }
+    return false;
   }
 
   /** One text column "value" with Flink's CSV line per row, plus the partition columns. */
@@ -177,16 +334,28 @@ final class Formats {
         .option("timestampNTZFormat", ts)
         .option("timestampFormat", ts + "['Z'][XXX]")
         .json(location);
+    // Spark keeps the fields it could read of a record with a mistyped field and its text; the
+    // text read as a generic object tells those (Flink: the field is NULL) from non-objects (dropped).
+    Column corrupt = col(CORRUPT).isNotNull();
+    Column generic = org.apache.spark.sql.functions.from_json(col(CORRUPT),
+        DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType));
+    Column notAnObject = corrupt.and(generic.isNull());
     Dataset<Row> checked;
     if (d.flag("json.ignore-parse-errors")) {
-      checked = raw.filter(col(CORRUPT).isNull());
+      checked = raw.filter(countedFilter(spark, table, notAnObject, corrupt.and(generic.isNotNull()), schema, d.partitionKeys));
     } else {
-      // The first column is named in the message so the scan never reads the corrupt-record column alone.
-      String firstCol = schema.fields()[0].name();
-      Column message = concat(lit("Failed to deserialize JSON '"), col(CORRUPT), lit("' of table '" + table + "' in file "),
-          input_file_name(), lit(" (column '" + firstCol + "' = "), coalesce(col("`" + firstCol + "`").cast(DataTypes.StringType), lit("null")),
-          lit("). Set 'json.ignore-parse-errors' = 'true' to skip such rows."));
-      checked = raw.filter(when(col(CORRUPT).isNotNull(), raise_error(message)).otherwise(lit(true)));
+      Column badField = null;
+      for (StructField f : schema.fields()) {
+        if (d.partitionKeys.contains(f.name())) continue;
+        Column name = when(generic.getItem(f.name()).isNotNull().and(col("`" + f.name() + "`").isNull()),
+            lit(f.name() + "' (" + f.dataType().sql() + ")"));
+        badField = badField == null ? name : coalesce(badField, name);
+      }
+      Column cause = when(notAnObject, lit("not a JSON object"))
+          .otherwise(coalesce(concat(lit("cannot parse field '"), badField), lit("cannot parse the record")));
+      Column message = concat(lit(ParseErrors.JSON_PREFIX), col(CORRUPT), lit(ParseErrors.TABLE_MARK + table + ParseErrors.FILE_MARK),
+          input_file_name(), lit(": "), cause, lit(". Set 'json.ignore-parse-errors' = 'true' to skip such rows."));
+      checked = raw.filter(when(corrupt, raise_error(message)).otherwise(lit(true)));
     }
     return Connectors.reorder(checked, schema);
   }

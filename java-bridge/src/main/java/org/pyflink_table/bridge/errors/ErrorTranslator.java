@@ -46,6 +46,9 @@ public final class ErrorTranslator {
 
   /** A failure while running: the root cause's first line, prefixed with its Spark error class. */
   static String runtimeMessage(Throwable top, Throwable root) {
+    // A malformed CSV/JSON row: the message gains the row's line in its file.
+    String malformed = org.pyflink_table.bridge.connectors.ParseErrors.describe(root.getMessage());
+    if (malformed != null) return malformed;
     String msg = root.getMessage() == null ? root.getClass().getName() : clean(root.getMessage());
     String first = firstLine(msg);
     if (root instanceof SparkThrowable && ((SparkThrowable) root).getCondition() != null) {
