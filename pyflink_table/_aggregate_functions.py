@@ -135,30 +135,34 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         return self._table_aggregate or self._row_result
 
     def _create_java_user_function(self, sc: Any) -> Any:
+        from pyspark.serializers import CloudPickleSerializer
         from pyspark.sql.types import ArrayType, StructField, StructType
         from pyspark.sql.udf import UserDefinedFunction as SparkUDF
 
         from pyflink_table._worker.aggregates import AggregateEvaluator
         from pyflink_table.java_gateway import bridge, to_string_array
 
-        evaluator = AggregateEvaluator(self._func, self._func_type == "pandas", self._table_aggregate,
-                                       self._row_result, _open_in_task)
+        result = _spark_type(self._result_type)
+        if self._table_aggregate and not isinstance(result, StructType):
+            result = StructType([StructField("f0", result, True)])
+        pandas = self._func_type == "pandas"
+        evaluator = AggregateEvaluator(self._func, pandas, self._table_aggregate, self._row_result, _open_in_task,
+                                       self._name, str(self._result_type), result.json())
+        # The packed shape (see pyflink_table._worker.packed_aggregation) is the usual one; Spark's
+        # own aggregation paths (SQL, over and session windows) need a Spark UDF as well.
+        packed = CloudPickleSerializer().dumps(evaluator)
         if self._collected():
-            result = _spark_type(self._result_type)
-            if self._table_aggregate:
-                if not isinstance(result, StructType):
-                    result = StructType([StructField("f0", result, True)])
-                result = ArrayType(result, True)
-            spark_udf = SparkUDF(evaluator.on_rows, result, self._name, _ARROW_BATCHED_UDF, self._deterministic)
+            spark_udf = SparkUDF(evaluator.on_rows, ArrayType(result, True) if self._table_aggregate else result,
+                                 self._name, _ARROW_BATCHED_UDF, self._deterministic)
         else:
             # A plain pandas function has no life cycle: Spark calls it directly, exactly as a
             # hand-written GROUPED_AGG pandas_udf (nothing of pyflink_table is loaded in the worker).
-            plain = self._func_type == "pandas" and not hasattr(self._func, "create_accumulator")
-            spark_udf = SparkUDF(self._func if plain else evaluator.on_series, _spark_type(self._result_type),
+            plain = pandas and not hasattr(self._func, "create_accumulator")
+            spark_udf = SparkUDF(self._func if plain else evaluator.on_series, result,
                                  self._name, _GROUPED_AGG_PANDAS_UDF, self._deterministic)
         return bridge().udf.PythonAggregateFunction(
             self._name, spark_udf._judf, self._collected(), self._table_aggregate,
-            to_string_array(self._result_field_names()))
+            to_string_array(self._result_field_names()), bytearray(packed), result.json())
 
 
 # Typed call forms for type checkers: `@udaf(...)` returns a decorator, `udaf(f, ...)` a wrapper.

@@ -137,13 +137,20 @@ def translate(error: BaseException) -> BaseException:
 def _python_failure_message(pyspark_text: str, java_text: str) -> str:
     """Keep the user's traceback, drop the JVM frames around it."""
     text = pyspark_text or java_text
-    start = text.find("Traceback (most recent call last)")
-    if start >= 0:
-        text = text[start:]
     end = text.find("\n\tat ")
     if end > 0:
         text = text[:end]
+    # Our worker names the function and keeps only the user's frames: start there when present.
+    named = text.find(_USER_FUNCTION_ERROR)
+    if named >= 0:
+        return text[named + len(_USER_FUNCTION_ERROR):].strip()
+    start = text.find("Traceback (most recent call last)")
+    if start >= 0:
+        text = text[start:]
     return "Python function failed:\n" + text.strip()
+
+
+_USER_FUNCTION_ERROR = "UserFunctionError: "
 
 
 def quiet_spark_error_logs() -> None:

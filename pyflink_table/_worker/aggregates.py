@@ -1,13 +1,19 @@
 """Worker side of Python aggregate functions.
 
-Two shapes, chosen on the driver:
+Three shapes, chosen on the driver:
 
+* packed (the usual one): :mod:`pyflink_table._worker.packed_aggregation` feeds the evaluator the
+  rows of one group at a time, in chunks (``begin``/``feed``/``end``), from key-sorted Arrow batches
+  that hold many groups each. Used by group_by, global aggregation, tumbling and sliding windows and
+  the row-based ``aggregate``/``flat_aggregate``, for every result type.
 * grouped: Spark's grouped-aggregate pandas UDF calls the evaluator once per group with one
   ``pandas.Series`` per argument (Spark concatenates the group's Arrow batches first, so a group
-  larger than a batch arrives whole). Used for aggregates with a scalar result.
+  larger than a batch arrives whole). Used where Spark plans the aggregation itself: SQL ``GROUP
+  BY``, over windows and session windows, for aggregates with a scalar result.
 * collected: the group's argument rows are collected into one list (``collect_list(struct(...))``)
   and a row-at-a-time Arrow UDF turns the list into the result. Used for ROW results, which
-  Spark's grouped-aggregate UDFs cannot return, and for table aggregates, which emit many rows.
+  Spark's grouped-aggregate UDFs cannot return, and for table aggregates, which emit many rows,
+  in session windows (whose merging only Spark's aggregation does).
 
 General functions (FLIP-58 style) see one row of Python values per ``accumulate`` call; pandas
 functions (FLIP-137) see whole Series.
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Sequence
 
+from pyflink_table._worker.scalar import UserFunctionError, _failure
 from pyflink_table._worker.table_functions import to_spark_value
 
 
@@ -38,17 +45,32 @@ class AggregateEvaluator:
     :param table_aggregate: whether the result is the rows of ``emit_value``.
     :param row_result: whether a single result is a ROW (returned as a tuple).
     :param open_function: opens the function once per worker task.
+    :param name: the function's name, for errors.
+    :param result_type: the declared result type (of one emitted row for table aggregates) as a
+        Flink type string, for checking results in the packed shape.
+    :param spark_result_json: the Spark type of one result (a struct for table aggregates) as JSON.
     """
 
     def __init__(self, function: Any, pandas: bool, table_aggregate: bool, row_result: bool,
-                 open_function: Callable[[Any], None]) -> None:
+                 open_function: Callable[[Any], None], name: str = "", result_type: str = "",
+                 spark_result_json: str = "") -> None:
         self.function = function
         self.pandas = pandas
         self.table_aggregate = table_aggregate
         self.row_result = row_result
         self.open_function = open_function
+        self.name = name
+        self.result_type = result_type
+        self.spark_result_json = spark_result_json
         self.is_class_based = hasattr(function, "create_accumulator")
         self._opened = False
+        self._check: Any = None
+        self._arrow_type: Any = None
+
+    def __getstate__(self) -> Any:
+        state = dict(self.__dict__)
+        state.update(_opened=False, _check=None, _arrow_type=None)
+        return state
 
     def _ensure_open(self) -> None:
         if not self._opened:
@@ -81,6 +103,95 @@ class AggregateEvaluator:
             raise ValueError("An aggregate function needs at least one argument")
         return self._finish(accumulator)
 
+    # packed shape: a group's rows in chunks ---------------------------------------------------
+
+    def prepare(self) -> None:
+        """Open the function for this task and resolve the result's checker and Arrow type."""
+        from pyspark.sql.pandas.types import to_arrow_type
+        from pyspark.sql.types import _parse_datatype_json_string
+
+        from pyflink_table._worker.scalar import result_checker
+        from pyflink_table.types import parse_type_string
+
+        if self._check is None:
+            self._check = result_checker(parse_type_string(self.result_type))
+            self._arrow_type = to_arrow_type(_parse_datatype_json_string(self.spark_result_json), timezone="UTC")
+        try:
+            self._ensure_open()
+        except Exception as e:
+            raise _failure(f"open() of Python aggregate function '{self.name}'", e) from None
+
+    def view(self, arrays: List[Any]) -> List[Any]:
+        """One batch's argument columns in the form the function takes: pandas Series (or
+        DataFrames for ROW arguments), or lists of PyFlink values."""
+        from pyflink_table._worker.scalar import _arrow_to_pandas, _column_values
+
+        if self.pandas:
+            return [_arrow_to_pandas(a) for a in arrays]
+        return [_column_values(a) for a in arrays]
+
+    def begin(self) -> Any:
+        """The state of a new group: the chunks seen (pandas) or the accumulator (general)."""
+        if self.pandas:
+            return []
+        try:
+            return self.function.create_accumulator()
+        except Exception as e:
+            raise _failure(f"create_accumulator() of Python aggregate function '{self.name}'", e) from None
+
+    def feed(self, state: Any, view: List[Any], start: int, end: int) -> None:
+        """Add rows ``start``..``end`` of a batch's ``view`` to a group's ``state``."""
+        if self.pandas:
+            state.append([column.iloc[start:end] for column in view])
+            return
+        accumulate = self.function.accumulate
+        try:
+            if len(view) == 1:
+                for value in view[0][start:end]:
+                    accumulate(state, value)
+            else:
+                for row in zip(*(column[start:end] for column in view)):
+                    accumulate(state, *row)
+        except Exception as e:
+            raise _failure(f"Python aggregate function '{self.name}'", e) from None
+
+    def end(self, state: Any) -> Any:
+        """The group's result: one value, or the list of emitted rows for a table aggregate."""
+        try:
+            if not self.pandas:
+                return self._finish_packed(state)
+            import pandas as pd
+
+            if len(state) == 1:
+                series = [c.reset_index(drop=True) for c in state[0]]
+            else:
+                series = [pd.concat([chunk[i] for chunk in state], ignore_index=True) for i in range(len(state[0]))]
+            if not self.is_class_based:
+                return _plain(self.function(*series))
+            accumulator = self.function.create_accumulator()
+            self.function.accumulate(accumulator, *series)
+            return self._finish_packed(accumulator)
+        except UserFunctionError:
+            raise
+        except Exception as e:
+            raise _failure(f"Python aggregate function '{self.name}'", e) from None
+
+    def _finish_packed(self, accumulator: Any) -> Any:
+        if self.table_aggregate:
+            return [_plain(v) for v in (self.function.emit_value(accumulator) or ())]
+        return _plain(self.function.get_value(accumulator))
+
+    def to_arrow(self, values: List[Any]) -> Any:
+        """The results of several groups as one Arrow array of the declared type."""
+        from pyflink_table._worker.scalar import python_values_to_arrow
+
+        check = self._check
+        if self.table_aggregate and not self.row_result:
+            scalar = check
+            check = lambda v: (scalar(v[0] if isinstance(v, (tuple, list)) and len(v) == 1 else v),)  # noqa: E731
+        return python_values_to_arrow(values, self._arrow_type, check,
+                                      f"Python aggregate function '{self.name}'", self.result_type)
+
     # collected shape: the group's rows as one list --------------------------------------------
 
     def on_rows(self, rows: Optional[Sequence[Any]]) -> Any:
@@ -103,6 +214,14 @@ class AggregateEvaluator:
         for r in rows:
             accumulate(accumulator, *r)
         return self._finish(accumulator)
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy scalar (as pandas functions return) as the Python value it holds."""
+    item = getattr(value, "item", None)
+    if item is not None and type(value).__module__ == "numpy":
+        return item()
+    return value
 
 
 def _as_row(value: Any) -> Any:

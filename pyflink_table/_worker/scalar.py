@@ -224,6 +224,37 @@ def _compatible(inferred: Any, target: Any) -> bool:
     return False
 
 
+def python_values_to_arrow(results: List[Any], target: Any, check: Any, what: str, result_type: str) -> Any:
+    """Python results as an Arrow array of ``target``: one fast conversion when the values already
+    fit, else each value checked by ``check`` so that a wrong one is reported by ``what``."""
+    import pyarrow as pa
+
+    if not _is_nested(target):
+        try:
+            inferred = pa.array(results)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError):
+            inferred = None
+        if inferred is not None:
+            if inferred.type == target:
+                return inferred
+            if pa.types.is_null(inferred.type):
+                return pa.nulls(len(results), target)
+            if _compatible(inferred.type, target):
+                try:
+                    return inferred.cast(target, safe=True)
+                except (pa.ArrowInvalid, pa.ArrowTypeError):
+                    pass  # overflow or lost digits: the checks below name the value
+    try:
+        checked = [check(v) for v in results]
+    except TypeError as e:
+        raise UserFunctionError(f"{what} {e}") from None
+    try:
+        return pa.array(checked, type=target)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as e:
+        raise UserFunctionError(f"{what} returned a value the declared result type {result_type} "
+                                f"cannot hold: {e}") from None
+
+
 # --- the evaluator -----------------------------------------------------------------------------
 
 
@@ -347,35 +378,8 @@ class ScalarEvaluator:
         return self._to_arrow(results)
 
     def _to_arrow(self, results: List[Any]) -> Any:
-        import pyarrow as pa
-
-        target = self._arrow_type
-        if not _is_nested(target):
-            try:
-                inferred = pa.array(results)
-            except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError):
-                inferred = None
-            if inferred is not None:
-                if inferred.type == target:
-                    return inferred
-                if pa.types.is_null(inferred.type):
-                    return pa.nulls(len(results), target)
-                if _compatible(inferred.type, target):
-                    try:
-                        return inferred.cast(target, safe=True)
-                    except (pa.ArrowInvalid, pa.ArrowTypeError):
-                        pass  # overflow or lost digits: the checks below name the value
-        # Slow path: check and convert each value, so a wrong one is reported by name.
-        check = self._check
-        try:
-            checked = [check(v) for v in results]  # type: ignore[misc]
-        except TypeError as e:
-            raise UserFunctionError(f"Python function '{self.name}' {e}") from None
-        try:
-            return pa.array(checked, type=target)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as e:
-            raise UserFunctionError(f"Python function '{self.name}' returned a value the declared result type "
-                                    f"{self.result_type} cannot hold: {e}") from None
+        return python_values_to_arrow(results, self._arrow_type, self._check, f"Python function '{self.name}'",
+                                      self.result_type)
 
     # pandas function, one Arrow batch at a time
     def _eval_pandas_batch(self, arrays: Any) -> Any:

@@ -325,20 +325,35 @@ public final class ExprCompiler {
    */
   public static List<Column> compileNamed(List<Expr> items, Scope scope) {
     List<Expr> expanded = expand(items, scope);
+    List<String> names = outputNames(expanded, scope);
     List<Column> out = new ArrayList<>();
-    int aggIndex = 0;
     for (int i = 0; i < expanded.size(); i++) {
       Expr e = expanded.get(i);
       Column c = compile(e, scope);
+      boolean aliased = e instanceof Expr.Call && FunctionCatalog.normalize(((Expr.Call) e).name).equals("as");
+      out.add(aliased ? c : c.as(names.get(i)));
+    }
+    return out;
+  }
+
+  /**
+   * Flink's output names of an expanded select list; an aliased item (possibly multi-name,
+   * as in flatten) is named by its first alias.
+   */
+  public static List<String> outputNames(List<Expr> expanded, Scope scope) {
+    List<String> out = new ArrayList<>();
+    int aggIndex = 0;
+    for (int i = 0; i < expanded.size(); i++) {
+      Expr e = expanded.get(i);
       if (e instanceof Expr.FieldRef) {
-        out.add(c.as(((Expr.FieldRef) e).name));
+        out.add(((Expr.FieldRef) e).name);
       } else if (e instanceof Expr.Call && FunctionCatalog.normalize(((Expr.Call) e).name).equals("as")) {
-        out.add(c);
+        out.add(aliasNames((Expr.Call) e).get(0));
       } else if (isBareAggregate(e, scope) || isWindowProperty(e, scope)) {
         // Flink numbers unnamed aggregates and group-window properties together: EXPR$0, EXPR$1, ...
-        out.add(c.as("EXPR$" + aggIndex++));
+        out.add("EXPR$" + aggIndex++);
       } else {
-        out.add(c.as("_c" + i));
+        out.add("_c" + i);
       }
     }
     return out;

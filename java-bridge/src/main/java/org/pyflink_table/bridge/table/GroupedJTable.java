@@ -35,10 +35,10 @@ public final class GroupedJTable {
     }
     JTable input = aliased.isEmpty() ? table : table.addOrReplaceColumns(aliased.toArray(new Expr[0]));
     Scope scope = input.scope();
-    List<Column> keyCols = ExprCompiler.compileAll(ExprCompiler.expand(groupKeys, scope), scope);
-    // Python grouped-aggregate UDFs and built-in aggregates are aggregated apart.
-    Dataset<Row> split = RowBasedOperations.splitAggregate(input.df, keyCols, java.util.Arrays.asList(items), scope);
-    if (split != null) return input.copyWith(split);
+    List<Expr> keyExprs = ExprCompiler.expand(groupKeys, scope);
+    List<Column> keyCols = ExprCompiler.compileAll(keyExprs, scope);
+    Dataset<Row> python = PythonAggregateSelect.select(input.df, keyCols, keyExprs, java.util.Arrays.asList(items), scope);
+    if (python != null) return input.copyWith(python);
     List<Column> cols = ExprCompiler.compileNamed(java.util.Arrays.asList(items), scope);
     return input.copyWith(aggregate(input.df, keyCols, cols));
   }

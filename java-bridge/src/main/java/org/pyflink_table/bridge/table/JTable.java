@@ -82,9 +82,8 @@ public final class JTable {
     for (Expr e : list) aggregates |= ExprCompiler.containsAggregate(e, scope);
     List<Column> cols = ExprCompiler.compileNamed(list, scope);
     if (aggregates) {
-      // Python grouped-aggregate UDFs and built-in aggregates are aggregated apart.
-      Dataset<Row> split = RowBasedOperations.splitAggregate(df, new ArrayList<>(), list, scope);
-      if (split != null) return with(split);
+      Dataset<Row> python = PythonAggregateSelect.select(df, new ArrayList<>(), new ArrayList<>(), list, scope);
+      if (python != null) return with(python);
       // A select with aggregates on an ungrouped table is a global aggregation, as in Flink.
       return with(df.agg(cols.get(0), cols.subList(1, cols.size()).toArray(new Column[0])));
     }

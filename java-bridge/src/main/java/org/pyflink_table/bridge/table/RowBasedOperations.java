@@ -22,6 +22,7 @@ import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.expressions.UserFunction;
+import org.pyflink_table.bridge.udf.PackedAggregation;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 
 /**
@@ -89,21 +90,28 @@ public final class RowBasedOperations {
       Expr k = keyExprs.get(i);
       keyNames.add(k instanceof Expr.FieldRef ? ((Expr.FieldRef) k).name : "_c" + i);
     }
-    return aggregate(input, input.df, scope, ExprCompiler.compileAll(keyExprs, scope), keyNames, e, flat);
+    return aggregate(input, input.df, scope, ExprCompiler.compileAll(keyExprs, scope), keyNames, e, flat, true);
   }
 
   /** Groups {@code df} by {@code keyCols} (output as {@code keyNames}) and spreads the aggregate's result. */
   private static JTable aggregate(JTable input, Dataset<Row> df, Scope scope, List<Column> keyCols,
-      List<String> keyNames, Expr e, boolean flat) {
+      List<String> keyNames, Expr e, boolean flat, boolean packed) {
     String op = flat ? "flat_aggregate" : "aggregate";
     Aliased a = new Aliased(e);
+    PythonAggregateFunction python = pythonAggregate(a.call, scope);
+    if (flat && (python == null || !python.isTableAggregate())) {
+      throw new ValidationException("flat_aggregate expects a table aggregate function call (udtaf), got " + a.call + ".");
+    }
+    if (python != null && packed) {
+      List<Column> args = ExprCompiler.compileAll(((Expr.Call) a.call).args, scope);
+      Dataset<Row> agg = PackedAggregation.aggregate(df, keyCols, keyNames, List.of(python), List.of(args), List.of(RESULT));
+      List<Column> keyOut = new ArrayList<>();
+      for (String k : keyNames) keyOut.add(agg.col(Scope.quote(k)));
+      return input.copyWith(expand(agg, keyOut, a.names, op));
+    }
     Column aggCol;
     if (flat) {
-      PythonAggregateFunction f = pythonAggregate(a.call, scope);
-      if (f == null || !f.isTableAggregate()) {
-        throw new ValidationException("flat_aggregate expects a table aggregate function call (udtaf), got " + a.call + ".");
-      }
-      aggCol = f.applyAny(ExprCompiler.compileAll(((Expr.Call) a.call).args, scope));
+      aggCol = python.applyAny(ExprCompiler.compileAll(((Expr.Call) a.call).args, scope));
     } else {
       if (!(a.call instanceof Expr.Call) || !ExprCompiler.containsAggregate(a.call, scope)) {
         throw new ValidationException("aggregate expects an aggregate function call, got " + a.call + ".");
@@ -169,15 +177,12 @@ public final class RowBasedOperations {
     for (Expr k : ExprCompiler.expand(grouped.keys, scope)) {
       names.add(k instanceof Expr.FieldRef ? ((Expr.FieldRef) k).name : "_c" + names.size());
     }
-    JTable out = aggregate(grouped.table, grouped.windowedInput(), scope, grouping, names, call, flat);
+    JTable out = aggregate(grouped.table, grouped.windowedInput(), scope, grouping, names, call, flat, !grouped.isSession());
     return new WindowAggregated(out, grouped.window.alias);
   }
 
   private static PythonAggregateFunction pythonAggregate(Expr e, Scope scope) {
-    if (!(e instanceof Expr.Call)) return null;
-    Expr.Call c = (Expr.Call) e;
-    UserFunction f = c.function instanceof UserFunction ? (UserFunction) c.function : scope.functions.user(c.name);
-    return f instanceof PythonAggregateFunction ? (PythonAggregateFunction) f : null;
+    return PythonAggregateSelect.pythonAggregate(e, scope);
   }
 
   /**
@@ -218,7 +223,7 @@ public final class RowBasedOperations {
     return d.select(JTable.asArray(out));
   }
 
-  // --- mixing Python grouped-aggregate UDFs with built-in aggregates -----------------------------
+  // --- session windows: mixing Python grouped-aggregate UDFs with built-in aggregates -----------
 
   /** 1: contains a Python grouped-aggregate UDF call; 2: contains another aggregate. */
   private static int aggregateKinds(Expr e, Scope scope) {

@@ -3,10 +3,12 @@ package org.pyflink_table.bridge.udf;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.Scope;
@@ -15,7 +17,10 @@ import org.pyflink_table.bridge.expressions.UserFunction;
 /**
  * A Python aggregate or table aggregate function as Spark evaluates it.
  *
- * <p>Scalar-result aggregates are Spark grouped-aggregate pandas UDFs: the call is the aggregate
+ * <p>Where the bridge plans the aggregation (group_by, global aggregation, tumbling and sliding
+ * windows, row-based aggregate and flat_aggregate), every kind runs in {@link PackedAggregation}
+ * from {@link #packedEvaluator()}. Where Spark plans it (SQL, over windows, session windows), the
+ * Spark UDF below is used: scalar-result aggregates are Spark grouped-aggregate pandas UDFs: the call is the aggregate
  * itself, valid in {@code agg()}, with windows and over windows. ROW-result aggregates and table
  * aggregates are {@code collected}: a row-at-a-time Python UDF over {@code collect_list(struct(args))},
  * which is an ordinary expression over a built-in aggregate (Spark's grouped-aggregate UDFs cannot
@@ -27,14 +32,37 @@ public final class PythonAggregateFunction implements UserFunction {
   private final boolean collected;
   private final boolean tableAggregate;
   private final List<String> fieldNames;
+  private final byte[] packedEvaluator;
+  private final DataType resultSparkType;
 
   public PythonAggregateFunction(String name, UserDefinedPythonFunction function, boolean collected,
-      boolean tableAggregate, String[] fieldNames) {
+      boolean tableAggregate, String[] fieldNames, byte[] packedEvaluator, String resultSparkJson) {
     this.name = name;
     this.function = function;
     this.collected = collected;
     this.tableAggregate = tableAggregate;
     this.fieldNames = Arrays.asList(fieldNames);
+    this.packedEvaluator = packedEvaluator;
+    this.resultSparkType = DataType.fromJson(resultSparkJson);
+  }
+
+  /** The pickled worker-side evaluator that {@link PackedAggregation} runs. */
+  byte[] packedEvaluator() {
+    return packedEvaluator;
+  }
+
+  /** The Spark type of one result (of one emitted row, a struct, for table aggregates). */
+  DataType resultSparkType() {
+    return resultSparkType;
+  }
+
+  /** The Python environment (interpreter, includes, accumulator) the function was registered with. */
+  SimplePythonFunction pythonFunction() {
+    return (SimplePythonFunction) function.func();
+  }
+
+  boolean deterministic() {
+    return function.udfDeterministic();
   }
 
   @Override

@@ -24,6 +24,7 @@ import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.GroupedJTable;
 import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.table.PythonAggregateSelect;
 import org.pyflink_table.bridge.table.RowBasedOperations;
 import org.pyflink_table.bridge.types.FlinkTypes;
 
@@ -146,15 +147,33 @@ public final class WindowGroupedJTable {
     return out;
   }
 
+  /** The grouping as expressions: the window column, then the keys. */
+  public List<Expr> groupingExprs(Scope scope) {
+    List<Expr> out = new ArrayList<>();
+    out.add(new Expr.FieldRef(WINDOW_COLUMN));
+    out.addAll(ExprCompiler.expand(keys, scope));
+    return out;
+  }
+
+  /** Session windows exist only inside Spark's aggregation, which merges them. */
+  public boolean isSession() {
+    return window.kind == GroupWindowSpec.Kind.SESSION;
+  }
+
   public JTable select(Expr[] items) {
     try {
       Scope scope = scope();
       List<Expr> expanded = ExprCompiler.expand(Arrays.asList(items), scope);
       List<Column> cols = ExprCompiler.compileNamed(expanded, scope);
       List<Column> grouping = groupingColumns(scope);
-      // Python grouped-aggregate UDFs mixed with built-ins are aggregated apart, as in group_by.
-      Dataset<Row> split = RowBasedOperations.splitAggregate(windowed, grouping, expanded, scope);
-      Dataset<Row> out = split != null ? split : GroupedJTable.aggregate(windowed, grouping, cols);
+      Dataset<Row> python;
+      if (isSession()) {
+        // Sessions are merged by Spark's aggregation only: Python aggregates take Spark's UDF path.
+        python = RowBasedOperations.splitAggregate(windowed, grouping, expanded, scope);
+      } else {
+        python = PythonAggregateSelect.select(windowed, grouping, groupingExprs(scope), expanded, scope);
+      }
+      Dataset<Row> out = python != null ? python : GroupedJTable.aggregate(windowed, grouping, cols);
       return table.copyWith(withPropertyTypes(out, expanded));
     } catch (ValidationException e) {
       throw withoutWindowColumn(e);

@@ -1,0 +1,174 @@
+package org.pyflink_table.bridge.table;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.Expr;
+import org.pyflink_table.bridge.expressions.ExprCompiler;
+import org.pyflink_table.bridge.expressions.FunctionCatalog;
+import org.pyflink_table.bridge.expressions.Scope;
+import org.pyflink_table.bridge.expressions.UserFunction;
+import org.pyflink_table.bridge.udf.PackedAggregation;
+import org.pyflink_table.bridge.udf.PythonAggregateFunction;
+
+/**
+ * A grouped (or global, or windowed) select whose items call Python aggregate functions.
+ *
+ * <p>The Python calls are evaluated together in one {@link PackedAggregation} pass; built-in
+ * aggregates in other items are aggregated by Spark with the same keys and joined on them
+ * (NULL-safe), since Spark cannot mix Python aggregates with its own in one aggregation anyway.
+ * Each item is then computed over the joined row, its Python calls and grouping expressions
+ * read from the columns that hold them, so {@code f(a) + 1} or {@code g(a).alias('x')} work.
+ */
+public final class PythonAggregateSelect {
+  private PythonAggregateSelect() {}
+
+  private static final String RESULT = "__pft_r";
+  private static final String KEY = "__pft_k";
+  private static final String OTHER = "__pft_o";
+  private static final String OTHER_KEY = "__pft_ok";
+
+  /** The Python aggregate function {@code e} calls, or null. */
+  static PythonAggregateFunction pythonAggregate(Expr e, Scope scope) {
+    if (!(e instanceof Expr.Call)) return null;
+    Expr.Call c = (Expr.Call) e;
+    UserFunction f = c.function instanceof UserFunction ? (UserFunction) c.function : scope.functions.user(c.name);
+    return f instanceof PythonAggregateFunction ? (PythonAggregateFunction) f : null;
+  }
+
+  /**
+   * Groups {@code df} by {@code keyCols} (compiled from {@code keyExprs}) and computes
+   * {@code items}; null when no item calls a Python aggregate function.
+   */
+  public static Dataset<Row> select(Dataset<Row> df, List<Column> keyCols, List<Expr> keyExprs, List<Expr> items,
+      Scope scope) {
+    List<Expr> expanded = ExprCompiler.expand(items, scope);
+    Map<String, Expr.Call> calls = new LinkedHashMap<>();
+    for (Expr e : expanded) collectCalls(e, scope, calls);
+    if (calls.isEmpty()) return null;
+    List<String> names = ExprCompiler.outputNames(expanded, scope);
+
+    // Items with built-in aggregates are Spark's part; an item may not mix both kinds.
+    List<Integer> sparkItems = new ArrayList<>();
+    for (int i = 0; i < expanded.size(); i++) {
+      Expr e = expanded.get(i);
+      boolean python = containsPython(e, scope);
+      boolean builtIn = containsBuiltInAggregate(e, scope);
+      if (python && builtIn) {
+        throw TableException.unsupported("an expression combining a Python aggregate function and a built-in aggregate ("
+            + e + "); select them as separate columns");
+      }
+      if (builtIn) sparkItems.add(i);
+    }
+
+    // Grouping expressions other than plain fields are read from their key column.
+    Map<String, Expr> replacements = new HashMap<>();
+    List<String> keyNames = new ArrayList<>();
+    for (int i = 0; i < keyExprs.size(); i++) {
+      Expr k = keyExprs.get(i);
+      if (k instanceof Expr.FieldRef) {
+        keyNames.add(((Expr.FieldRef) k).name);
+      } else {
+        keyNames.add(KEY + i);
+        replacements.put(k.toString(), new Expr.FieldRef(KEY + i));
+      }
+    }
+    List<PythonAggregateFunction> functions = new ArrayList<>();
+    List<List<Column>> args = new ArrayList<>();
+    List<String> resultNames = new ArrayList<>();
+    for (Map.Entry<String, Expr.Call> c : calls.entrySet()) {
+      String column = RESULT + resultNames.size();
+      functions.add(pythonAggregate(c.getValue(), scope));
+      args.add(ExprCompiler.compileAll(c.getValue().args, scope));
+      resultNames.add(column);
+      replacements.put(c.getKey(), new Expr.FieldRef(column));
+    }
+    Dataset<Row> rows = PackedAggregation.aggregate(df, keyCols, keyNames, functions, args, resultNames);
+
+    Map<Integer, Column> sparkColumns = new HashMap<>();
+    if (!sparkItems.isEmpty()) {
+      List<Expr> sparkExprs = new ArrayList<>();
+      for (int i : sparkItems) sparkExprs.add(expanded.get(i));
+      List<Column> aggs = new ArrayList<>();
+      List<Column> compiled = ExprCompiler.compileNamed(sparkExprs, scope);
+      for (int j = 0; j < compiled.size(); j++) aggs.add(compiled.get(j).as(OTHER + j));
+      Dataset<Row> other;
+      if (keyCols.isEmpty()) {
+        other = df.agg(aggs.get(0), JTable.asArray(aggs.subList(1, aggs.size())));
+        rows = rows.crossJoin(other);
+      } else {
+        List<Column> grouping = new ArrayList<>();
+        for (int k = 0; k < keyCols.size(); k++) grouping.add(keyCols.get(k).as(OTHER_KEY + k));
+        other = df.groupBy(JTable.asArray(grouping)).agg(aggs.get(0), JTable.asArray(aggs.subList(1, aggs.size())));
+        Column on = null;
+        for (int k = 0; k < keyCols.size(); k++) {
+          Column eq = rows.col(Scope.quote(keyNames.get(k))).eqNullSafe(other.col(OTHER_KEY + k));
+          on = on == null ? eq : on.and(eq);
+        }
+        rows = rows.join(other, on, "inner");
+      }
+      for (int j = 0; j < sparkItems.size(); j++) {
+        int item = sparkItems.get(j);
+        sparkColumns.put(item, rows.col(OTHER + j).as(names.get(item), other.schema().apply(OTHER + j).metadata()));
+      }
+    }
+
+    Scope joined = new Scope(rows, scope.functions);
+    joined.windowProperties.putAll(scope.windowProperties);
+    List<Column> out = new ArrayList<>();
+    for (int i = 0; i < expanded.size(); i++) {
+      Column c = sparkColumns.get(i);
+      if (c == null) c = ExprCompiler.compile(replace(expanded.get(i), replacements), joined).as(names.get(i));
+      out.add(c);
+    }
+    return rows.select(JTable.asArray(out));
+  }
+
+  private static void collectCalls(Expr e, Scope scope, Map<String, Expr.Call> calls) {
+    if (!(e instanceof Expr.Call)) return;
+    PythonAggregateFunction f = pythonAggregate(e, scope);
+    if (f != null && !f.isTableAggregate()) {
+      calls.putIfAbsent(e.toString(), (Expr.Call) e);
+      return;
+    }
+    if (FunctionCatalog.normalize(((Expr.Call) e).name).equals("over")) return;
+    for (Expr a : ((Expr.Call) e).args) collectCalls(a, scope, calls);
+  }
+
+  private static boolean containsPython(Expr e, Scope scope) {
+    Map<String, Expr.Call> found = new HashMap<>();
+    collectCalls(e, scope, found);
+    return !found.isEmpty();
+  }
+
+  private static boolean containsBuiltInAggregate(Expr e, Scope scope) {
+    if (!(e instanceof Expr.Call)) return false;
+    Expr.Call c = (Expr.Call) e;
+    String n = FunctionCatalog.normalize(c.name);
+    if (n.equals("over") || pythonAggregate(c, scope) != null) return false;
+    if (!n.equals("as") && !n.equals("cast") && !(c.function instanceof UserFunction) && scope.functions.isAggregate(c.name)) {
+      return true;
+    }
+    for (Expr a : c.args) {
+      if (containsBuiltInAggregate(a, scope)) return true;
+    }
+    return false;
+  }
+
+  /** {@code e} with every sub-expression whose text is a key of {@code replacements} replaced. */
+  private static Expr replace(Expr e, Map<String, Expr> replacements) {
+    Expr r = replacements.get(e.toString());
+    if (r != null) return r;
+    if (!(e instanceof Expr.Call)) return e;
+    Expr.Call c = (Expr.Call) e;
+    List<Expr> args = new ArrayList<>();
+    for (Expr a : c.args) args.add(replace(a, replacements));
+    return new Expr.Call(c.name, args, c.function);
+  }
+}

@@ -1,0 +1,200 @@
+"""Python aggregate functions over key-sorted Arrow batches that carry many groups each.
+
+The bridge hash-partitions the input by the grouping keys, sorts each partition by them and hands
+the rows to :class:`PackedAggregation` through Spark's ``mapInArrow``. Spark fills each Arrow batch
+up to ``python.fn-execution.arrow.batch.size`` rows regardless of group boundaries, so one batch
+holds many small groups (bin-packing: per-group cost is a slice, not an Arrow round trip) and a
+large group spans several batches (chunking: a general function accumulates chunk by chunk, a
+pandas function gets the chunks concatenated into one Series, as FLIP-137 specifies). This is the
+batch counterpart of the group packing in Spark's writer for ``applyInPandasWithState``.
+
+Group boundaries are found by comparing each row's keys with the previous row's, vectorised with
+pyarrow; a group still open at the end of a batch is carried into the next one.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from typing import Any, Iterator, List, Optional, Sequence, Tuple
+
+from pyflink_table._worker import lifecycle
+
+
+def packed_aggregation(layout: str, *evaluators: bytes) -> "PackedAggregation":
+    """The function Spark's Python worker runs (the bridge pickles a call of this function).
+
+    :param layout: JSON ``{"keys": number of leading key columns, "arguments": [[column index, ...]
+        per evaluator]}``.
+    :param evaluators: the pickled :class:`~pyflink_table._worker.aggregates.AggregateEvaluator`
+        of each aggregate function, in output order.
+    """
+    spec = json.loads(layout)
+    return PackedAggregation(int(spec["keys"]), [list(a) for a in spec["arguments"]],
+                             [pickle.loads(e) for e in evaluators])
+
+
+def group_starts(batch: Any, key_count: int) -> List[int]:
+    """Row indices where a new group begins in a key-sorted batch (always starting with 0).
+
+    NULL equals NULL and NaN equals NaN, as in grouping.
+    """
+    import numpy as np
+
+    n = batch.num_rows
+    if key_count == 0 or n <= 1:
+        return [0]
+    changed = np.zeros(n - 1, dtype=bool)
+    for i in range(key_count):
+        for array in _leaf_arrays(batch.column(i)):
+            changed |= _differs_from_previous(array)
+    return [0] + (np.flatnonzero(changed) + 1).tolist()
+
+
+def _leaf_arrays(array: Any) -> List[Any]:
+    """A key column as comparable arrays: a struct (the window column) by its fields and its nulls."""
+    import pyarrow as pa
+
+    if pa.types.is_struct(array.type):
+        out = [array.is_null()]
+        for field in array.flatten():
+            out.extend(_leaf_arrays(field))
+        return out
+    return [array]
+
+
+def _differs_from_previous(array: Any) -> Any:
+    """For rows 1..n-1: whether the value differs from the previous row's (NULL-safe, NaN-safe)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n = len(array)
+    current, previous = array.slice(1), array.slice(0, n - 1)
+    try:
+        unequal = pc.not_equal(current, previous)
+    except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
+        # Types without an Arrow kernel (lists, maps): compare Python values.
+        values = array.to_pylist()
+        return np.array([values[i] != values[i - 1] for i in range(1, n)], dtype=bool)
+    if pa.types.is_floating(array.type):
+        both_nan = pc.and_(pc.is_nan(current), pc.is_nan(previous))
+        unequal = pc.and_(unequal, pc.invert(both_nan))
+    null_now, null_before = current.is_null(), previous.is_null()
+    differs = pc.or_(pc.fill_null(unequal, False), pc.not_equal(null_now, null_before))
+    return differs.to_numpy(zero_copy_only=False)
+
+
+def _same_key(key: Tuple[Any, ...], other: Tuple[Any, ...]) -> bool:
+    """Key equality across batches, with NaN equal to NaN."""
+    for a, b in zip(key, other):
+        if a != b and not (a != a and b != b):
+            return False
+    return True
+
+
+class _OpenGroup:
+    """A group whose rows may continue in the next batch: its key and each function's state."""
+
+    __slots__ = ("key", "key_columns", "states")
+
+    def __init__(self, key: Tuple[Any, ...], key_columns: List[Any], states: List[Any]) -> None:
+        self.key = key
+        self.key_columns = key_columns
+        self.states = states
+
+
+class PackedAggregation:
+    """Evaluates aggregate functions group by group over an iterator of key-sorted Arrow batches.
+
+    :param key_count: the number of leading key columns (0: the whole input is one group).
+    :param arguments: per evaluator, the input column indices of its arguments.
+    :param evaluators: one :class:`~pyflink_table._worker.aggregates.AggregateEvaluator` per function.
+    """
+
+    def __init__(self, key_count: int, arguments: List[List[int]], evaluators: List[Any]) -> None:
+        self.key_count = key_count
+        self.arguments = arguments
+        self.evaluators = evaluators
+        self.table_aggregate = any(e.table_aggregate for e in evaluators)
+
+    def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
+        lifecycle.prepare_task()
+        for evaluator in self.evaluators:
+            evaluator.prepare()
+        open_group: Optional[_OpenGroup] = None
+        for batch in batches:
+            n = batch.num_rows
+            if n == 0:
+                continue
+            starts = group_starts(batch, self.key_count)
+            views = [e.view([batch.column(i) for i in args]) for e, args in zip(self.evaluators, self.arguments)]
+            keys = [batch.column(i) for i in range(self.key_count)]
+            output = _Output(self.evaluators, keys)
+            for g, start in enumerate(starts):
+                end = starts[g + 1] if g + 1 < len(starts) else n
+                key = tuple(k[start].as_py() for k in keys)
+                if g == 0 and open_group is not None and _same_key(open_group.key, key):
+                    pass  # the group carried from the previous batch goes on
+                else:
+                    if open_group is not None:
+                        output.add_carried(open_group)
+                    open_group = _OpenGroup(key, [k.slice(start, 1) for k in keys],
+                                            [e.begin() for e in self.evaluators])
+                for e, state, view in zip(self.evaluators, open_group.states, views):
+                    e.feed(state, view, start, end)
+                if g + 1 < len(starts):  # a later group starts in this batch: this one is complete
+                    output.add(open_group, start)
+                    open_group = None
+            if not output.empty():
+                yield output.batch()
+        if open_group is not None:
+            output = _Output(self.evaluators, [])
+            output.add_carried(open_group)
+            yield output.batch()
+
+
+class _Output:
+    """The result rows of the groups completed while one batch was read, as one Arrow batch."""
+
+    def __init__(self, evaluators: Sequence[Any], keys: List[Any]) -> None:
+        self.evaluators = evaluators
+        self.keys = keys
+        self.carried: List[Tuple[List[Any], int]] = []  # key columns of a previous batch, repeat count
+        self.indices: List[int] = []  # rows of this batch giving the keys of the completed groups
+        self.results: List[List[Any]] = [[] for _ in evaluators]
+
+    def empty(self) -> bool:
+        return not self.carried and not self.indices
+
+    def _finish(self, group: _OpenGroup) -> int:
+        count = 1
+        for e, state, results in zip(self.evaluators, group.states, self.results):
+            value = e.end(state)
+            if e.table_aggregate:
+                results.extend(value)
+                count = len(value)
+            else:
+                results.append(value)
+        return count
+
+    def add(self, group: _OpenGroup, start: int) -> None:
+        self.indices.extend([start] * self._finish(group))
+
+    def add_carried(self, group: _OpenGroup) -> None:
+        self.carried.append((group.key_columns, self._finish(group)))
+
+    def batch(self) -> Any:
+        import pyarrow as pa
+
+        key_count = len(self.carried[0][0]) if self.carried else len(self.keys)
+        key_arrays = []
+        for i in range(key_count):
+            pieces = [columns[i].take(pa.array([0] * count, pa.int32())) for columns, count in self.carried]
+            if self.indices:
+                pieces.append(self.keys[i].take(pa.array(self.indices, pa.int32())))
+            key_arrays.append(pa.concat_arrays(pieces) if len(pieces) != 1 else pieces[0])
+        result_arrays = [e.to_arrow(values) for e, values in zip(self.evaluators, self.results)]
+        names = [f"k{i}" for i in range(key_count)] + [f"r{j}" for j in range(len(result_arrays))]
+        return pa.RecordBatch.from_arrays(key_arrays + result_arrays, names=names)
+
