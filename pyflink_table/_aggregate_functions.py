@@ -1,11 +1,11 @@
 """Python aggregate functions: ``AggregateFunction``, ``TableAggregateFunction``, :func:`udaf` and :func:`udtaf`.
 
-An aggregate with a scalar result runs as Spark's grouped-aggregate pandas UDF (one call per
-group, the group's Arrow batches concatenated), general and pandas (FLIP-137) alike, so it works in
-group aggregation, global aggregation, group windows, SQL ``GROUP BY`` and, for pandas UDAFs, over
-windows. A ROW result or a table aggregate (``emit_value``) runs over the group's collected rows
-(see :mod:`pyflink_table._worker.aggregates`). PyFlink refuses general UDAFs in batch; both kinds
-are supported here.
+In group aggregation, global aggregation, group windows and the row-based ``aggregate`` and
+``flat_aggregate``, every kind (general and pandas, scalar and ROW results, table aggregates) runs
+over key-sorted Arrow batches that pack many groups and chunk large ones (see
+:mod:`pyflink_table._worker.packed_aggregation`). In over windows and SQL, an aggregate with a
+scalar result runs as Spark's grouped-aggregate pandas UDF. PyFlink refuses general UDAFs in batch;
+both kinds are supported here.
 """
 
 from __future__ import annotations
@@ -70,6 +70,11 @@ class TableAggregateFunction(ImperativeAggregateFunction[T, ACC]):
         raise NotImplementedError("emit_value must be implemented")
 
 
+def _packed_only_placeholder(*args: Any) -> Any:
+    """Stands in for the Spark UDF of a ROW-result or table aggregate, which Spark never calls."""
+    raise RuntimeError("A ROW-result or table aggregate function runs only in pyflink_table's packed aggregation")
+
+
 def _open_in_task(function: Any) -> None:
     """Opens an aggregate function in a worker task and closes it at the task's end (worker side)."""
     from pyflink_table._worker import lifecycle
@@ -130,13 +135,13 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
             return list(self._result_type.field_names())
         return ["f0"]
 
-    def _collected(self) -> bool:
-        """Whether the function runs over the group's collected rows rather than as a grouped UDF."""
+    def _packed_only(self) -> bool:
+        """Whether the function has no Spark grouped-aggregate form (ROW results, emitted rows)."""
         return self._table_aggregate or self._row_result
 
     def _create_java_user_function(self, sc: Any) -> Any:
         from pyspark.serializers import CloudPickleSerializer
-        from pyspark.sql.types import ArrayType, StructField, StructType
+        from pyspark.sql.types import StructField, StructType
         from pyspark.sql.udf import UserDefinedFunction as SparkUDF
 
         from pyflink_table._worker.aggregates import AggregateEvaluator
@@ -149,11 +154,12 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         evaluator = AggregateEvaluator(self._func, pandas, self._table_aggregate, self._row_result, _open_in_task,
                                        self._name, str(self._result_type), result.json())
         # The packed shape (see pyflink_table._worker.packed_aggregation) is the usual one; Spark's
-        # own aggregation paths (SQL, over and session windows) need a Spark UDF as well.
-        packed = CloudPickleSerializer().dumps(evaluator)
-        if self._collected():
-            spark_udf = SparkUDF(evaluator.on_rows, ArrayType(result, True) if self._table_aggregate else result,
-                                 self._name, _ARROW_BATCHED_UDF, self._deterministic)
+        # own aggregation paths (over windows, SQL) need a Spark UDF as well.
+        packed = CloudPickleSerializer().dumps(evaluator)  # type: ignore[no-untyped-call]
+        if self._packed_only():
+            # Spark's grouped-aggregate UDFs cannot return structs: this UDF is never planned, it
+            # only carries the Python environment (interpreter, shipped files) to the packed runner.
+            spark_udf = SparkUDF(_packed_only_placeholder, result, self._name, _ARROW_BATCHED_UDF, self._deterministic)
         else:
             # A plain pandas function has no life cycle: Spark calls it directly, exactly as a
             # hand-written GROUPED_AGG pandas_udf (nothing of pyflink_table is loaded in the worker).
@@ -161,7 +167,7 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
             spark_udf = SparkUDF(self._func if plain else evaluator.on_series, result,
                                  self._name, _GROUPED_AGG_PANDAS_UDF, self._deterministic)
         return bridge().udf.PythonAggregateFunction(
-            self._name, spark_udf._judf, self._collected(), self._table_aggregate,
+            self._name, spark_udf._judf, self._packed_only(), self._table_aggregate,
             to_string_array(self._result_field_names()), bytearray(packed), result.json())
 
 

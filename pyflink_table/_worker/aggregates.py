@@ -1,19 +1,14 @@
 """Worker side of Python aggregate functions.
 
-Three shapes, chosen on the driver:
+Two shapes, chosen on the driver:
 
 * packed (the usual one): :mod:`pyflink_table._worker.packed_aggregation` feeds the evaluator the
   rows of one group at a time, in chunks (``begin``/``feed``/``end``), from key-sorted Arrow batches
-  that hold many groups each. Used by group_by, global aggregation, tumbling and sliding windows and
-  the row-based ``aggregate``/``flat_aggregate``, for every result type.
+  that hold many groups each. Used by group_by, global aggregation, group windows and the row-based
+  ``aggregate``/``flat_aggregate``, for every result type.
 * grouped: Spark's grouped-aggregate pandas UDF calls the evaluator once per group with one
-  ``pandas.Series`` per argument (Spark concatenates the group's Arrow batches first, so a group
-  larger than a batch arrives whole). Used where Spark plans the aggregation itself: SQL ``GROUP
-  BY``, over windows and session windows, for aggregates with a scalar result.
-* collected: the group's argument rows are collected into one list (``collect_list(struct(...))``)
-  and a row-at-a-time Arrow UDF turns the list into the result. Used for ROW results, which
-  Spark's grouped-aggregate UDFs cannot return, and for table aggregates, which emit many rows,
-  in session windows (whose merging only Spark's aggregation does).
+  ``pandas.Series`` per argument (``on_series``). Used where Spark plans the aggregation itself:
+  over windows and SQL, for aggregates with a scalar result.
 
 General functions (FLIP-58 style) see one row of Python values per ``accumulate`` call; pandas
 functions (FLIP-137) see whole Series.
@@ -21,7 +16,7 @@ functions (FLIP-137) see whole Series.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, List
 
 from pyflink_table._worker.scalar import UserFunctionError, _failure
 from pyflink_table._worker.table_functions import to_spark_value
@@ -191,29 +186,6 @@ class AggregateEvaluator:
             check = lambda v: (scalar(v[0] if isinstance(v, (tuple, list)) and len(v) == 1 else v),)  # noqa: E731
         return python_values_to_arrow(values, self._arrow_type, check,
                                       f"Python aggregate function '{self.name}'", self.result_type)
-
-    # collected shape: the group's rows as one list --------------------------------------------
-
-    def on_rows(self, rows: Optional[Sequence[Any]]) -> Any:
-        """The group's result (a value, a row tuple, or a list of row tuples) from its argument rows."""
-        self._ensure_open()
-        rows = rows or []
-        if self.pandas:
-            import pandas as pd
-
-            width = len(rows[0]) if rows else 0
-            series = [pd.Series([r[i] for r in rows]) for i in range(width)]
-            if not self.is_class_based:
-                value = self.function(*series)
-                return _as_row(value) if self.row_result else to_spark_value(value)
-            accumulator = self.function.create_accumulator()
-            self.function.accumulate(accumulator, *series)
-            return self._finish(accumulator)
-        accumulator = self.function.create_accumulator()
-        accumulate = self.function.accumulate
-        for r in rows:
-            accumulate(accumulator, *r)
-        return self._finish(accumulator)
 
 
 def _plain(value: Any) -> Any:

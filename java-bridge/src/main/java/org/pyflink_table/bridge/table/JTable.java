@@ -80,10 +80,12 @@ public final class JTable {
     List<Expr> list = ExprCompiler.expand(Arrays.asList(items), scope);
     boolean aggregates = false;
     for (Expr e : list) aggregates |= ExprCompiler.containsAggregate(e, scope);
-    List<Column> cols = ExprCompiler.compileNamed(list, scope);
     if (aggregates) {
       Dataset<Row> python = PythonAggregateSelect.select(df, new ArrayList<>(), new ArrayList<>(), list, scope);
       if (python != null) return with(python);
+    }
+    List<Column> cols = ExprCompiler.compileNamed(list, scope);
+    if (aggregates) {
       // A select with aggregates on an ungrouped table is a global aggregation, as in Flink.
       return with(df.agg(cols.get(0), cols.subList(1, cols.size()).toArray(new Column[0])));
     }

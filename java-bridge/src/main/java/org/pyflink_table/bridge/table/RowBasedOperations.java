@@ -90,43 +90,32 @@ public final class RowBasedOperations {
       Expr k = keyExprs.get(i);
       keyNames.add(k instanceof Expr.FieldRef ? ((Expr.FieldRef) k).name : "_c" + i);
     }
-    return aggregate(input, input.df, scope, ExprCompiler.compileAll(keyExprs, scope), keyNames, e, flat, true);
+    return aggregate(input, input.df, scope, ExprCompiler.compileAll(keyExprs, scope), keyNames, e, flat);
   }
 
   /** Groups {@code df} by {@code keyCols} (output as {@code keyNames}) and spreads the aggregate's result. */
   private static JTable aggregate(JTable input, Dataset<Row> df, Scope scope, List<Column> keyCols,
-      List<String> keyNames, Expr e, boolean flat, boolean packed) {
+      List<String> keyNames, Expr e, boolean flat) {
     String op = flat ? "flat_aggregate" : "aggregate";
     Aliased a = new Aliased(e);
     PythonAggregateFunction python = pythonAggregate(a.call, scope);
     if (flat && (python == null || !python.isTableAggregate())) {
       throw new ValidationException("flat_aggregate expects a table aggregate function call (udtaf), got " + a.call + ".");
     }
-    if (python != null && packed) {
+    if (python != null) {
       List<Column> args = ExprCompiler.compileAll(((Expr.Call) a.call).args, scope);
       Dataset<Row> agg = PackedAggregation.aggregate(df, keyCols, keyNames, List.of(python), List.of(args), List.of(RESULT));
       List<Column> keyOut = new ArrayList<>();
       for (String k : keyNames) keyOut.add(agg.col(Scope.quote(k)));
       return input.copyWith(expand(agg, keyOut, a.names, op));
     }
-    Column aggCol;
-    if (flat) {
-      aggCol = python.applyAny(ExprCompiler.compileAll(((Expr.Call) a.call).args, scope));
-    } else {
-      if (!(a.call instanceof Expr.Call) || !ExprCompiler.containsAggregate(a.call, scope)) {
-        throw new ValidationException("aggregate expects an aggregate function call, got " + a.call + ".");
-      }
-      aggCol = ExprCompiler.compile(a.call, scope);
+    if (!(a.call instanceof Expr.Call) || !ExprCompiler.containsAggregate(a.call, scope)) {
+      throw new ValidationException("aggregate expects an aggregate function call, got " + a.call + ".");
     }
+    Column aggCol = ExprCompiler.compile(a.call, scope);
     Dataset<Row> agg = keyCols.isEmpty()
         ? df.agg(aggCol.as(RESULT))
         : df.groupBy(JTable.asArray(keyCols)).agg(aggCol.as(RESULT));
-    if (flat) {
-      List<Column> exploded = new ArrayList<>();
-      for (int i = 0; i < keyNames.size(); i++) exploded.add(agg.col(Scope.quote(agg.columns()[i])));
-      exploded.add(functions.explode(agg.col(RESULT)).as(RESULT));
-      agg = agg.select(JTable.asArray(exploded));
-    }
     List<Column> keyOut = new ArrayList<>();
     for (int i = 0; i < keyNames.size(); i++) {
       keyOut.add(agg.col(Scope.quote(agg.columns()[i])).as(keyNames.get(i), agg.schema().fields()[i].metadata()));
@@ -177,7 +166,7 @@ public final class RowBasedOperations {
     for (Expr k : ExprCompiler.expand(grouped.keys, scope)) {
       names.add(k instanceof Expr.FieldRef ? ((Expr.FieldRef) k).name : "_c" + names.size());
     }
-    JTable out = aggregate(grouped.table, grouped.windowedInput(), scope, grouping, names, call, flat, !grouped.isSession());
+    JTable out = aggregate(grouped.table, grouped.windowedInput(), scope, grouping, names, call, flat);
     return new WindowAggregated(out, grouped.window.alias);
   }
 
@@ -221,98 +210,5 @@ public final class RowBasedOperations {
       }
     }
     return d.select(JTable.asArray(out));
-  }
-
-  // --- session windows: mixing Python grouped-aggregate UDFs with built-in aggregates -----------
-
-  /** 1: contains a Python grouped-aggregate UDF call; 2: contains another aggregate. */
-  private static int aggregateKinds(Expr e, Scope scope) {
-    if (!(e instanceof Expr.Call)) return 0;
-    Expr.Call c = (Expr.Call) e;
-    String n = FunctionCatalog.normalize(c.name);
-    if (n.equals("over")) return 0;
-    PythonAggregateFunction p = pythonAggregate(c, scope);
-    if (p != null) return p.isGroupedUdf() ? 1 : 2;
-    int kinds = 0;
-    if (!n.equals("as") && !n.equals("cast") && !(c.function instanceof UserFunction) && scope.functions.isAggregate(c.name)) {
-      kinds |= 2;
-    }
-    for (Expr a : c.args) kinds |= aggregateKinds(a, scope);
-    return kinds;
-  }
-
-  /**
-   * Spark cannot evaluate a Python grouped-aggregate UDF and a built-in aggregate in one
-   * aggregation. When {@code items} mix them, the two sets are aggregated separately by the same
-   * keys and joined on the keys (NULL-safe); otherwise this returns null and the caller aggregates
-   * as usual. Output columns are exactly the items, in order, with Flink's names.
-   */
-  public static Dataset<Row> splitAggregate(Dataset<Row> df, List<Column> keyCols, List<Expr> items, Scope scope) {
-    List<Expr> expanded = ExprCompiler.expand(items, scope);
-    int all = 0;
-    int[] kinds = new int[expanded.size()];
-    for (int i = 0; i < kinds.length; i++) {
-      kinds[i] = aggregateKinds(expanded.get(i), scope);
-      if (kinds[i] == 3) {
-        throw TableException.unsupported("an expression combining a Python aggregate function and a built-in aggregate ("
-            + expanded.get(i) + "); select them as separate columns");
-      }
-      all |= kinds[i];
-    }
-    if (all != 3) return null;
-    List<Column> cols = ExprCompiler.compileNamed(expanded, scope);
-    List<Integer> udfItems = new ArrayList<>();
-    List<Integer> otherItems = new ArrayList<>();
-    for (int i = 0; i < kinds.length; i++) (kinds[i] == 1 ? udfItems : otherItems).add(i);
-    if (keyCols.isEmpty()) {
-      // Spark 4.3 fails (INTERNAL_ERROR UnevaluableAggregateFunc) on a join of two global
-      // aggregations when one holds a grouped-aggregate UDF; a constant key avoids the rewrite.
-      // Unlike a global aggregation, an empty input then gives no row.
-      keyCols = List.of(functions.lit(true)); // not an integer: Spark would read it as a GROUP BY ordinal
-    }
-    Part udf = part(df, keyCols, cols, udfItems, "u");
-    Part other = part(df, keyCols, cols, otherItems, "o");
-    Dataset<Row> udfPart = udf.rows;
-    Dataset<Row> otherPart = other.rows;
-    Column cond = null;
-    for (int k = 0; k < keyCols.size(); k++) {
-      Column eq = otherPart.col("__pft_ok" + k).eqNullSafe(udfPart.col("__pft_uk" + k));
-      cond = cond == null ? eq : cond.and(eq);
-    }
-    Dataset<Row> joined = otherPart.join(udfPart, cond, "inner");
-    List<Column> out = new ArrayList<>();
-    for (int i = 0; i < kinds.length; i++) {
-      Part from = kinds[i] == 1 ? udf : other;
-      String src = (kinds[i] == 1 ? "__pft_u" : "__pft_o") + i;
-      out.add(joined.col(src).as(from.names.get(src), from.metadata.get(src)));
-    }
-    return joined.select(JTable.asArray(out));
-  }
-
-  /** One side of a split aggregation: hidden column names to Flink's names and field metadata. */
-  private static final class Part {
-    Dataset<Row> rows;
-    final Map<String, String> names = new HashMap<>();
-    final Map<String, Metadata> metadata = new HashMap<>();
-  }
-
-  private static Part part(Dataset<Row> df, List<Column> keyCols, List<Column> cols, List<Integer> which, String tag) {
-    List<Column> aggs = new ArrayList<>();
-    for (int i : which) aggs.add(cols.get(i));
-    Dataset<Row> agg = keyCols.isEmpty()
-        ? df.agg(aggs.get(0), JTable.asArray(aggs.subList(1, aggs.size())))
-        : df.groupBy(JTable.asArray(keyCols)).agg(aggs.get(0), JTable.asArray(aggs.subList(1, aggs.size())));
-    Part p = new Part();
-    String[] names = new String[agg.columns().length];
-    int nKeys = keyCols.size();
-    for (int k = 0; k < nKeys; k++) names[k] = "__pft_" + tag + "k" + k;
-    for (int j = 0; j < which.size(); j++) {
-      String internal = "__pft_" + tag + which.get(j);
-      names[nKeys + j] = internal;
-      p.names.put(internal, agg.columns()[nKeys + j]);
-      p.metadata.put(internal, agg.schema().fields()[nKeys + j].metadata());
-    }
-    p.rows = JTable.renameAll(agg, names);
-    return p;
   }
 }

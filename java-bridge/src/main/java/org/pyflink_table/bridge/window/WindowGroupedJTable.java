@@ -9,6 +9,8 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -30,8 +32,8 @@ import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
  * {@code table.window(w).group_by(w, keys)}: rows are assigned to time windows with Spark's
- * {@code window}/{@code session_window} (epoch-aligned, end exclusive, sessions merged when their
- * gaps touch, exactly as Flink's assigners), carried in one struct column, and aggregated per window
+ * {@code window} (epoch-aligned, end exclusive, exactly as Flink's assigners) or to merged sessions
+ * (see {@link #withSessions}), carried in one struct column, and aggregated per window
  * and key through {@link GroupedJTable#aggregate} so that user-defined aggregates take the same path
  * as in {@code group_by(...).select(...)}.
  *
@@ -113,11 +115,43 @@ public final class WindowGroupedJTable {
         break;
       }
       default:
-        w = functions.session_window(t, timeInterval(window.size, "Session window gap").sparkDuration());
-        break;
+        return withSessions(df, t, timeInterval(window.size, "Session window gap"));
     }
     Dataset<Row> out = df.select(functions.col("*"), w.as(WINDOW_COLUMN));
     return keep == null ? out : out.filter(keep);
+  }
+
+  /**
+   * Each row with its merged session window per key, computed here rather than by Spark's
+   * {@code session_window} (whose merging happens only inside a Spark aggregation), so that
+   * Python aggregates can group by it too. In time order, a row starts a new session when it comes
+   * more than a gap after the previous row (windows whose bounds touch merge, as in Flink); the
+   * window spans the session's first row to its last row plus the gap. Rows without a time have no
+   * window.
+   */
+  private Dataset<Row> withSessions(Dataset<Row> df, Column t, WindowInterval gap) {
+    Scope scope = table.scope();
+    List<Column> keyCols = new ArrayList<>(ExprCompiler.compileAll(ExprCompiler.expand(keys, scope), scope));
+    if (keyCols.isEmpty()) keyCols.add(functions.lit(true)); // one partition, said explicitly
+    Column gapLength = functions.lit(Duration.ofMillis(gap.value));
+    WindowSpec inTimeOrder = Window.partitionBy(keyCols.toArray(new Column[0])).orderBy(t);
+    Column previous = functions.lag(t, 1).over(inTimeOrder);
+    Column starts = functions.when(previous.isNull().or(t.gt(previous.plus(gapLength))), 1).otherwise(0);
+    String startsColumn = "__pft_session_starts";
+    String sessionColumn = "__pft_session";
+    Dataset<Row> numbered = df.filter(t.isNotNull())
+        .withColumn(startsColumn, starts)
+        .withColumn(sessionColumn, functions.sum(functions.col(startsColumn)).over(
+            inTimeOrder.rowsBetween(Window.unboundedPreceding(), Window.currentRow())));
+    List<Column> bySessionKeys = new ArrayList<>(keyCols);
+    bySessionKeys.add(functions.col(sessionColumn));
+    WindowSpec bySession = Window.partitionBy(bySessionKeys.toArray(new Column[0]));
+    Column w = functions.struct(functions.min(t).over(bySession).as("start"),
+        functions.max(t).over(bySession).plus(gapLength).as("end"));
+    List<Column> out = new ArrayList<>();
+    for (String c : df.columns()) out.add(numbered.col(Scope.quote(c)));
+    out.add(w.as(WINDOW_COLUMN));
+    return numbered.select(out.toArray(new Column[0]));
   }
 
   /** The input rows with their window in {@link #WINDOW_COLUMN} (one row per window for slides). */
@@ -155,25 +189,13 @@ public final class WindowGroupedJTable {
     return out;
   }
 
-  /** Session windows exist only inside Spark's aggregation, which merges them. */
-  public boolean isSession() {
-    return window.kind == GroupWindowSpec.Kind.SESSION;
-  }
-
   public JTable select(Expr[] items) {
     try {
       Scope scope = scope();
       List<Expr> expanded = ExprCompiler.expand(Arrays.asList(items), scope);
-      List<Column> cols = ExprCompiler.compileNamed(expanded, scope);
       List<Column> grouping = groupingColumns(scope);
-      Dataset<Row> python;
-      if (isSession()) {
-        // Sessions are merged by Spark's aggregation only: Python aggregates take Spark's UDF path.
-        python = RowBasedOperations.splitAggregate(windowed, grouping, expanded, scope);
-      } else {
-        python = PythonAggregateSelect.select(windowed, grouping, groupingExprs(scope), expanded, scope);
-      }
-      Dataset<Row> out = python != null ? python : GroupedJTable.aggregate(windowed, grouping, cols);
+      Dataset<Row> out = PythonAggregateSelect.select(windowed, grouping, groupingExprs(scope), expanded, scope);
+      if (out == null) out = GroupedJTable.aggregate(windowed, grouping, ExprCompiler.compileNamed(expanded, scope));
       return table.copyWith(withPropertyTypes(out, expanded));
     } catch (ValidationException e) {
       throw withoutWindowColumn(e);
