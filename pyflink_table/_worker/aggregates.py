@@ -181,11 +181,22 @@ class AggregateEvaluator:
         from pyflink_table._worker.scalar import python_values_to_arrow
 
         check = self._check
+        if self.pandas:
+            # pandas marks a missing result NaN/NaT/NA; it is NULL, as when Spark converts a
+            # grouped-aggregate UDF's Series (and PyFlink, measured: mean of an all-NULL group).
+            values = [None if _missing(v) else v for v in values]
         if self.table_aggregate and not self.row_result:
             scalar = check
             check = lambda v: (scalar(v[0] if isinstance(v, (tuple, list)) and len(v) == 1 else v),)  # noqa: E731
         return python_values_to_arrow(values, self._arrow_type, check,
                                       f"Python aggregate function '{self.name}'", self.result_type)
+
+
+def _missing(value: Any) -> bool:
+    """Whether a pandas function's scalar result is pandas' missing value (NaN, NaT, NA)."""
+    if isinstance(value, float):
+        return value != value
+    return type(value).__name__ in ("NaTType", "NAType")
 
 
 def _plain(value: Any) -> Any:
