@@ -273,3 +273,19 @@ def test_a_failing_aggregate_names_itself_and_shows_the_users_traceback(t_env: A
     assert text.startswith("Python aggregate function 'fragile' failed")
     assert "100 // v" in text and "ZeroDivisionError" in text
     assert "packed_aggregation" not in text  # only the user's frames
+
+
+def test_row_results_where_spark_plans_the_aggregation_are_refused_loudly(t_env: Any) -> None:
+    from pyflink_table import TableException
+    from pyflink_table.expressions import UNBOUNDED_RANGE
+    from pyflink_table.window import Over
+
+    min_max = udaf(MinMax(), result_type=MIN_MAX_TYPE)
+    t = t_env.from_elements([(1, 2.0), (1, 3.0)], ["k", "v"])
+    over = t.over_window(Over.partition_by(col("k")).order_by(col("v")).preceding(UNBOUNDED_RANGE).alias("w"))
+    with pytest.raises(TableException, match="MinMax with a ROW result in an over window"):
+        over.select(min_max(col("v")).over(col("w")))
+    t_env.create_temporary_view("t", t)
+    t_env.create_temporary_function("min_max", min_max)
+    with pytest.raises(TableException, match="calling the function min_max from SQL"):
+        t_env.sql_query("SELECT k, min_max(v) FROM t GROUP BY k")

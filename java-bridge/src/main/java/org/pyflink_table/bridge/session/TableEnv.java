@@ -147,6 +147,17 @@ public final class TableEnv {
       if (condition.startsWith("TABLE_OR_VIEW_NOT_FOUND")) {
         message += " Existing tables: [" + String.join(", ", listTables()) + "].";
       }
+      if (condition.startsWith("UNRESOLVED_ROUTINE")) {
+        // A registered function Spark's SQL cannot call (a ROW-result or table aggregate) is
+        // reported as what it is, not as unknown.
+        String routine = ae.getMessageParameters().getOrDefault("routineName", "").replace("`", "");
+        routine = routine.substring(routine.lastIndexOf('.') + 1);
+        if (functions.user(routine) != null) {
+          return org.pyflink_table.bridge.errors.TableException.unsupported("calling the function " + routine
+              + " from SQL (a Python aggregate function with a ROW result or a table aggregate function); "
+              + "use it in the Table API (group_by(...).select, aggregate, flat_aggregate)");
+        }
+      }
       return new ValidationException(message, e);
     }
     return new java.lang.reflect.UndeclaredThrowableException(e);
