@@ -123,12 +123,21 @@ final class CsvText {
     Scanner s = new Scanner(d);
     if (d.ascii()) {
       byte[] buf = new byte[1 << 16];
+      byte quote = (byte) d.quote;
       for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
-        for (int i = 0; i < n; i++) {
-          int c = buf[i] & 0xff;
-          // Fast path: ordinary text of an unquoted value changes nothing.
-          if (s.state == UNQUOTED && !s.crPending && c != d.delimiter && c != '\n' && c != '\r') continue;
-          s.accept(c);
+        int i = 0;
+        while (i < n) {
+          if (s.outsideQuotes() && s.separator != null && !d.comments) {
+            // Fast path: outside quotes only the next quote matters, and whether a field starts there
+            // depends only on the character before it.
+            int q = i;
+            while (q < n && buf[q] != quote) q++;
+            if (q > i) s.state = stateAfter(buf[q - 1] & 0xff, d);
+            if (q == n) break;
+            i = q;
+          }
+          s.accept(buf[i] & 0xff);
+          i++;
         }
       }
     } else {
@@ -142,6 +151,12 @@ final class CsvText {
     }
     if (s.crPending) s.separator = "\r";
     return s.layout();
+  }
+
+  /** The state outside quotes after character {@code c} (no comments). */
+  private static int stateAfter(int c, Dialect d) {
+    if (c == d.delimiter) return FIELD_START;
+    return c == '\n' || c == '\r' ? START : UNQUOTED;
   }
 
   private static final class Scanner {
@@ -174,6 +189,10 @@ final class CsvText {
         found = true;
         state = QUOTED;
       }
+    }
+
+    boolean outsideQuotes() {
+      return !crPending && (state == START || state == FIELD_START || state == UNQUOTED);
     }
 
     Layout layout() {
