@@ -158,7 +158,9 @@ class AggregateEvaluator:
             import pandas as pd
 
             if len(state) == 1:
-                series = [c.reset_index(drop=True) for c in state[0]]
+                series = state[0]
+                for column in series:  # a fresh 0-based index, as Spark's UDAFs get; no copy
+                    column.index = pd.RangeIndex(len(column))
             else:
                 series = [pd.concat([chunk[i] for chunk in state], ignore_index=True) for i in range(len(state[0]))]
             if not self.is_class_based:

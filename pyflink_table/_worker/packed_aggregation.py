@@ -93,14 +93,19 @@ def _same_key(key: Tuple[Any, ...], other: Tuple[Any, ...]) -> bool:
     return True
 
 
+def _key_at(keys: List[Any], row: int) -> Tuple[Any, ...]:
+    return tuple(k[row].as_py() for k in keys)
+
+
 class _OpenGroup:
-    """A group whose rows may continue in the next batch: its key and each function's state."""
+    """A group being aggregated: each function's state, and (once it may continue in the next
+    batch) its key and key columns."""
 
     __slots__ = ("key", "key_columns", "states")
 
-    def __init__(self, key: Tuple[Any, ...], key_columns: List[Any], states: List[Any]) -> None:
-        self.key = key
-        self.key_columns = key_columns
+    def __init__(self, states: List[Any]) -> None:
+        self.key: Tuple[Any, ...] = ()
+        self.key_columns: List[Any] = []
         self.states = states
 
 
@@ -131,21 +136,24 @@ class PackedAggregation:
             views = [e.view([batch.column(i) for i in args]) for e, args in zip(self.evaluators, self.arguments)]
             keys = [batch.column(i) for i in range(self.key_count)]
             output = _Output(self.evaluators, keys)
+            last = len(starts) - 1
             for g, start in enumerate(starts):
-                end = starts[g + 1] if g + 1 < len(starts) else n
-                key = tuple(k[start].as_py() for k in keys)
-                if g == 0 and open_group is not None and _same_key(open_group.key, key):
-                    pass  # the group carried from the previous batch goes on
+                end = starts[g + 1] if g < last else n
+                if g == 0 and open_group is not None and _same_key(open_group.key, _key_at(keys, 0)):
+                    group = open_group  # the group carried from the previous batch goes on
                 else:
-                    if open_group is not None:
+                    if g == 0 and open_group is not None:
                         output.add_carried(open_group)
-                    open_group = _OpenGroup(key, [k.slice(start, 1) for k in keys],
-                                            [e.begin() for e in self.evaluators])
-                for e, state, view in zip(self.evaluators, open_group.states, views):
+                    group = _OpenGroup([e.begin() for e in self.evaluators])
+                open_group = None
+                for e, state, view in zip(self.evaluators, group.states, views):
                     e.feed(state, view, start, end)
-                if g + 1 < len(starts):  # a later group starts in this batch: this one is complete
-                    output.add(open_group, start)
-                    open_group = None
+                if g < last:  # a later group starts in this batch: this one is complete
+                    output.add(group, start)
+                else:  # the batch's last group may go on in the next batch
+                    group.key = _key_at(keys, start)
+                    group.key_columns = [k.slice(start, 1) for k in keys]
+                    open_group = group
             if not output.empty():
                 yield output.batch()
         if open_group is not None:
