@@ -133,6 +133,8 @@ def test_multi_line_values_round_trip_through_the_csv_sink(t_env, tmp_path):
     records = [b'1,"x\ny"\n', b'2,"p\r\nq"\n', b"3,plain\n"]
     assert len(data) == sum(len(r) for r in records) and all(r in data for r in records)
     assert sorted_rows(t_env.from_path("ml_sink")) == [(1, "x\ny"), (2, "p\r\nq"), (3, "plain")]
+    assert sorted(tuple(r) for r in t_env.execute_sql("SELECT * FROM ml_sink").collect()) == \
+        [(1, "x\ny"), (2, "p\r\nq"), (3, "plain")]
 
 
 def test_hand_written_multi_line_values_lf_and_crlf(t_env, tmp_path):
