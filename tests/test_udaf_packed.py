@@ -213,8 +213,12 @@ def test_expression_keys_nulls_and_built_ins_together(t_env: Any) -> None:
     by_parity = t.group_by(col("k") % 2).select((col("k") % 2).alias("p"), total(col("v")), col("v").max)
     # by hand: k%2 = 1 -> 1+2+6; 0 -> 4+7; NULL -> 3+5
     assert sorted_rows(by_parity) == [(None, 8.0, 5.0), (0, 11.0, 7.0), (1, 9.0, 6.0)]
-    by_key = t.group_by(col("k")).select(col("k"), total(col("v")) + 1, col("v").count)
-    assert sorted_rows(by_key) == [(None, 9.0, 2), (1, 4.0, 2), (2, 5.0, 1), (3, 7.0, 1), (4, 8.0, 1)]
+    by_key = t.group_by(col("k")).select(col("k"), total(col("v")) + 1, col("v").count,
+                                         total(col("v")) / col("v").count, col("v").count.distinct)
+    assert sorted_rows(by_key) == [(None, 9.0, 2, 4.0, 2), (1, 4.0, 2, 1.5, 2), (2, 5.0, 1, 4.0, 1),
+                                   (3, 7.0, 1, 6.0, 1), (4, 8.0, 1, 7.0, 1)]
+    # Flink's names: an aggregate alone is EXPR$n, any other expression _c<position>.
+    assert by_key.get_schema().get_field_names() == ["k", "_c1", "EXPR$0", "_c3", "EXPR$1"]
 
 
 def test_global_aggregation_and_empty_input(t_env: Any) -> None:

@@ -8,7 +8,6 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
@@ -20,11 +19,12 @@ import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 /**
  * A grouped (or global, or windowed) select whose items call Python aggregate functions.
  *
- * <p>The Python calls are evaluated together in one {@link PackedAggregation} pass; built-in
- * aggregates in other items are aggregated by Spark with the same keys and joined on them
- * (NULL-safe), since Spark cannot mix Python aggregates with its own in one aggregation anyway.
- * Each item is then computed over the joined row, its Python calls and grouping expressions
- * read from the columns that hold them, so {@code f(a) + 1} or {@code g(a).alias('x')} work.
+ * <p>The Python calls are evaluated together in one {@link PackedAggregation} pass; the built-in
+ * aggregate calls are aggregated by Spark with the same keys and joined on them (NULL-safe), since
+ * Spark cannot mix Python aggregates with its own in one aggregation anyway. Each item is then
+ * computed over the joined row, its aggregate calls and grouping expressions read from the
+ * columns that hold them, so {@code f(a) + 1}, {@code f(a) / count(a)} or {@code g(a).alias('x')}
+ * work.
  */
 public final class PythonAggregateSelect {
   private PythonAggregateSelect() {}
@@ -50,22 +50,10 @@ public final class PythonAggregateSelect {
       Scope scope) {
     List<Expr> expanded = ExprCompiler.expand(items, scope);
     Map<String, Expr.Call> calls = new LinkedHashMap<>();
-    for (Expr e : expanded) collectCalls(e, scope, calls);
+    Map<String, Expr.Call> builtIns = new LinkedHashMap<>();
+    for (Expr e : expanded) collectCalls(e, scope, calls, builtIns);
     if (calls.isEmpty()) return null;
     List<String> names = ExprCompiler.outputNames(expanded, scope);
-
-    // Items with built-in aggregates are Spark's part; an item may not mix both kinds.
-    List<Integer> sparkItems = new ArrayList<>();
-    for (int i = 0; i < expanded.size(); i++) {
-      Expr e = expanded.get(i);
-      boolean python = containsPython(e, scope);
-      boolean builtIn = containsBuiltInAggregate(e, scope);
-      if (python && builtIn) {
-        throw TableException.unsupported("an expression combining a Python aggregate function and a built-in aggregate ("
-            + e + "); select them as separate columns");
-      }
-      if (builtIn) sparkItems.add(i);
-    }
 
     // Grouping expressions other than plain fields are read from their key column.
     Map<String, Expr> replacements = new HashMap<>();
@@ -91,21 +79,22 @@ public final class PythonAggregateSelect {
     }
     Dataset<Row> rows = PackedAggregation.aggregate(df, keyCols, keyNames, functions, args, resultNames);
 
-    Map<Integer, Column> sparkColumns = new HashMap<>();
-    if (!sparkItems.isEmpty()) {
-      List<Expr> sparkExprs = new ArrayList<>();
-      for (int i : sparkItems) sparkExprs.add(expanded.get(i));
+    if (!builtIns.isEmpty()) {
+      // Built-in aggregates are Spark's: one aggregation by the same keys, joined on them.
       List<Column> aggs = new ArrayList<>();
-      List<Column> compiled = ExprCompiler.compileNamed(sparkExprs, scope);
-      for (int j = 0; j < compiled.size(); j++) aggs.add(compiled.get(j).as(OTHER + j));
-      Dataset<Row> other;
+      for (Map.Entry<String, Expr.Call> c : builtIns.entrySet()) {
+        String column = OTHER + aggs.size();
+        aggs.add(ExprCompiler.compile(c.getValue(), scope).as(column));
+        replacements.put(c.getKey(), new Expr.FieldRef(column));
+      }
+      Column first = aggs.get(0);
+      Column[] rest = JTable.asArray(aggs.subList(1, aggs.size()));
       if (keyCols.isEmpty()) {
-        other = df.agg(aggs.get(0), JTable.asArray(aggs.subList(1, aggs.size())));
-        rows = rows.crossJoin(other);
+        rows = rows.crossJoin(df.agg(first, rest));
       } else {
         List<Column> grouping = new ArrayList<>();
         for (int k = 0; k < keyCols.size(); k++) grouping.add(keyCols.get(k).as(OTHER_KEY + k));
-        other = df.groupBy(JTable.asArray(grouping)).agg(aggs.get(0), JTable.asArray(aggs.subList(1, aggs.size())));
+        Dataset<Row> other = df.groupBy(JTable.asArray(grouping)).agg(first, rest);
         Column on = null;
         for (int k = 0; k < keyCols.size(); k++) {
           Column eq = rows.col(Scope.quote(keyNames.get(k))).eqNullSafe(other.col(OTHER_KEY + k));
@@ -113,52 +102,43 @@ public final class PythonAggregateSelect {
         }
         rows = rows.join(other, on, "inner");
       }
-      for (int j = 0; j < sparkItems.size(); j++) {
-        int item = sparkItems.get(j);
-        sparkColumns.put(item, rows.col(OTHER + j).as(names.get(item), other.schema().apply(OTHER + j).metadata()));
-      }
     }
 
+    // Each item over the joined row: its aggregates and grouping expressions read from columns.
     Scope joined = new Scope(rows, scope.functions);
     joined.windowProperties.putAll(scope.windowProperties);
     List<Column> out = new ArrayList<>();
     for (int i = 0; i < expanded.size(); i++) {
-      Column c = sparkColumns.get(i);
-      if (c == null) c = ExprCompiler.compile(replace(expanded.get(i), replacements), joined).as(names.get(i));
-      out.add(c);
+      out.add(ExprCompiler.compile(replace(expanded.get(i), replacements), joined).as(names.get(i)));
     }
     return rows.select(JTable.asArray(out));
   }
 
-  private static void collectCalls(Expr e, Scope scope, Map<String, Expr.Call> calls) {
+  /** Collects the Python aggregate calls and the outermost built-in aggregate calls of {@code e}. */
+  private static void collectCalls(Expr e, Scope scope, Map<String, Expr.Call> calls, Map<String, Expr.Call> builtIns) {
     if (!(e instanceof Expr.Call)) return;
+    Expr.Call c = (Expr.Call) e;
     PythonAggregateFunction f = pythonAggregate(e, scope);
     if (f != null && !f.isTableAggregate()) {
-      calls.putIfAbsent(e.toString(), (Expr.Call) e);
+      calls.putIfAbsent(e.toString(), c);
       return;
     }
-    if (FunctionCatalog.normalize(((Expr.Call) e).name).equals("over")) return;
-    for (Expr a : ((Expr.Call) e).args) collectCalls(a, scope, calls);
+    if (isBuiltInAggregate(c, scope)) {
+      builtIns.putIfAbsent(e.toString(), c);
+      return;
+    }
+    if (FunctionCatalog.normalize(c.name).equals("over")) return;
+    for (Expr a : c.args) collectCalls(a, scope, calls, builtIns);
   }
 
-  private static boolean containsPython(Expr e, Scope scope) {
-    Map<String, Expr.Call> found = new HashMap<>();
-    collectCalls(e, scope, found);
-    return !found.isEmpty();
-  }
-
-  private static boolean containsBuiltInAggregate(Expr e, Scope scope) {
-    if (!(e instanceof Expr.Call)) return false;
-    Expr.Call c = (Expr.Call) e;
+  /** A built-in aggregate call, {@code count(a)} or {@code count(a).distinct} as one unit. */
+  private static boolean isBuiltInAggregate(Expr.Call c, Scope scope) {
     String n = FunctionCatalog.normalize(c.name);
-    if (n.equals("over") || pythonAggregate(c, scope) != null) return false;
-    if (!n.equals("as") && !n.equals("cast") && !(c.function instanceof UserFunction) && scope.functions.isAggregate(c.name)) {
-      return true;
+    if (n.equals("distinct") && !c.args.isEmpty() && c.arg(0) instanceof Expr.Call) {
+      return isBuiltInAggregate((Expr.Call) c.arg(0), scope);
     }
-    for (Expr a : c.args) {
-      if (containsBuiltInAggregate(a, scope)) return true;
-    }
-    return false;
+    return !n.equals("as") && !n.equals("cast") && !n.equals("over") && !(c.function instanceof UserFunction)
+        && scope.functions.isAggregate(c.name);
   }
 
   /** {@code e} with every sub-expression whose text is a key of {@code replacements} replaced. */
