@@ -14,7 +14,7 @@ from typing import Any, List
 import pandas as pd
 import pytest
 
-from pyflink_table import AggregateFunction, DataTypes, ListView, MapView, Row, TableException
+from pyflink_table import AggregateFunction, DataTypes, ListView, MapView, Row
 from pyflink_table.expressions import UNBOUNDED_RANGE, UNBOUNDED_ROW, col, lit, row_interval
 from pyflink_table.udf import udaf
 from pyflink_table.window import Over, Session, Tumble
