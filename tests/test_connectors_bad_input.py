@@ -67,6 +67,16 @@ def test_csv_failure_line_counts_the_skipped_header(t_env, tmp_path):
     assert "h.csv, line 3: cannot parse field 'id' (INT)" in message and "'nope,b'" in message
 
 
+def test_csv_array_element_that_cannot_be_parsed(t_env, tmp_path):
+    # PyFlink 2.3 (measured): the job fails at field b; with ignore-parse-errors the element is NULL.
+    (tmp_path / "arr.csv").write_text("1,2;x\n2,3;4\n")
+    _create(t_env, "bad_array", tmp_path / "arr.csv", "a INT, b ARRAY<INT>")
+    assert "arr.csv, line 1: cannot parse field 'b' (ARRAY<INT>)" in _failure(t_env, "bad_array")
+    _create(t_env, "lenient_array", tmp_path / "arr.csv", "a INT, b ARRAY<INT>", extra=", 'csv.ignore-parse-errors'='true'")
+    assert sorted_rows(t_env.from_path("lenient_array")) == [(1, [2, None]), (2, [3, 4])]
+    assert t_env.get_metrics()["lenient_array.nulled-parse-errors"] == 1
+
+
 def test_json_failure_names_file_line_and_field(t_env, tmp_path):
     # Blank lines count as lines: the mistyped record is on line 4, the broken one on line 2.
     (tmp_path / "a.json").write_text('{"a": 1, "b": "x"}\n\n\n{"a": "oops", "b": "y"}\n')

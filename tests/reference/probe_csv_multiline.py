@@ -40,7 +40,10 @@ CASES = [
     ("arity_ignore", "arity.csv", b'1,a\n2\n3,c,extra\n4,d\n', "a INT, b STRING", ", 'csv.ignore-parse-errors'='true'"),
     ("comment_and_bad_ignore", "cb.csv", b'#comment,1\n4|ignored,z,w\n5,ok,v\n', "a INT, b STRING, c STRING",
      ", 'csv.allow-comments'='true', 'csv.ignore-parse-errors'='true'"),
-    ("bad_array_ignore", "arr.csv", b'1,2;x\n2,3;4\n', "a INT, b ARRAY<INT>", ", 'csv.ignore-parse-errors'='true'"),
+    # PyFlink's Python collect fails on ARRAY columns here: the probe reads the array as text.
+    ("bad_array_ignore", "arr.csv", b'1,2;x\n2,3;4\n', "a INT, b ARRAY<INT>", ", 'csv.ignore-parse-errors'='true'",
+     "a, CAST(b AS STRING)"),
+    ("bad_array_fail", "arr2.csv", b'1,2;x\n2,3;4\n', "a INT, b ARRAY<INT>", "", "a, CAST(b AS STRING)"),
     ("two_bad_fields_ignore", "two.csv", b'x,y,ok\n1,2,fine\n', "a INT, b DOUBLE, c STRING",
      ", 'csv.ignore-parse-errors'='true'"),
     ("multiline_bad_field_fail", "mlb.csv", b'1,"a\nb"\n2,"c\nd"\nxx,"e\nf"\n', "a INT, b STRING", ""),
@@ -61,14 +64,15 @@ def interesting(message: str) -> List[str]:
     return [ln[:300] for ln in keep[:12]]
 
 
-def run(t_env: Any, directory: str, fmt: str, case: str, name: str, data: bytes, cols: str, extra: str) -> None:
+def run(t_env: Any, directory: str, fmt: str, case: str, name: str, data: bytes, cols: str, extra: str,
+        select: str = "*") -> None:
     path = os.path.join(directory, name)
     with open(path, "wb") as f:
         f.write(data)
     t_env.execute_sql(f"CREATE TABLE {case} ({cols}) WITH ('connector'='filesystem', 'path'='{path}', "
                       f"'format'='{fmt}'{extra})")
     try:
-        with t_env.execute_sql(f"SELECT * FROM {case}").collect() as it:
+        with t_env.execute_sql(f"SELECT {select} FROM {case}").collect() as it:
             rows = sorted((tuple(r) for r in it), key=repr)
         print(case, "ROWS", rows)
     except Exception as ex:

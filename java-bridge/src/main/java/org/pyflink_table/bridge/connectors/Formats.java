@@ -125,6 +125,11 @@ final class Formats {
         Column parts = split(s, Pattern.quote(arrayDelim));
         converted = when(s.isNull().or(s.equalTo("")), lit(null).cast(t))
             .otherwise(transform(parts, x -> Connectors.isStringLike(element) ? x : trim(x).try_cast(element)));
+        if (!Connectors.isStringLike(element)) {
+          // Flink fails on an element it cannot parse (or reads it as NULL with ignore-parse-errors).
+          bad = s.isNotNull().and(s.notEqual("")).and(org.apache.spark.sql.functions.exists(parts,
+              x -> trim(x).notEqual("").and(trim(x).try_cast(element).isNull())));
+        }
       } else if (t instanceof MapType || t instanceof StructType) {
         throw TableException.unsupported("CSV format for column '" + f.name() + "' of type " + t.simpleString());
       } else {
