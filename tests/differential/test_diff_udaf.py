@@ -42,6 +42,21 @@ programs = {
     "slide": SRC + (
         "result = src.window(Slide.over(lit(20).minutes).every(lit(10).minutes).on(col('ts')).alias('w'))"
         ".group_by(col('w')).select(col('w').start, col('w').end, total(col('i')).alias('t'))"),
+    "over_sql_rows": SRC + (
+        "t_env.create_temporary_view('src', src)\n"
+        "t_env.create_temporary_function('total', total)\n"
+        "result = t_env.sql_query('SELECT k, i, total(i) OVER (PARTITION BY k ORDER BY ts "
+        "ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS t FROM src')"),
+    "over_sql_range_unbounded": SRC + (
+        "t_env.create_temporary_view('src', src)\n"
+        "t_env.create_temporary_function('mean', mean)\n"
+        "result = t_env.sql_query('SELECT k, i, mean(d) OVER (PARTITION BY k ORDER BY ts "
+        "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS m FROM src')"),
+    "over_sql_range_interval": SRC + (
+        "t_env.create_temporary_view('src', src)\n"
+        "t_env.create_temporary_function('total', total)\n"
+        "result = t_env.sql_query('SELECT k, i, total(i) OVER (PARTITION BY k ORDER BY ts "
+        "RANGE BETWEEN INTERVAL \\'10\\' MINUTE PRECEDING AND CURRENT ROW) AS t FROM src')"),
 }
 
 
