@@ -158,8 +158,8 @@ final class Formats {
     for (org.apache.hadoop.fs.Path file : unclosedFiles) {
       String last = lastRecordJoined(file, dialect, delim, hadoop);
       if (last == null) continue;
-      Column inFile = org.apache.spark.sql.functions.url_decode(
-          org.apache.spark.sql.functions.parse_url(input_file_name(), lit("PATH"))).equalTo(file.toUri().getPath());
+      // Both sides URI-encoded alike (a space as %20, '+' as it is).
+      Column inFile = org.apache.spark.sql.functions.parse_url(input_file_name(), lit("PATH")).equalTo(file.toUri().getRawPath());
       unclosedTail = unclosedTail.or(not(corrupt).and(inFile).and(joinedFields.equalTo(last)));
     }
     dropped = dropped.or(unclosedTail);
