@@ -30,9 +30,9 @@ import org.pyflink_table.bridge.types.FlinkTypes;
  * Flink's connectors and formats on Spark's data sources: option validation (at CREATE time),
  * reading a definition into a Dataset, and writing a Dataset through it.
  *
- * <p>CSV is parsed as text columns and converted here, so that empty fields, parse errors (file and
- * row in the message, or skipped with ignore-parse-errors) and quoting on write follow Flink's CSV
- * format rather than Spark's.
+ * <p>CSV is parsed as text columns and converted here, so that empty fields, parse errors (file,
+ * line and row in the message, or NULL fields and dropped rows, counted, with ignore-parse-errors;
+ * see {@link ParseErrors}) and quoting on write follow Flink's CSV format rather than Spark's.
  */
 public final class Connectors {
   private Connectors() {}
