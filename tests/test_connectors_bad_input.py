@@ -58,6 +58,17 @@ def test_csv_failure_for_wrong_field_counts_and_open_quote(t_env, tmp_path):
     assert "'2,\"never closed,y\\n3,after,z'" in message and "\n" not in message
 
 
+def test_insert_reading_a_malformed_row_fails_with_the_line_and_writes_nothing(t_env, tmp_path):
+    (tmp_path / "in.csv").write_text("1,a\n2,b\n3,c,d\n")
+    _create(t_env, "ins_src", tmp_path / "in.csv", "a INT, b STRING")
+    _create(t_env, "ins_sink", tmp_path / "out", "a INT, b STRING")
+    with pytest.raises(TableException) as e:
+        t_env.execute_sql("INSERT INTO ins_sink SELECT * FROM ins_src").wait()
+    assert "in.csv, line 3: row length mismatch, 2 fields expected but was 3" in str(e.value)
+    assert not [f for f in glob.glob(f"{tmp_path}/out/**", recursive=True)
+                if os.path.isfile(f) and not os.path.basename(f).startswith((".", "_"))]
+
+
 def test_csv_failure_line_counts_the_skipped_header(t_env, tmp_path):
     # FLIP-38's CsvTableSource(ignore_first_line=True): the header is line 1, the bad row line 3.
     (tmp_path / "h.csv").write_text("id,name\n1,a\nnope,b\n")
