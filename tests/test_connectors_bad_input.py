@@ -69,6 +69,18 @@ def test_insert_reading_a_malformed_row_fails_with_the_line_and_writes_nothing(t
                 if os.path.isfile(f) and not os.path.basename(f).startswith((".", "_"))]
 
 
+def test_compressed_csv_multi_line_values_and_failure_line(t_env, tmp_path):
+    import gzip
+
+    # Read as the uncompressed text would be (hand-computed): the scan and the line search decompress too.
+    with gzip.open(tmp_path / "z.csv.gz", "wb") as f:
+        f.write(b'1,"a\nb"\n2,c\nxx,d\n')
+    _create(t_env, "gz_csv", tmp_path / "z.csv.gz", "a INT, b STRING")
+    assert "z.csv.gz, line 4: cannot parse field 'a' (INT)" in _failure(t_env, "gz_csv")
+    _create(t_env, "gz_lenient", tmp_path / "z.csv.gz", "a INT, b STRING", extra=", 'csv.ignore-parse-errors'='true'")
+    assert sorted_rows(t_env.from_path("gz_lenient")) == [(None, "d"), (1, "a\nb"), (2, "c")]
+
+
 def test_csv_failure_line_counts_the_skipped_header(t_env, tmp_path):
     # FLIP-38's CsvTableSource(ignore_first_line=True): the header is line 1, the bad row line 3.
     (tmp_path / "h.csv").write_text("id,name\n1,a\nnope,b\n")

@@ -232,7 +232,7 @@ final class Formats {
             + d.escape + "|" + d.comments;
         CsvText.Layout layout = LAYOUTS.get(key);
         if (layout == null) {
-          try (java.io.InputStream in = fs.open(f.getPath())) {
+          try (java.io.InputStream in = openText(f.getPath(), hadoop)) {
             layout = CsvText.scan(in, d);
           }
           LAYOUTS.put(key, layout);
@@ -251,7 +251,7 @@ final class Formats {
   private static String lastRecordJoined(org.apache.hadoop.fs.Path file, CsvText.Dialect d, String delim,
       org.apache.hadoop.conf.Configuration hadoop) {
     try (java.io.Reader in = new java.io.BufferedReader(new java.io.InputStreamReader(
-        file.getFileSystem(hadoop).open(file), java.nio.charset.StandardCharsets.UTF_8))) {
+        openText(file, hadoop), java.nio.charset.StandardCharsets.UTF_8))) {
       CsvText.RecordReader records = new CsvText.RecordReader(in, d.withMultiLine(true));
       CsvText.Record last = null;
       for (CsvText.Record r = records.next(); r != null; r = records.next()) if (!r.comment) last = r;
@@ -266,6 +266,15 @@ final class Formats {
     } catch (java.io.IOException e) {
       throw new TableException("Cannot read '" + file + "': " + e.getMessage(), e);
     }
+  }
+
+  /** A file's text, decompressed when its name says so (.gz, .bz2, ...), as Spark reads it. */
+  static java.io.InputStream openText(org.apache.hadoop.fs.Path file, org.apache.hadoop.conf.Configuration hadoop)
+      throws java.io.IOException {
+    java.io.InputStream in = file.getFileSystem(hadoop).open(file);
+    org.apache.hadoop.io.compress.CompressionCodec codec =
+        new org.apache.hadoop.io.compress.CompressionCodecFactory(hadoop).getCodec(file);
+    return codec == null ? in : codec.createInputStream(in);
   }
 
   /** Flink and Spark skip files and directories whose names start with '.' or '_'. */

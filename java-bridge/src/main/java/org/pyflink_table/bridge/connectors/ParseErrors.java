@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkContext;
 import org.apache.spark.scheduler.SparkListener;
@@ -87,9 +86,8 @@ public final class ParseErrors {
     return prefix + shownRow + TABLE_MARK + table + "' in file " + shownFile + (line > 0 ? ", line " + line : "") + rest;
   }
 
-  private static FileSystem fileSystem(Path path) throws IOException {
-    SparkSession spark = SparkSession.active();
-    return path.getFileSystem(spark.sparkContext().hadoopConfiguration());
+  private static org.apache.hadoop.conf.Configuration hadoop() {
+    return SparkSession.active().sparkContext().hadoopConfiguration();
   }
 
   /** {line, record text} of the first record of the file that reads as {@code rowText}, or null. */
@@ -97,7 +95,7 @@ public final class ParseErrors {
     CsvText.Dialect d = DIALECTS.get(table);
     if (d == null) return null;
     String delimiter = new String(Character.toChars(d.delimiter));
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(fileSystem(path).open(path), StandardCharsets.UTF_8))) {
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(Formats.openText(path, hadoop()), StandardCharsets.UTF_8))) {
       CsvText.RecordReader records = new CsvText.RecordReader(in, d);
       boolean first = true;
       for (CsvText.Record r = records.next(); r != null; r = records.next()) {
@@ -123,7 +121,7 @@ public final class ParseErrors {
   }
 
   private static Object[] locateJson(Path path, String rowText) throws IOException {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(fileSystem(path).open(path), StandardCharsets.UTF_8))) {
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(Formats.openText(path, hadoop()), StandardCharsets.UTF_8))) {
       long line = 0;
       for (String s = in.readLine(); s != null; s = in.readLine()) {
         line++;
