@@ -218,6 +218,17 @@ final class CsvText {
       this.unclosed = unclosed;
       this.comment = comment;
     }
+
+    /** The fields joined by the delimiter, a null literal as empty: how the job shows a parsed row. */
+    String joined(Dialect d) {
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < fields.size(); i++) {
+        if (i > 0) sb.appendCodePoint(d.delimiter);
+        String f = fields.get(i);
+        sb.append(d.nullLiteral != null && d.nullLiteral.equals(f) ? "" : f);
+      }
+      return sb.toString();
+    }
   }
 
   /** Reads records one at a time; a record ends at a line break outside quotes (or at any, by line). */

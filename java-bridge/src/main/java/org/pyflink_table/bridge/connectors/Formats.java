@@ -156,7 +156,7 @@ final class Formats {
     // rejects that record. Such files are rare (truncated), so their last record is matched by text.
     Column unclosedTail = lit(false);
     for (org.apache.hadoop.fs.Path file : unclosedFiles) {
-      String last = lastRecordJoined(file, dialect, delim, hadoop);
+      String last = lastRecordJoined(file, dialect, hadoop);
       if (last == null) continue;
       // Both sides URI-encoded alike (a space as %20, '+' as it is).
       Column inFile = org.apache.spark.sql.functions.parse_url(input_file_name(), lit("PATH")).equalTo(file.toUri().getRawPath());
@@ -248,21 +248,14 @@ final class Formats {
   }
 
   /** The last record of a file as the job sees a well-formed row: its fields joined by the delimiter. */
-  private static String lastRecordJoined(org.apache.hadoop.fs.Path file, CsvText.Dialect d, String delim,
+  private static String lastRecordJoined(org.apache.hadoop.fs.Path file, CsvText.Dialect d,
       org.apache.hadoop.conf.Configuration hadoop) {
     try (java.io.Reader in = new java.io.BufferedReader(new java.io.InputStreamReader(
         openText(file, hadoop), java.nio.charset.StandardCharsets.UTF_8))) {
       CsvText.RecordReader records = new CsvText.RecordReader(in, d.withMultiLine(true));
       CsvText.Record last = null;
       for (CsvText.Record r = records.next(); r != null; r = records.next()) if (!r.comment) last = r;
-      if (last == null) return null;
-      StringBuilder sb = new StringBuilder();
-      for (int i = 0; i < last.fields.size(); i++) {
-        if (i > 0) sb.append(delim);
-        String f = last.fields.get(i);
-        sb.append(d.nullLiteral != null && d.nullLiteral.equals(f) ? "" : f);
-      }
-      return sb.toString();
+      return last == null ? null : last.joined(d);
     } catch (java.io.IOException e) {
       throw new TableException("Cannot read '" + file + "': " + e.getMessage(), e);
     }

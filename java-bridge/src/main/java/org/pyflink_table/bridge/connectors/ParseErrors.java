@@ -94,7 +94,6 @@ public final class ParseErrors {
   private static Object[] locateCsv(Path path, String table, String rowText) throws IOException {
     CsvText.Dialect d = DIALECTS.get(table);
     if (d == null) return null;
-    String delimiter = new String(Character.toChars(d.delimiter));
     try (BufferedReader in = new BufferedReader(new InputStreamReader(Formats.openText(path, hadoop()), StandardCharsets.UTF_8))) {
       CsvText.RecordReader records = new CsvText.RecordReader(in, d);
       boolean first = true;
@@ -104,20 +103,10 @@ public final class ParseErrors {
         if (header || r.comment || r.text.isEmpty()) continue;
         // Spark shows a malformed record as its text, a well-formed one as its fields joined.
         String text = r.text.replaceAll("[\r\n]+$", "");
-        if (text.equals(rowText) || joined(r, d, delimiter).equals(rowText)) return new Object[] {r.line, text};
+        if (text.equals(rowText) || r.joined(d).equals(rowText)) return new Object[] {r.line, text};
       }
     }
     return null;
-  }
-
-  private static String joined(CsvText.Record r, CsvText.Dialect d, String delimiter) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < r.fields.size(); i++) {
-      if (i > 0) sb.append(delimiter);
-      String f = r.fields.get(i);
-      sb.append(d.nullLiteral != null && d.nullLiteral.equals(f) ? "" : f);
-    }
-    return sb.toString();
   }
 
   private static Object[] locateJson(Path path, String rowText) throws IOException {
