@@ -265,9 +265,21 @@ final class Formats {
   static java.io.InputStream openText(org.apache.hadoop.fs.Path file, org.apache.hadoop.conf.Configuration hadoop)
       throws java.io.IOException {
     java.io.InputStream in = file.getFileSystem(hadoop).open(file);
-    org.apache.hadoop.io.compress.CompressionCodec codec =
-        new org.apache.hadoop.io.compress.CompressionCodecFactory(hadoop).getCodec(file);
+    org.apache.hadoop.io.compress.CompressionCodec codec = codecs(hadoop).getCodec(file);
     return codec == null ? in : codec.createInputStream(in);
+  }
+
+  private static org.apache.hadoop.conf.Configuration codecsConf;
+  private static org.apache.hadoop.io.compress.CompressionCodecFactory codecs;
+
+  /** Building the codec table loads the codec classes: once per configuration. */
+  private static synchronized org.apache.hadoop.io.compress.CompressionCodecFactory codecs(
+      org.apache.hadoop.conf.Configuration hadoop) {
+    if (codecs == null || codecsConf != hadoop) {
+      codecs = new org.apache.hadoop.io.compress.CompressionCodecFactory(hadoop);
+      codecsConf = hadoop;
+    }
+    return codecs;
   }
 
   /** Flink and Spark skip files and directories whose names start with '.' or '_'. */
