@@ -37,6 +37,11 @@ OPTIONS: Dict[str, OptionMapping] = {
                       "Session time zone for TIMESTAMP_LTZ values and current_timestamp.", _time_zone),
         OptionMapping("python.fn-execution.arrow.batch.size", "spark.sql.execution.arrow.maxRecordsPerBatch",
                       False, "Rows per Arrow batch sent to Python workers (default 10000)."),
+        OptionMapping("pyflink_table.aggregate.packing", "spark.sql.pyflink_table.aggregate.packing", False,
+                      "true (default): Python aggregates in group_by, windows and aggregate() run over "
+                      "Arrow batches packing many groups (fast for many small groups); false: scalar-result "
+                      "ones run as Spark's grouped-aggregate UDFs, one Arrow stream per group (faster for "
+                      "few groups of thousands of rows)."),
         OptionMapping("python.executable", "spark.pyspark.python", True,
                       "Python interpreter of the Python workers."),
         OptionMapping("python.client.executable", "spark.pyspark.driver.python", True,

@@ -293,3 +293,21 @@ def test_row_results_where_spark_plans_the_aggregation_are_refused_loudly(t_env:
     t_env.create_temporary_function("min_max", min_max)
     with pytest.raises(TableException, match="calling the function min_max from SQL"):
         t_env.sql_query("SELECT k, min_max(v) FROM t GROUP BY k")
+
+
+def test_packing_can_be_switched_off_for_few_large_groups(t_env: Any) -> None:
+    t_env.get_config().set("pyflink_table.aggregate.packing", "false")
+    frame = _skewed_frame()
+    t = t_env.from_pandas(frame)
+    mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
+    squares = udaf(SumOfSquares(), result_type="DOUBLE")
+    result = t.group_by(col("k")).select(col("k"), mean(col("v")), squares(col("v")), col("v").count)
+    plan = result.explain()
+    assert "ArrowAggregatePython" in plan and "MapInArrow" not in plan  # Spark's own per-group path
+    g = frame.groupby("k")["v"]
+    expected = sorted((k, pytest.approx(g.mean()[k]), pytest.approx((frame.v[frame.k == k] ** 2).sum()),
+                       int(g.count()[k])) for k in g.groups)
+    assert sorted_rows(result) == expected
+    # ROW results have no per-group Spark form: they stay packed.
+    min_max = udaf(MinMax(), result_type=MIN_MAX_TYPE)
+    assert "MapInArrow" in t.group_by(col("k")).select(min_max(col("v"))).explain()

@@ -77,7 +77,11 @@ public final class PythonAggregateSelect {
       resultNames.add(column);
       replacements.put(c.getKey(), new Expr.FieldRef(column));
     }
-    Dataset<Row> rows = PackedAggregation.aggregate(df, keyCols, keyNames, functions, args, resultNames);
+    boolean packed = PackedAggregation.enabled(df);
+    for (PythonAggregateFunction f : functions) packed |= f.isPackedOnly();
+    Dataset<Row> rows = packed
+        ? PackedAggregation.aggregate(df, keyCols, keyNames, functions, args, resultNames)
+        : perGroup(df, keyCols, keyNames, functions, args, resultNames, scope);
 
     if (!builtIns.isEmpty()) {
       // Built-in aggregates are Spark's: one aggregation by the same keys, joined on them.
@@ -112,6 +116,19 @@ public final class PythonAggregateSelect {
       out.add(ExprCompiler.compile(replace(expanded.get(i), replacements), joined).as(names.get(i)));
     }
     return rows.select(JTable.asArray(out));
+  }
+
+  /** The same shape as {@link PackedAggregation#aggregate}, from Spark's grouped-aggregate UDFs. */
+  private static Dataset<Row> perGroup(Dataset<Row> df, List<Column> keyCols, List<String> keyNames,
+      List<PythonAggregateFunction> functions, List<List<Column>> args, List<String> resultNames, Scope scope) {
+    List<Column> aggs = new ArrayList<>();
+    for (int j = 0; j < functions.size(); j++) aggs.add(functions.get(j).apply(args.get(j), scope).as(resultNames.get(j)));
+    Column first = aggs.get(0);
+    Column[] rest = JTable.asArray(aggs.subList(1, aggs.size()));
+    if (keyCols.isEmpty()) return df.agg(first, rest);
+    List<Column> grouping = new ArrayList<>();
+    for (int k = 0; k < keyCols.size(); k++) grouping.add(keyCols.get(k).as(keyNames.get(k)));
+    return df.groupBy(JTable.asArray(grouping)).agg(first, rest);
   }
 
   /** Collects the Python aggregate calls and the outermost built-in aggregate calls of {@code e}. */

@@ -30,6 +30,17 @@ import org.pyflink_table.bridge.expressions.ScalaInterop;
 public final class PackedAggregation {
   private PackedAggregation() {}
 
+  /** The session setting behind the option pyflink_table.aggregate.packing. */
+  private static final String ENABLED = "spark.sql.pyflink_table.aggregate.packing";
+
+  /**
+   * Whether scalar-result aggregates over {@code df} take this path (the default) rather than
+   * Spark's grouped-aggregate UDFs; ROW-result and table aggregates always do.
+   */
+  public static boolean enabled(Dataset<Row> df) {
+    return !"false".equalsIgnoreCase(df.sparkSession().conf().get(ENABLED, "true").trim());
+  }
+
   /** Spark's PythonEvalType.SQL_MAP_ARROW_ITER_UDF. */
   private static final int MAP_ARROW_ITER = 207;
   private static final String WORKER_MODULE = "pyflink_table._worker.packed_aggregation";

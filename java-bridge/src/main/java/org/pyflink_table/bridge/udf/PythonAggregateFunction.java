@@ -72,6 +72,11 @@ public final class PythonAggregateFunction implements UserFunction {
     return true;
   }
 
+  /** True for ROW-result and table aggregates, which have no Spark grouped-aggregate form. */
+  public boolean isPackedOnly() {
+    return packedOnly;
+  }
+
   public boolean isTableAggregate() {
     return tableAggregate;
   }
