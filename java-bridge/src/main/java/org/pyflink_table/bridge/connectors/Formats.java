@@ -70,12 +70,8 @@ final class Formats {
     text = text.add(CORRUPT, DataTypes.StringType, true);
     org.apache.spark.sql.DataFrameReader reader = spark.read().schema(text);
     // Spark turns a quoted "\r\n" into "\n" unless it is told the files' line break.
+    // (Spark's warning about a two-character separator is silenced in log4j2.properties.)
     if (dialect.multiLine && layout.separator != null) {
-      // Spark warns about any two-character separator; a quoted "\r\n" is what it is set for here.
-      if (layout.separator.length() > 1) {
-        org.apache.logging.log4j.core.config.Configurator.setLevel(
-            "org.apache.spark.sql.catalyst.csv.CSVOptions", org.apache.logging.log4j.Level.ERROR);
-      }
       reader = reader.option("lineSep", layout.separator);
     }
     Dataset<Row> raw = reader
