@@ -37,6 +37,9 @@ public final class TableEnv {
     this.streaming = streaming;
     // Flink's TIME functions (CURRENT_TIME, EXTRACT from TIME, TO_TIME) need Spark's TIME type on.
     spark.conf().set("spark.sql.timeType.enabled", "true");
+    // Flink's NaN comparisons and NULL-propagating GREATEST/LEAST, for the Table API and SQL alike.
+    spark.experimental().extraOptimizations_$eq(org.pyflink_table.bridge.expressions.ScalaInterop.seq(
+        List.of(new org.pyflink_table.bridge.expressions.FlinkFloatingComparisons())));
   }
 
   /** A new environment on its own session of the running SparkContext. */
