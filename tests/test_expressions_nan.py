@@ -117,6 +117,10 @@ def test_greatest_null_argument_any_type(t_env: TableEnvironment) -> None:
     got = rows(t.select(call("greatest", col("x"), col("y")), call("least", col("x"), col("y"), lit(0))))
     # Flink: NULL as soon as one argument is NULL, for every type (measured: GREATEST(1, NULL) = NULL).
     assert got == [(None, None), (3, 0)]
+    # Literal arguments too; LEAST of a nullable column is nullable (measured: `_c1` INT).
+    lits = t.select(call("greatest", lit(1), lit(None, DataTypes.INT())), call("least", col("x"), lit(0)))
+    assert rows(lits) == [(None, 0), (None, 0)]
+    assert lits.get_schema().get_field_data_types()[1] == DataTypes.INT()
 
 
 def test_grouping_and_sorting_unchanged(env: TableEnvironment) -> None:
@@ -128,3 +132,15 @@ def test_grouping_and_sorting_unchanged(env: TableEnvironment) -> None:
 def test_nan_literals_are_folded_as_flink_folds_them(env: TableEnvironment) -> None:
     # Flink's planner folds constant comparisons with NaN ordered last and equal to itself.
     assert sql(env, "SELECT CAST('NaN' AS DOUBLE) = CAST('NaN' AS DOUBLE), CAST('NaN' AS DOUBLE) > 1.0") == [(T, T)]
+
+
+def test_rule_is_idempotent(env: TableEnvironment) -> None:
+    # Spark reruns an optimizer batch until the plan stops changing: the rule must recognise its output.
+    table = env.sql_query("SELECT a > 1, a = b, a IS NOT DISTINCT FROM b, GREATEST(a, b), a IN (b, 1.0) "
+                          "FROM t JOIN u ON a = k AND a < k + 1 WHERE a IN (SELECT k FROM u)")
+    plan = table._j_table.dataset().queryExecution().optimizedPlan()
+    jvm = env._spark._jvm
+    assert jvm is not None
+    rule = jvm.org.pyflink_table.bridge.expressions.FlinkFloatingComparisons()
+    assert "isnan" in plan.toString()
+    assert rule.apply(plan).equals(plan)

@@ -76,6 +76,17 @@ public final class FunctionCatalog {
     scalar(c -> functions.call_function(sparkName, c.args.toArray(new Column[0])), flinkNames);
   }
 
+  /** {@code sparkName(args)}, or NULL when any nullable argument is NULL. */
+  private static Column nullIfAnyNull(CallContext c, String sparkName) {
+    Column result = functions.call_function(sparkName, c.args.toArray(new Column[0]));
+    Column anyNull = null;
+    for (Column a : c.args) {
+      if (!c.scope.input.select(a).schema().fields()[0].nullable()) continue;
+      anyNull = anyNull == null ? a.isNull() : anyNull.or(a.isNull());
+    }
+    return anyNull == null ? result : functions.when(anyNull, lit(null)).otherwise(result);
+  }
+
   /** An aggregate whose result keeps the argument's type, as Flink's do (AVG of INT is INT). */
   static void typedAggregate(String sparkName, String... flinkNames) {
     aggregate(c -> {
@@ -315,8 +326,10 @@ public final class FunctionCatalog {
     scalar(c -> functions.call_function("rlike", c.arg(0), lit(similarToRegex(String.valueOf(c.literal(1))))), "similar");
     scalar(c -> functions.when(c.arg(0), c.arg(1)).otherwise(c.arg(2)), "ifThenElse", "if");
     sql("coalesce", "coalesce", "ifNull");
-    sql("greatest", "greatest");
-    sql("least", "least");
+    // NULL as soon as one argument is NULL, as in Flink (Spark skips NULLs). FlinkFloatingComparisons
+    // does this too, but only after Spark has folded all-literal calls and typed the result.
+    scalar(c -> nullIfAnyNull(c, "greatest"), "greatest");
+    scalar(c -> nullIfAnyNull(c, "least"), "least");
 
     // Strings: Flink's SUBSTRING and POSITION are 1-based, as Spark's are.
     sql("upper", "upper", "upperCase");
