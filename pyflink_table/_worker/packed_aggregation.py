@@ -121,7 +121,6 @@ class PackedAggregation:
         self.key_count = key_count
         self.arguments = arguments
         self.evaluators = evaluators
-        self.table_aggregate = any(e.table_aggregate for e in evaluators)
 
     def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
         lifecycle.prepare_task()
