@@ -293,21 +293,11 @@ final class CsvText {
             break;
           case START:
           case FIELD_START:
-            if (c == d.quote) {
-              state = QUOTED;
-            } else if (c == d.delimiter) {
-              fields.add(field.toString());
-              field.setLength(0);
-              state = FIELD_START;
-            } else {
-              field.append((char) c);
-              state = UNQUOTED;
-            }
-            break;
           case UNQUOTED:
           case AFTER_QUOTE:
-            if (state == AFTER_QUOTE && c == d.quote) {
-              field.append((char) c);
+            if (c == d.quote && state != UNQUOTED) {
+              // a quote opens a value at its start; right after a closing quote it is a doubled one
+              if (state == AFTER_QUOTE) field.append((char) c);
               state = QUOTED;
             } else if (c == d.delimiter) {
               fields.add(field.toString());
