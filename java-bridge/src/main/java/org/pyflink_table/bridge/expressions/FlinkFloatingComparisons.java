@@ -21,6 +21,7 @@ import org.apache.spark.sql.catalyst.expressions.LessThan;
 import org.apache.spark.sql.catalyst.expressions.LessThanOrEqual;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.Literal$;
+import org.apache.spark.sql.catalyst.expressions.Not;
 import org.apache.spark.sql.catalyst.expressions.Or;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -36,8 +37,9 @@ import org.apache.spark.sql.types.FloatType;
  * <p>Flink compares FLOAT/DOUBLE values as Java primitives: every ordering comparison and
  * {@code =} involving NaN is false ({@code <>} true), and NaN IS NOT DISTINCT FROM NaN is false.
  * Spark orders NaN above every number and treats NaN = NaN as true. Each such comparison becomes
- * {@code IF(guard, false, comparison)}, where the guard catches exactly the inputs on which the two
- * engines disagree, so NULL semantics stay Spark's (which are Flink's). GREATEST/LEAST return NULL
+ * {@code comparison AND NOT guard}, where the guard catches exactly the inputs on which the two
+ * engines disagree, so NULL semantics stay Spark's (which are Flink's); {@code x IN (...)} gets
+ * {@code IF(isnan(x), false or NULL, x IN (...))} when the list may hold a NaN. GREATEST/LEAST return NULL
  * when any argument is NULL (Spark skips NULLs).
  *
  * <p>Left alone: top-level equalities of join conditions (Flink's hash joins, IN-subqueries and
@@ -69,7 +71,7 @@ public final class FlinkFloatingComparisons extends Rule<LogicalPlan> {
 
   /** A join condition: its top-level conjuncts {@code a = b} / {@code a <=> b} are join keys. */
   private static Expression joinCondition(Expression e) {
-    if (e instanceof And) {
+    if (e instanceof And && !e.equals(guarded(((And) e).left()))) {
       return e.mapChildren(FlinkFloatingComparisons::joinCondition);
     }
     if (e instanceof EqualTo || e instanceof EqualNullSafe) {
@@ -80,11 +82,10 @@ public final class FlinkFloatingComparisons extends Rule<LogicalPlan> {
 
   /** {@code e} with every comparison inside it given Flink's semantics. */
   static Expression rewrite(Expression e) {
-    if (e instanceof If) {
-      Expression inner = ((If) e).falseValue();
-      if (e.equals(guarded(inner))) return e; // already rewritten: its operands were too
-    }
-    return guarded(e.mapChildren(FlinkFloatingComparisons::rewrite));
+    // Our own output is rebuilt from the comparison it guards, never guarded twice.
+    Expression inner = e instanceof If ? ((If) e).falseValue() : e instanceof And ? ((And) e).left() : null;
+    Expression target = inner != null && e.equals(guarded(inner)) ? inner : e;
+    return guarded(target.mapChildren(FlinkFloatingComparisons::rewrite));
   }
 
   /** {@code e} wrapped in the guard it needs, or {@code e} itself when it needs none. */
@@ -133,7 +134,10 @@ public final class FlinkFloatingComparisons extends Rule<LogicalPlan> {
       guard = new IsNaN(v);
       whenGuarded = in.hset().contains(null) ? NULL_BOOLEAN : FALSE;
     }
-    return guard == null ? e : new If(guard, whenGuarded, e);
+    if (guard == null) return e;
+    // The guard is never NULL and holds only where Spark says true and Flink false, so a
+    // comparison needs just "AND NOT guard" (whose left side Spark can still push into scans).
+    return e instanceof BinaryComparison ? new And(e, new Not(guard)) : new If(guard, whenGuarded, e);
   }
 
   /** True when {@code nan} is NaN and {@code other} is not NULL, or null when that cannot be. */
