@@ -11,7 +11,7 @@ both kinds are supported here.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Generic, Iterable, List, Optional, TypeVar, Union, overload
+from typing import Any, Callable, Generic, Iterable, Optional, TypeVar, Union, overload
 
 from pyflink_table.types import DataType, RowType
 from pyflink_table.udf import UserDefinedFunction, UserDefinedFunctionWrapper, _as_data_type, _spark_type
@@ -130,11 +130,6 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         self._table_aggregate = table_aggregate
         self._row_result = isinstance(self._result_type, RowType)
 
-    def _result_field_names(self) -> List[str]:
-        if isinstance(self._result_type, RowType):
-            return list(self._result_type.field_names())
-        return ["f0"]
-
     def _packed_only(self) -> bool:
         """Whether the function has no Spark grouped-aggregate form (ROW results, emitted rows)."""
         return self._table_aggregate or self._row_result
@@ -145,7 +140,7 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         from pyspark.sql.udf import UserDefinedFunction as SparkUDF
 
         from pyflink_table._worker.aggregates import AggregateEvaluator
-        from pyflink_table.java_gateway import bridge, to_string_array
+        from pyflink_table.java_gateway import bridge
 
         result = _spark_type(self._result_type)
         if self._table_aggregate and not isinstance(result, StructType):
@@ -167,8 +162,7 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
             spark_udf = SparkUDF(self._func if plain else evaluator.on_series, result,
                                  self._name, _GROUPED_AGG_PANDAS_UDF, self._deterministic)
         return bridge().udf.PythonAggregateFunction(
-            self._name, spark_udf._judf, self._packed_only(), self._table_aggregate,
-            to_string_array(self._result_field_names()), bytearray(packed), result.json())
+            self._name, spark_udf._judf, self._packed_only(), self._table_aggregate, bytearray(packed), result.json())
 
 
 # Typed call forms for type checkers: `@udaf(...)` returns a decorator, `udaf(f, ...)` a wrapper.

@@ -308,7 +308,7 @@ public final class ExprCompiler {
   }
 
   /** True when the top of the expression (under aliases) is itself an aggregate call. */
-  static boolean isBareAggregate(Expr e, Scope scope) {
+  public static boolean isBareAggregate(Expr e, Scope scope) {
     if (!(e instanceof Expr.Call)) return false;
     Expr.Call c = (Expr.Call) e;
     if (c.function instanceof UserFunction) return ((UserFunction) c.function).isAggregate();

@@ -140,22 +140,12 @@ public final class PythonAggregateSelect {
       calls.putIfAbsent(e.toString(), c);
       return;
     }
-    if (isBuiltInAggregate(c, scope)) {
+    if (ExprCompiler.isBareAggregate(c, scope)) { // count(a), also count(a).distinct as one unit
       builtIns.putIfAbsent(e.toString(), c);
       return;
     }
     if (FunctionCatalog.normalize(c.name).equals("over")) return;
     for (Expr a : c.args) collectCalls(a, scope, calls, builtIns);
-  }
-
-  /** A built-in aggregate call, {@code count(a)} or {@code count(a).distinct} as one unit. */
-  private static boolean isBuiltInAggregate(Expr.Call c, Scope scope) {
-    String n = FunctionCatalog.normalize(c.name);
-    if (n.equals("distinct") && !c.args.isEmpty() && c.arg(0) instanceof Expr.Call) {
-      return isBuiltInAggregate((Expr.Call) c.arg(0), scope);
-    }
-    return !n.equals("as") && !n.equals("cast") && !n.equals("over") && !(c.function instanceof UserFunction)
-        && scope.functions.isAggregate(c.name);
   }
 
   /** {@code e} with every sub-expression whose text is a key of {@code replacements} replaced. */

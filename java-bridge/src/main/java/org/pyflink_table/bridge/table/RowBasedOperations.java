@@ -98,7 +98,7 @@ public final class RowBasedOperations {
       List<String> keyNames, Expr e, boolean flat) {
     String op = flat ? "flat_aggregate" : "aggregate";
     Aliased a = new Aliased(e);
-    PythonAggregateFunction python = pythonAggregate(a.call, scope);
+    PythonAggregateFunction python = PythonAggregateSelect.pythonAggregate(a.call, scope);
     if (flat && (python == null || !python.isTableAggregate())) {
       throw new ValidationException("flat_aggregate expects a table aggregate function call (udtaf), got " + a.call + ".");
     }
@@ -168,10 +168,6 @@ public final class RowBasedOperations {
     }
     JTable out = aggregate(grouped.table, grouped.windowedInput(), scope, grouping, names, call, flat);
     return new WindowAggregated(out, grouped.window.alias);
-  }
-
-  private static PythonAggregateFunction pythonAggregate(Expr e, Scope scope) {
-    return PythonAggregateSelect.pythonAggregate(e, scope);
   }
 
   /**

@@ -1,6 +1,5 @@
 package org.pyflink_table.bridge.udf;
 
-import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
@@ -28,17 +27,15 @@ public final class PythonAggregateFunction implements UserFunction {
   private final UserDefinedPythonFunction function;
   private final boolean packedOnly;
   private final boolean tableAggregate;
-  private final List<String> fieldNames;
   private final byte[] packedEvaluator;
   private final DataType resultSparkType;
 
   public PythonAggregateFunction(String name, UserDefinedPythonFunction function, boolean packedOnly,
-      boolean tableAggregate, String[] fieldNames, byte[] packedEvaluator, String resultSparkJson) {
+      boolean tableAggregate, byte[] packedEvaluator, String resultSparkJson) {
     this.name = name;
     this.function = function;
     this.packedOnly = packedOnly;
     this.tableAggregate = tableAggregate;
-    this.fieldNames = Arrays.asList(fieldNames);
     this.packedEvaluator = packedEvaluator;
     this.resultSparkType = DataType.fromJson(resultSparkJson);
   }
@@ -79,11 +76,6 @@ public final class PythonAggregateFunction implements UserFunction {
 
   public boolean isTableAggregate() {
     return tableAggregate;
-  }
-
-  /** Names of the result fields: the ROW type's, or f0 for a scalar result. */
-  public List<String> fieldNames() {
-    return fieldNames;
   }
 
   @Override

@@ -175,10 +175,7 @@ public final class WindowGroupedJTable {
 
   /** The grouping: the window first, then the keys. */
   public List<Column> groupingColumns(Scope scope) {
-    List<Column> out = new ArrayList<>();
-    out.add(functions.col(WINDOW_COLUMN));
-    out.addAll(ExprCompiler.compileAll(ExprCompiler.expand(keys, scope), scope));
-    return out;
+    return ExprCompiler.compileAll(groupingExprs(scope), scope);
   }
 
   /** The grouping as expressions: the window column, then the keys. */
