@@ -73,10 +73,8 @@ class AggregateEvaluator:
             self.open_function(self.function)
 
     def _finish(self, accumulator: Any) -> Any:
-        if self.table_aggregate:
-            return [_as_row(v) for v in (self.function.emit_value(accumulator) or ())]
-        value = self.function.get_value(accumulator)
-        return _as_row(value) if self.row_result else to_spark_value(value)
+        # Only scalar-result aggregates take the grouped shape (ROW results and emitted rows are packed).
+        return to_spark_value(self.function.get_value(accumulator))
 
     # grouped shape: one Series per argument ------------------------------------------------
 
@@ -102,15 +100,10 @@ class AggregateEvaluator:
 
     def prepare(self) -> None:
         """Open the function for this task and resolve the result's checker and Arrow type."""
-        from pyspark.sql.pandas.types import to_arrow_type
-        from pyspark.sql.types import _parse_datatype_json_string
-
-        from pyflink_table._worker.scalar import result_checker
-        from pyflink_table.types import parse_type_string
+        from pyflink_table._worker.scalar import result_conversion
 
         if self._check is None:
-            self._check = result_checker(parse_type_string(self.result_type))
-            self._arrow_type = to_arrow_type(_parse_datatype_json_string(self.spark_result_json), timezone="UTC")
+            self._check, self._arrow_type = result_conversion(self.result_type, self.spark_result_json)
         try:
             self._ensure_open()
         except Exception as e:
@@ -207,15 +200,3 @@ def _plain(value: Any) -> Any:
     if item is not None and type(value).__module__ == "numpy":
         return item()
     return value
-
-
-def _as_row(value: Any) -> Any:
-    """A ROW result (Row, tuple, list or scalar for a one-field row) as a tuple for Spark."""
-    if value is None:
-        return None
-    spark_value = to_spark_value(value)
-    if isinstance(spark_value, tuple):
-        return spark_value
-    if isinstance(spark_value, list):
-        return tuple(spark_value)
-    return (spark_value,)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import traceback
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from pyflink_table._worker import lifecycle
 
@@ -224,6 +224,20 @@ def _compatible(inferred: Any, target: Any) -> bool:
     return False
 
 
+def result_conversion(result_type: str, spark_result_json: str) -> Tuple[Checker, Any]:
+    """The checker of a declared Flink result type, and the Arrow type its Spark type (JSON; empty
+    when results do not travel as Arrow) is sent as."""
+    from pyflink_table.types import parse_type_string
+
+    check = result_checker(parse_type_string(result_type))
+    if not spark_result_json:
+        return check, None
+    from pyspark.sql.pandas.types import to_arrow_type
+    from pyspark.sql.types import _parse_datatype_json_string
+
+    return check, to_arrow_type(_parse_datatype_json_string(spark_result_json), timezone="UTC")
+
+
 def python_values_to_arrow(results: List[Any], target: Any, check: Any, what: str, result_type: str) -> Any:
     """Python results as an Arrow array of ``target``: one fast conversion when the values already
     fit, else each value checked by ``check`` so that a wrong one is reported by ``what``."""
@@ -292,12 +306,11 @@ class ScalarEvaluator:
         self._opened = False
         self._check: Optional[Checker] = None
         self._metric_registry: Dict[str, Any] = {}
-        self._declared_type: Any = None
         self._arrow_type: Any = None
 
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)
-        for key in ("_opened", "_check", "_metric_registry", "_declared_type", "_arrow_type"):
+        for key in ("_opened", "_check", "_metric_registry", "_arrow_type"):
             state.pop(key, None)
         return state
 
@@ -307,16 +320,9 @@ class ScalarEvaluator:
 
     def _open(self) -> None:
         from pyflink_table.metrics import MetricGroup
-        from pyflink_table.types import parse_type_string
         from pyflink_table.udf import FunctionContext
 
-        self._declared_type = parse_type_string(self.result_type)
-        self._check = result_checker(self._declared_type)
-        if self.spark_result_json:
-            from pyspark.sql.pandas.types import to_arrow_type
-            from pyspark.sql.types import _parse_datatype_json_string
-
-            self._arrow_type = to_arrow_type(_parse_datatype_json_string(self.spark_result_json), timezone="UTC")
+        self._check, self._arrow_type = result_conversion(self.result_type, self.spark_result_json)
         lifecycle.prepare_task()
         context = FunctionContext(MetricGroup([self.name], self._metric_registry),
                                   lifecycle.job_parameters(), lifecycle.task_info())
