@@ -1,21 +1,40 @@
-# The two commands of the README: `make example` and `make test`. Both set up everything they need.
+# The two commands of the README: `make example` and `make test`. Both set up everything they need,
+# and both run the package as users install it: a wheel built from this checkout, installed (not
+# editable) into .venv. The tests run with the checkout off sys.path (python -P), so a file missing
+# from the wheel fails them.
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 PYFLINK_VENV := .venv-pyflink
+# The Python of the loopback cluster's workers: pyspark, pandas and pyarrow but never pyflink_table.
+WORKER_VENV := .venv-cluster-worker
 STAMP := $(VENV)/.installed
+WHEEL_STAMP := $(VENV)/.wheel-installed
+PACKAGE_SOURCES := pyproject.toml setup.py MANIFEST.in $(shell find pyflink_table java-bridge/src/main \
+	-type f \( -name '*.py' -o -name '*.java' -o -name '*.properties' -o -name 'py.typed' \) 2>/dev/null)
 
-.PHONY: example test setup reference docs typecheck bench clean jar-maven java-test check
+.PHONY: example test setup install reference docs typecheck bench clean jar-maven java-test check
 
+# The build and test tools (the package's own dependencies come with its wheel).
 $(STAMP): pyproject.toml setup.py
 	@command -v java >/dev/null || { echo "error: Java 17 is required (apt-get install openjdk-17-jdk-headless)"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q "pyspark==4.3.0" "pyarrow>=18" "pandas>=2.2,<3" numpy setuptools wheel
-	$(PY) -m pip install -q --no-build-isolation -e ".[dev]"
 	touch $(STAMP)
 
-setup: $(STAMP)
+# Build the wheel (javac compiles the bridge into it) outside the checkout and install it.
+$(WHEEL_STAMP): $(STAMP) $(PACKAGE_SOURCES)
+	@set -e; out=$$(mktemp -d); \
+	$(PY) -m pip wheel -q --no-deps --no-build-isolation -w $$out . ; \
+	$(PY) -m pip install -q --no-deps --force-reinstall $$out/pyflink_table-*.whl; \
+	$(PY) -m pip install -q "$$(ls $$out/pyflink_table-*.whl)[dev]"; \
+	rm -rf $$out
+	touch $(WHEEL_STAMP)
+
+install: $(WHEEL_STAMP)
+
+setup: $(WHEEL_STAMP)
 
 # PyFlink 2.3 in its own venv: the behaviour reference for differential tests.
 $(PYFLINK_VENV)/.installed:
@@ -26,16 +45,25 @@ $(PYFLINK_VENV)/.installed:
 
 reference: $(PYFLINK_VENV)/.installed
 
-example: $(STAMP)
+$(WORKER_VENV)/.installed:
+	test -x $(WORKER_VENV)/bin/python || $(PYTHON) -m venv $(WORKER_VENV)
+	$(WORKER_VENV)/bin/python -m pip install -q --upgrade pip
+	$(WORKER_VENV)/bin/python -m pip install -q "pyspark==4.3.0" "pyarrow>=18" "pandas>=2.2,<3" numpy
+	touch $(WORKER_VENV)/.installed
+
+example: $(WHEEL_STAMP)
 	$(VENV)/bin/pyflink-table run examples/word_count.py
 
-test: $(STAMP) $(PYFLINK_VENV)/.installed
-	PYFLINK_PYTHON=$(abspath $(PYFLINK_VENV))/bin/python $(PY) -m pytest -q tests
+# -P keeps the checkout off sys.path: the tests import the installed wheel.
+test: $(WHEEL_STAMP) $(PYFLINK_VENV)/.installed $(WORKER_VENV)/.installed
+	PYFLINK_PYTHON=$(abspath $(PYFLINK_VENV))/bin/python \
+	PYFLINK_TABLE_WORKER_PYTHON=$(abspath $(WORKER_VENV))/bin/python \
+	PYFLINK_TABLE_TEST_INSTALLED=1 $(PY) -P -m pytest -q tests
 
-typecheck: $(STAMP)
+typecheck: $(WHEEL_STAMP)
 	$(PY) -m mypy --strict pyflink_table examples
 
-docs: $(STAMP)
+docs: $(WHEEL_STAMP)
 	$(PY) -m sphinx -W -b html docs docs/_build/html
 
 # The same bridge jar built by Maven (pom.xml), offline against PySpark's jars; Debian's Maven
@@ -56,8 +84,8 @@ java-test: jar-maven
 # Everything CI checks besides the test suite.
 check: java-test typecheck docs
 
-bench: $(STAMP)
+bench: $(WHEEL_STAMP)
 	$(PY) benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) $(PYFLINK_VENV) build dist *.egg-info pyflink_table/jars docs/_build docs/api docs/_generated target
+	rm -rf $(VENV) $(PYFLINK_VENV) $(WORKER_VENV) build dist *.egg-info pyflink_table/jars docs/_build docs/api docs/_generated target

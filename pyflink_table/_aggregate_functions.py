@@ -11,10 +11,12 @@ both kinds are supported here.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Generic, Iterable, Optional, TypeVar, Union, overload
+from typing import Any, Callable, Optional, TypeVar, Union, overload
 
+from pyflink_table._worker import lifecycle
 from pyflink_table.types import DataType, RowType
-from pyflink_table.udf import UserDefinedFunction, UserDefinedFunctionWrapper, _as_data_type, _spark_type
+from pyflink_table._functions import AggregateFunction, TableAggregateFunction
+from pyflink_table._function_wrapper import UserDefinedFunctionWrapper, _as_data_type, _spark_type
 
 __all__ = ["AggregateFunction", "TableAggregateFunction", "UserDefinedAggregateFunctionWrapper", "udaf", "udtaf"]
 
@@ -26,69 +28,9 @@ _ARROW_BATCHED_UDF = 101
 _GROUPED_AGG_PANDAS_UDF = 202
 
 
-class ImperativeAggregateFunction(UserDefinedFunction, Generic[T, ACC]):
-    """Common base of aggregate and table aggregate functions: the accumulator life cycle."""
-
-    def create_accumulator(self) -> ACC:
-        """A new, empty accumulator."""
-        raise NotImplementedError("create_accumulator must be implemented")
-
-    def accumulate(self, accumulator: ACC, *args: Any) -> None:
-        """Add one input row (or, for pandas functions, the group's Series) to ``accumulator``."""
-        raise NotImplementedError("accumulate must be implemented")
-
-    def retract(self, accumulator: ACC, *args: Any) -> None:
-        """Remove one input row from ``accumulator`` (streaming updates; unused in batch)."""
-        raise RuntimeError("Method retract is not implemented")
-
-    def merge(self, accumulator: ACC, accumulators: Iterable[ACC]) -> None:
-        """Merge ``accumulators`` into ``accumulator`` (session windows, two-phase aggregation)."""
-        raise RuntimeError("Method merge is not implemented")
-
-    def get_result_type(self) -> Union[DataType, str]:
-        """The result type, when ``udaf`` is not given ``result_type``."""
-        raise RuntimeError("Method get_result_type is not implemented")
-
-    def get_accumulator_type(self) -> Union[DataType, str]:
-        """The accumulator type, when ``udaf`` is not given ``accumulator_type``."""
-        raise RuntimeError("Method get_accumulator_type is not implemented")
-
-
-class AggregateFunction(ImperativeAggregateFunction[T, ACC]):
-    """An aggregate function: many rows of a group to one value; implement ``get_value`` too."""
-
-    def get_value(self, accumulator: ACC) -> T:
-        """The result of the group from its accumulator."""
-        raise NotImplementedError("get_value must be implemented")
-
-
-class TableAggregateFunction(ImperativeAggregateFunction[T, ACC]):
-    """A table aggregate function: many rows of a group to many rows; implement ``emit_value``."""
-
-    def emit_value(self, accumulator: ACC) -> Iterable[T]:
-        """The rows of the group (Rows, tuples or single values), from its accumulator."""
-        raise NotImplementedError("emit_value must be implemented")
-
-
 def _packed_only_placeholder(*args: Any) -> Any:
     """Stands in for the Spark UDF of a ROW-result or table aggregate, which Spark never calls."""
     raise RuntimeError("A ROW-result or table aggregate function runs only in pyflink_table's packed aggregation")
-
-
-def _open_in_task(function: Any) -> None:
-    """Opens an aggregate function in a worker task and closes it at the task's end (worker side)."""
-    from pyflink_table._worker import lifecycle
-    from pyflink_table.metrics import MetricGroup
-    from pyflink_table.udf import FunctionContext
-
-    open_method = getattr(function, "open", None)
-    if open_method is None:
-        return
-    name = getattr(function, "__name__", None) or type(function).__name__
-    open_method(FunctionContext(MetricGroup([name]), lifecycle.job_parameters(), lifecycle.task_info()))
-    close = getattr(function, "close", None)
-    if close is not None:
-        lifecycle.on_task_end(close)
 
 
 class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
@@ -146,7 +88,7 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         if self._table_aggregate and not isinstance(result, StructType):
             result = StructType([StructField("f0", result, True)])
         pandas = self._func_type == "pandas"
-        evaluator = AggregateEvaluator(self._func, pandas, self._table_aggregate, self._row_result, _open_in_task,
+        evaluator = AggregateEvaluator(self._func, pandas, self._table_aggregate, self._row_result, lifecycle.open_function,
                                        self._name, str(self._result_type), result.json())
         # The packed shape (see pyflink_table._worker.packed_aggregation) is the usual one; Spark's
         # own aggregation paths (over windows, SQL) need a Spark UDF as well.

@@ -8,6 +8,7 @@ This module must not import pyspark or anything else outside the standard librar
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 import subprocess
@@ -71,7 +72,9 @@ def build_jar(source_root: Path, jar: Path, jars_dir: Optional[Path] = None) -> 
     if not sources:
         raise BridgeBuildError(f"No Java sources under {source_root}/src/main/java.")
     jar.parent.mkdir(parents=True, exist_ok=True)
-    lock_path = jar.with_suffix(".lock")
+    # The lock lives outside the jar's folder, which a wheel ships whole.
+    digest = hashlib.sha256(str(jar.resolve()).encode()).hexdigest()[:16]
+    lock_path = Path(tempfile.gettempdir()) / f"pyflink-table-bridge-{digest}.lock"
     with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not is_stale(jar, source_root):

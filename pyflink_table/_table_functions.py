@@ -8,39 +8,18 @@ left-outer variant of a function yields one all-NULL row itself and is joined wi
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Iterable, List, Optional, Sequence, Union, overload
+from typing import Any, Callable, List, Optional, Sequence, Union, overload
 
 from pyflink_table.errors import TableException
+from pyflink_table._worker import lifecycle
 from pyflink_table.types import DataType, RowType
-from pyflink_table.udf import FunctionContext, UserDefinedFunction, UserDefinedFunctionWrapper, _as_data_type, _spark_type
+from pyflink_table._functions import TableFunction
+from pyflink_table._function_wrapper import UserDefinedFunctionWrapper, _as_data_type, _spark_type
 
 __all__ = ["TableFunction", "UserDefinedTableFunctionWrapper", "udtf"]
 
 # Spark's PythonEvalType of Arrow-optimised Python UDTFs.
 _ARROW_TABLE_UDF = 301
-
-
-class TableFunction(UserDefinedFunction):
-    """A function mapping one row of arguments to zero, one or many rows; implement ``eval``.
-
-    ``eval`` yields (or returns an iterable of) :class:`~pyflink_table.row.Row` objects, tuples or
-    single values, one per output row.
-    """
-
-    def eval(self, *args: Any) -> Union[Iterable[Any], Any]:
-        """The rows produced for one input row's arguments."""
-        raise NotImplementedError("TableFunction.eval must be implemented")
-
-
-def _open_in_task(function: Any) -> None:
-    """Opens a table function in a Spark task with a FunctionContext of that task (worker side)."""
-    from pyflink_table._worker import lifecycle
-    from pyflink_table.metrics import MetricGroup
-
-    open_method = getattr(function, "open", None)
-    if open_method is not None:
-        name = getattr(function, "__name__", None) or type(function).__name__
-        open_method(FunctionContext(MetricGroup([name]), lifecycle.job_parameters(), lifecycle.task_info()))
 
 
 class UserDefinedTableFunctionWrapper(UserDefinedFunctionWrapper):
@@ -83,7 +62,8 @@ class UserDefinedTableFunctionWrapper(UserDefinedFunctionWrapper):
 
         from pyflink_table._worker.table_functions import make_handler
 
-        handler = make_handler(self._func, len(self._result_types), outer, _open_in_task)
+        handler = make_handler(self._func, len(self._result_types), outer,
+                               functools.partial(lifecycle.open_function, close_at_task_end=False))
         # Internal field names: the lateral join renames them to Flink's names afterwards.
         schema = StructType([StructField(f"__pft_udtf_{i}", _spark_type(t), True)
                              for i, t in enumerate(self._result_types)])

@@ -85,6 +85,12 @@ def _parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     shell.add_argument("-m", "--master", metavar="URL", help="Spark master (default: embedded local Spark)")
     shell.add_argument("-pyfs", "--py-files", "--pyFiles", dest="py_files", action="append", default=[],
                        metavar="FILES", help="comma-separated .py/.zip/.egg files or directories to ship")
+    commands.add_parser(
+        "jar",
+        help="print the path of the bridge jar (for spark-submit --jars)",
+        description="Print the path of pyflink_table's bridge jar, e.g. for "
+        "spark-submit --master URL --jars $(pyflink-table jar) job.py.",
+    )
     return parser, run
 
 
@@ -240,6 +246,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(tokens)
     if args.command == "run":
         return _run(args, run_parser, program_args)
+    if args.command == "jar":
+        from pyflink_table.java_gateway import bridge_jar
+
+        print(bridge_jar())
+        return 0
     if args.command == "shell":
         from pyflink_table.shell import start_shell
 

@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional
 
-from pyflink_table import _bridge_build
+from pyflink_table import _bridge_build, _deploy
 from pyflink_table.errors import TableException
 
 if TYPE_CHECKING:
@@ -122,45 +122,101 @@ def _stderr_is_terminal() -> bool:
         return False
 
 
-def root_spark_session(conf: Mapping[str, str]) -> "SparkSession":
+def root_spark_session(conf: Mapping[str, str], default_master: Optional[str] = None) -> "SparkSession":
     """The process-wide Spark session, started on first use with ``conf`` and the bridge jar.
 
-    Later calls reuse it; their runtime SQL settings are applied per TableEnvironment instead.
+    Later calls reuse it; their runtime SQL settings are applied per TableEnvironment instead, and
+    asking for another ``spark.master`` than the running one raises (one SparkContext per process).
     An already running SparkSession (created by the user) is reused when it can load the bridge.
+    ``default_master`` is the master implied by other options (``parallelism.default``).
+
+    Precedence of the master: ``pyflink-table run --master`` > the program's ``spark.master`` >
+    ``spark-submit --master`` > ``default_master`` > ``local[*]``.
     """
     global _root
     with _lock:
         if _root is not None and _root.sparkContext._jsc is not None:
+            _check_same_master(_root, conf)
             return _root
         from pyspark.sql import SparkSession
 
         active = SparkSession.getActiveSession()
         if active is not None:
             _check_bridge_loadable(active)
+            _check_same_master(active, conf)
             _root = active
             return _root
         settings = _default_conf()
+        if default_master:
+            settings["spark.master"] = default_master
+        settings.update(_spark_submit_conf())
         settings.update(conf)
         settings.update(_command_line_overrides())
+        master = settings["spark.master"]
         log_level = _quiet_jvm_logging(settings)
         jar = bridge_jar()
         for key in ("spark.driver.extraClassPath", "spark.jars"):
             existing = settings.get(key)
-            settings[key] = jar if not existing else existing + ("," if key == "spark.jars" else os.pathsep) + jar
-        # Workers must run this interpreter, or they miss pyarrow and the user's packages.
-        python = settings.pop("python.executable", None) or sys.executable
-        os.environ.setdefault("PYSPARK_PYTHON", python)
+            if not existing or jar not in existing.split("," if key == "spark.jars" else os.pathsep):
+                settings[key] = jar if not existing else existing + ("," if key == "spark.jars" else os.pathsep) + jar
+        python = _deploy.executor_python(settings, master)
+        settings.pop("python.executable", None)
+        if python:
+            os.environ["PYSPARK_PYTHON"] = python
+            settings["spark.pyspark.python"] = python
         os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
         builder = SparkSession.builder
         for k, v in settings.items():
             builder = builder.config(k, v)
         session = builder.getOrCreate()
         session.sparkContext.setLogLevel(log_level)
+        _ensure_bridge_on_driver(session, jar)
+        if not _deploy.is_local_master(session.sparkContext.master or ""):
+            # Executors elsewhere import the package from this zip; they need no pyflink_table install.
+            session.sparkContext.addPyFile(str(_deploy.package_zip()))
         for py_file in _env_list(PY_FILES_ENV):
             session.sparkContext.addPyFile(py_file)
         _check_bridge_loadable(session)
         _root = session
         return session
+
+
+def _spark_submit_conf() -> Dict[str, str]:
+    """The settings ``spark-submit`` gave the JVM it started before this program (none otherwise).
+
+    They win over the library's defaults (so ``spark-submit --master URL job.py`` runs on URL), and
+    the program's own settings win over them, as in PySpark.
+    """
+    if "PYSPARK_GATEWAY_PORT" not in os.environ:
+        return {}
+    from pyspark import SparkConf
+
+    return {k: v for k, v in SparkConf(loadDefaults=True).getAll()}
+
+
+def _check_same_master(session: "SparkSession", conf: Mapping[str, str]) -> None:
+    wanted = os.environ.get(MASTER_ENV) or conf.get("spark.master")
+    running = session.sparkContext.master
+    if wanted and wanted != running:
+        raise TableException(
+            f"This process already runs Spark with spark.master '{running}'; a TableEnvironment cannot use "
+            f"spark.master '{wanted}' beside it (one SparkContext per process). Use one master per program, "
+            "or stop the running environments' SparkContext first.")
+
+
+def _ensure_bridge_on_driver(session: "SparkSession", jar: str) -> None:
+    """Under ``spark-submit`` without ``--jars`` the driver JVM started without the bridge: add it."""
+    jvm = session.sparkContext._jvm
+    assert jvm is not None
+    loader = jvm.Thread.currentThread().getContextClassLoader()
+    try:
+        jvm.java.lang.Class.forName("org.pyflink_table.bridge.session.TableEnv", True, loader)
+        return
+    except Exception:  # noqa: BLE001 - not loadable yet: add it below when the loader allows
+        pass
+    if loader.getClass().getName() == "org.apache.spark.util.MutableURLClassLoader":
+        loader.addURL(jvm.java.io.File(jar).toURI().toURL())
+        session.sparkContext._jsc.addJar(jar)
 
 
 def _check_bridge_loadable(session: "SparkSession") -> None:

@@ -80,9 +80,10 @@ class TableEnvironment:
                 static[mapped[0]] = mapped[1]
             if key == "pyflink_table.log.level":
                 static[key] = value
-        if "parallelism.default" in config.to_dict() and "spark.master" not in static:
-            static["spark.master"] = f"local[{config.get('parallelism.default')}]"
-        root = root_spark_session(static)
+        default_master = None
+        if "parallelism.default" in config.to_dict():
+            default_master = f"local[{config.get('parallelism.default')}]"
+        root = root_spark_session(static, default_master)
         return TableEnvironment._on_session(root, config, streaming)
 
     @staticmethod
@@ -382,7 +383,7 @@ class TableEnvironment:
         """
         import logging
 
-        from pyflink_table.udf import _collected_metrics
+        from pyflink_table._function_wrapper import _collected_metrics
 
         values = _collected_metrics()
         # Counted in the JVM by the file sources (see docs/connectors.rst).
@@ -396,7 +397,7 @@ class TableEnvironment:
 
         :param file_path: a ``.py`` file, a ``.zip``/``.egg``, or a directory (zipped on the fly).
         """
-        from pyflink_table._worker import deps as _python_deps
+        from pyflink_table import _dependencies as _python_deps
 
         _python_deps.add_python_file(self._spark.sparkContext, file_path)
 
@@ -411,7 +412,7 @@ class TableEnvironment:
         :param requirements_file_path: the requirements.txt file.
         :param requirements_cache_dir: a directory of downloaded packages to install from offline.
         """
-        from pyflink_table._worker import deps as _python_deps
+        from pyflink_table import _dependencies as _python_deps
 
         _python_deps.set_python_requirements(self._spark.sparkContext, requirements_file_path,
                                              requirements_cache_dir)
@@ -423,7 +424,7 @@ class TableEnvironment:
         :param archive_path: a zip, tar, tar.gz or tgz file.
         :param target_dir: the directory name it is extracted into.
         """
-        from pyflink_table._worker import deps as _python_deps
+        from pyflink_table import _dependencies as _python_deps
 
         _python_deps.add_python_archive(self._spark.sparkContext, archive_path, target_dir)
 
@@ -431,7 +432,7 @@ class TableEnvironment:
         """Job parameters and shipped archives travel to the Python workers as local properties."""
         import json
 
-        from pyflink_table._worker import deps as _python_deps
+        from pyflink_table import _dependencies as _python_deps
         from pyflink_table._worker import lifecycle
 
         sc = self._spark.sparkContext

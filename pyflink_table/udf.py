@@ -12,20 +12,18 @@ added to the job since, so the workers receive them).
 
 from __future__ import annotations
 
-import abc
 import functools
 import inspect
 import logging
-import threading
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Optional, Union, overload
 
+from pyflink_table._aggregate_functions import AggregateFunction, TableAggregateFunction, udaf, udtaf
+from pyflink_table._function_wrapper import UserDefinedFunctionWrapper, _as_data_type, _metrics_accumulator, _spark_type
+from pyflink_table._functions import FunctionContext, ScalarFunction, UserDefinedFunction
+from pyflink_table._table_functions import TableFunction, udtf
 from pyflink_table.errors import TableException
-from pyflink_table.expression import Expression, _get_java_expression
-from pyflink_table.metrics import MetricGroup
-from pyflink_table.types import DataType, RowType, parse_type_string
-
-if TYPE_CHECKING:
-    from pyflink_table.table_environment import TableEnvironment
+from pyflink_table.expression import Expression
+from pyflink_table.types import DataType
 
 __all__ = [
     "FunctionContext",
@@ -48,247 +46,6 @@ _log = logging.getLogger("pyflink_table.udf")
 # not import PySpark before it is needed.
 _ARROW_BATCHED_UDF = 101
 _SCALAR_ARROW_UDF = 250
-
-
-class FunctionContext:
-    """What a user-defined function sees of its runtime in ``open()``.
-
-    :param metric_group: the function's metric group.
-    :param job_parameters: the ``pipeline.global-job-parameters`` of the environment.
-    :param task_info: ``(task name, subtask index, number of subtasks, attempt number)``.
-    """
-
-    def __init__(self, metric_group: MetricGroup, job_parameters: Dict[str, str],
-                 task_info: Tuple[str, int, int, int] = ("", 0, 1, 0)) -> None:
-        self._metric_group = metric_group
-        self._job_parameters = dict(job_parameters)
-        self._task_info = task_info
-
-    def get_metric_group(self) -> MetricGroup:
-        """The metric group to register counters, gauges, meters and distributions in."""
-        return self._metric_group
-
-    def get_job_parameter(self, key: str, default_value: str) -> str:
-        """A value of ``pipeline.global-job-parameters``, or ``default_value`` when it is not set."""
-        return self._job_parameters.get(key, default_value)
-
-    def get_task_name(self) -> str:
-        """Name of the task running the function (the Spark stage)."""
-        return self._task_info[0]
-
-    def get_task_name_with_subtasks(self) -> str:
-        """The task name followed by ``(index/parallelism)``, as Flink prints it."""
-        name, index, parallelism, _ = self._task_info
-        return f"{name} ({index + 1}/{parallelism})"
-
-    def get_number_of_parallel_subtasks(self) -> int:
-        """Number of partitions of the stage running the function."""
-        return self._task_info[2]
-
-    def get_max_number_of_parallel_subtasks(self) -> int:
-        """Same as :meth:`get_number_of_parallel_subtasks` (Spark has no separate maximum)."""
-        return self._task_info[2]
-
-    def get_index_of_this_subtask(self) -> int:
-        """Index of the partition this instance runs on, from 0."""
-        return self._task_info[1]
-
-    def get_attempt_number(self) -> int:
-        """Attempt number of the Spark task, from 0."""
-        return self._task_info[3]
-
-
-class UserDefinedFunction(abc.ABC):  # noqa: B024 - subclasses define eval/accumulate, not an abstract hook
-    """Base class of all user-defined functions: lifecycle hooks and determinism."""
-
-    def open(self, function_context: FunctionContext) -> None:
-        """Called once per worker task before the first row; set up state and metrics here.
-
-        :param function_context: metrics and job parameters.
-        """
-
-    def close(self) -> None:
-        """Called once per worker task after the last row."""
-
-    def is_deterministic(self) -> bool:
-        """Whether equal inputs always give equal results (False keeps every call)."""
-        return True
-
-
-class ScalarFunction(UserDefinedFunction):
-    """A function mapping scalar arguments to one scalar value; implement ``eval(*args)``."""
-
-    @abc.abstractmethod
-    def eval(self, *args: Any) -> Any:
-        """The function's result for one row's arguments (or pandas Series for pandas UDFs)."""
-
-
-class _DelegatingScalarFunction(ScalarFunction):
-    """A ScalarFunction calling a plain function or callable object."""
-
-    def __init__(self, func: Callable[..., Any]) -> None:
-        self.func = func
-
-    def eval(self, *args: Any) -> Any:
-        return self.func(*args)
-
-
-def _spark_type(data_type: Union[DataType, str]) -> Any:
-    """The PySpark DataType of a Flink type (needs the JVM)."""
-    from pyspark.sql.types import _parse_datatype_json_string
-
-    from pyflink_table.java_gateway import bridge
-
-    return _without_metadata(
-        _parse_datatype_json_string(str(bridge().types.FlinkTypes.toSparkJson(str(data_type)))))
-
-
-def _without_metadata(spark_type: Any) -> Any:
-    """The type without field metadata: Spark compares UDF result types including it."""
-    from pyspark.sql import types as st
-
-    if isinstance(spark_type, st.StructType):
-        return st.StructType([st.StructField(f.name, _without_metadata(f.dataType), f.nullable)
-                              for f in spark_type.fields])
-    if isinstance(spark_type, st.ArrayType):
-        return st.ArrayType(_without_metadata(spark_type.elementType), spark_type.containsNull)
-    if isinstance(spark_type, st.MapType):
-        return st.MapType(_without_metadata(spark_type.keyType), _without_metadata(spark_type.valueType),
-                          spark_type.valueContainsNull)
-    if type(spark_type).__name__ == "TimeType":
-        # The Python workers produce microsecond times whatever the declared precision.
-        return st.TimeType(6)
-    return spark_type
-
-
-def _as_data_type(t: Union[DataType, str], what: str) -> DataType:
-    if isinstance(t, str):
-        return parse_type_string(t)
-    if isinstance(t, DataType):
-        return t
-    raise TypeError(f"Invalid {what}: should be a DataType or a type string but is {t!r}")
-
-
-# Metric values of the functions' worker instances reach the driver through one Spark
-# accumulator per function (and SparkContext); TableEnvironment.get_metrics() merges them.
-_metric_accumulators: List[Tuple[Any, Any]] = []
-
-
-def _metrics_accumulator(sc: Any, name: str) -> Any:
-    """A new accumulator collecting the metrics of function ``name`` on SparkContext ``sc``."""
-    from pyflink_table.metrics import _SnapshotParam
-
-    accumulator = sc.accumulator({}, _SnapshotParam())
-    _metric_accumulators.append((sc, accumulator))
-    return accumulator
-
-
-def _collected_metrics() -> Dict[str, Any]:
-    """All metric values reported by Python functions of the running SparkContext so far."""
-    from pyspark import SparkContext
-
-    from pyflink_table.metrics import _merge, _readable
-
-    sc = SparkContext._active_spark_context
-    merged: Dict[str, Tuple[str, Any]] = {}
-    for owner, accumulator in _metric_accumulators:
-        if owner is sc:
-            merged = _merge(merged, accumulator.value)
-    return _readable(merged)
-
-
-class UserDefinedFunctionWrapper:
-    """Holds a user function with its declared types and builds its JVM side on demand.
-
-    Calling the wrapper (``f(col('a'))``) gives an :class:`Expression` calling the function.
-    Subclasses implement :meth:`_create_java_user_function`.
-
-    :param func: a :class:`UserDefinedFunction` instance, a function or a callable object.
-    :param input_types: declared argument types (FLIP-58), or None to take the argument types.
-    :param func_type: ``'general'`` or ``'pandas'``.
-    :param deterministic: False when equal inputs may give different results; None asks the function.
-    :param name: the function's name; by default the function's or its class's name.
-    """
-
-    def __init__(self, func: Any, input_types: Any, func_type: str = "general",
-                 deterministic: Optional[bool] = None, name: Optional[str] = None) -> None:
-        if inspect.isclass(func) or (not isinstance(func, UserDefinedFunction) and not callable(func)):
-            raise TypeError(f"Invalid function: not a function or callable (__call__ is not defined): {type(func)}")
-        if func_type not in ("general", "pandas"):
-            raise ValueError(f"Unsupported func_type: {func_type!r}; use 'general' or 'pandas'.")
-        self._input_types: Optional[List[DataType]] = None
-        if input_types is not None:
-            if isinstance(input_types, RowType):
-                types: Sequence[Any] = input_types.field_types()
-            elif isinstance(input_types, (DataType, str)):
-                types = [input_types]
-            else:
-                types = list(input_types)
-            self._input_types = [_as_data_type(t, "input_type") for t in types]
-        if deterministic is not None and isinstance(func, UserDefinedFunction) \
-                and deterministic != func.is_deterministic():
-            raise ValueError(f"Inconsistent deterministic: {deterministic} and {func.is_deterministic()}")
-        self._func = func
-        self._func_type = func_type
-        self._deterministic = deterministic if deterministic is not None else (
-            func.is_deterministic() if isinstance(func, UserDefinedFunction) else True)
-        self._name: str = name or getattr(func, "__name__", None) or type(func).__name__
-        self._alias_names: Tuple[str, ...] = ()
-        self._jvm_lock = threading.Lock()
-        self._jvm_cache: Dict[Any, Any] = {}
-
-    # The JVM halves cannot be pickled; a wrapper referenced from another UDF's closure travels
-    # to the workers without them.
-    def __getstate__(self) -> Dict[str, Any]:
-        state = dict(self.__dict__)
-        state["_jvm_cache"] = {}
-        state.pop("_jvm_lock", None)
-        return state
-
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._jvm_lock = threading.Lock()
-
-    def __call__(self, *args: Any) -> Expression[Any]:
-        from pyflink_table.java_gateway import bridge, to_java_array
-
-        j_function = self._java_user_function(None)
-        j_args = to_java_array(bridge().expressions.Expr, [_get_java_expression(a) for a in args])
-        return Expression(bridge().expressions.Exprs.callFunction(self._name, j_function, j_args))
-
-    def alias(self, *alias_names: str) -> "UserDefinedFunctionWrapper":
-        """Names for the result fields (used by table functions and flat_map)."""
-        self._alias_names = alias_names
-        return self
-
-    def _user_function(self) -> UserDefinedFunction:
-        """The function as a UserDefinedFunction (plain functions are wrapped)."""
-        if isinstance(self._func, UserDefinedFunction):
-            return self._func
-        return _DelegatingScalarFunction(self._func)
-
-    def _java_user_function(self, t_env: Optional["TableEnvironment"]) -> Any:
-        """The JVM ``org.pyflink_table.bridge.expressions.UserFunction`` of this function.
-
-        Built once per SparkContext and set of shipped Python files. ``t_env`` is None when called
-        from an expression (the process has one SparkContext); registration passes its environment.
-        """
-        from pyspark import SparkContext
-
-        sc = SparkContext._active_spark_context
-        if sc is None:
-            raise TableException("No Spark JVM is running yet: create a TableEnvironment first.")
-        key = (id(sc._jsc), tuple(sc._python_includes or ()))
-        with self._jvm_lock:
-            cached = self._jvm_cache.get(key)
-            if cached is None:
-                cached = self._create_java_user_function(sc)
-                self._jvm_cache = {key: cached}
-            return cached
-
-    @abc.abstractmethod
-    def _create_java_user_function(self, sc: Any) -> Any:
-        """Build the JVM UserFunction on SparkContext ``sc``."""
 
 
 class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
@@ -415,7 +172,3 @@ def udf(f: Any = None, input_types: Any = None, result_type: Union[DataType, str
                                  udf_type=udf_type)
     return make(f)
 
-
-# Table and aggregate functions live in their own modules (built on the classes above).
-from pyflink_table._table_functions import TableFunction, udtf  # noqa: E402
-from pyflink_table._aggregate_functions import AggregateFunction, TableAggregateFunction, udaf, udtaf  # noqa: E402

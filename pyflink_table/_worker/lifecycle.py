@@ -9,6 +9,7 @@ final metric values are published.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from typing import Any, Callable, Dict, List, Tuple
 
@@ -102,6 +103,33 @@ def prepare_task() -> None:
 
     ctx = TaskContext.get()
     if ctx is not None and ctx.getLocalProperty(ARCHIVES_PROPERTY):
-        from pyflink_table._worker import deps
+        enter_files_directory()
 
-        deps.enter_files_directory()
+
+def enter_files_directory() -> None:
+    """Work in the directory where shipped archives were extracted."""
+    from pyspark import SparkFiles
+
+    root = SparkFiles.getRootDirectory()
+    if root and os.getcwd() != root:
+        os.chdir(root)
+
+
+def open_function(function: Any, close_at_task_end: bool = True) -> None:
+    """Open a table or aggregate function in the running task with its :class:`FunctionContext`.
+
+    ``close_at_task_end`` registers its ``close()`` for the task's end; table functions close
+    themselves in their UDTF handler's ``terminate`` instead.
+    """
+    from pyflink_table._functions import FunctionContext
+    from pyflink_table.metrics import MetricGroup
+
+    open_method = getattr(function, "open", None)
+    if open_method is None:
+        return
+    prepare_task()
+    name = getattr(function, "__name__", None) or type(function).__name__
+    open_method(FunctionContext(MetricGroup([name]), job_parameters(), task_info()))
+    close = getattr(function, "close", None)
+    if close_at_task_end and close is not None:
+        on_task_end(close)

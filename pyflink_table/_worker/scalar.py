@@ -320,7 +320,7 @@ class ScalarEvaluator:
 
     def _open(self) -> None:
         from pyflink_table.metrics import MetricGroup
-        from pyflink_table.udf import FunctionContext
+        from pyflink_table._functions import FunctionContext
 
         self._check, self._arrow_type = result_conversion(self.result_type, self.spark_result_json)
         lifecycle.prepare_task()

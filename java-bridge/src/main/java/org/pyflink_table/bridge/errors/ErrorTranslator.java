@@ -39,9 +39,26 @@ public final class ErrorTranslator {
       if (c instanceof java.io.FileNotFoundException) {
         return new String[] {"TableException", c.getMessage()};
       }
+      String interpreter = missingInterpreter(c);
+      if (interpreter != null) {
+        return new String[] {"TableException", "Spark's Python workers cannot start: the interpreter '"
+            + interpreter + "' cannot be run on the executors. Set python.executable (or spark.pyspark.python,"
+            + " or PYSPARK_PYTHON) to a Python that exists on every worker and has pyspark, pandas and pyarrow."};
+      }
       root = c;
     }
     return new String[] {"TableException", runtimeMessage(t, root)};
+  }
+
+  /** The program of "Cannot run program \"/path\": error=2, ..." (how a missing Python shows), or null. */
+  static String missingInterpreter(Throwable c) {
+    String msg = c.getMessage();
+    String prefix = "Cannot run program \"";
+    // A task's failure may reach the driver as text inside the job's abort message only.
+    int start = msg == null ? -1 : msg.indexOf(prefix);
+    if (start < 0) return null;
+    int end = msg.indexOf('"', start + prefix.length());
+    return end < 0 ? null : msg.substring(start + prefix.length(), end);
   }
 
   /** A failure while running: the root cause's first line, prefixed with its Spark error class. */

@@ -1,4 +1,4 @@
-"""Python dependencies of UDFs: shipping files, requirements and archives to Spark's Python workers.
+"""Python dependencies of UDFs (driver side): shipping files, requirements and archives to Spark's Python workers.
 
 Driver side: files and zips go through ``SparkContext.addPyFile`` (the workers put them on
 ``sys.path`` before unpickling the functions, so a UDF may import a shipped module at any level);
@@ -120,12 +120,3 @@ def apply_option(sc: Any, key: str, value: str) -> None:
 
 
 _requirements_done: Set[Any] = set()
-
-
-def enter_files_directory() -> None:
-    """Worker side: work in the directory where shipped archives were extracted."""
-    from pyspark import SparkFiles
-
-    root = SparkFiles.getRootDirectory()
-    if root and os.getcwd() != root:
-        os.chdir(root)
