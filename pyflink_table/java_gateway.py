@@ -189,8 +189,10 @@ def _spark_submit_conf() -> Dict[str, str]:
     """
     if "PYSPARK_GATEWAY_PORT" not in os.environ:
         return {}
-    from pyspark import SparkConf
+    from pyspark import SparkConf, SparkContext
 
+    # Connect to spark-submit's JVM first: its settings are that JVM's system properties.
+    SparkContext._ensure_initialized()
     return {k: v for k, v in SparkConf(loadDefaults=True).getAll()}
 
 

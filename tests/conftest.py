@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import pytest
 
 from pyflink_table import EnvironmentSettings, TableEnvironment
+
+if TYPE_CHECKING:
+    from loopback_cluster import LoopbackCluster
 
 
 @pytest.fixture(scope="session")
@@ -31,3 +34,15 @@ def rows(table: object) -> list:
 def sorted_rows(table: object) -> list:
     """All rows of a table as tuples, sorted with NULLs first, for order-free comparison."""
     return sorted(rows(table), key=lambda r: tuple((v is not None, v) for v in r))
+
+
+@pytest.fixture(scope="session")
+def spark_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator["LoopbackCluster"]:
+    """One loopback Spark standalone cluster (a master, two workers) for all cluster tests of the run."""
+    from loopback_cluster import LoopbackCluster
+
+    cluster = LoopbackCluster(tmp_path_factory.mktemp("spark-cluster")).start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
