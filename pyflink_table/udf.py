@@ -19,6 +19,7 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, overload
 
+from pyflink_table import _protocol
 from pyflink_table.errors import TableException
 from pyflink_table.expression import Expression, _get_java_expression
 from pyflink_table.metrics import MetricGroup
@@ -43,12 +44,6 @@ __all__ = [
 ]
 
 _log = logging.getLogger("pyflink_table.udf")
-
-# Spark's PythonEvalType codes (pyspark.util.PythonEvalType), kept here so the driver side does
-# not import PySpark before it is needed.
-_ARROW_BATCHED_UDF = 101
-_SCALAR_ARROW_UDF = 250
-
 
 class FunctionContext:
     """What a user-defined function sees of its runtime in ``open()``.
@@ -346,7 +341,7 @@ class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
             self._func_type == "pandas", _metrics_accumulator(sc, self._name),
             spark_type.json(), arrow_batches,
         )
-        eval_type = _SCALAR_ARROW_UDF if arrow_batches else _ARROW_BATCHED_UDF
+        eval_type = _protocol.EVAL_SCALAR_ARROW_UDF if arrow_batches else _protocol.EVAL_ARROW_BATCHED_UDF
         return SparkUDF(evaluator, spark_type, self._name, eval_type, self._deterministic)
 
 
