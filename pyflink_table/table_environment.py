@@ -461,16 +461,16 @@ class TableEnvironment:
 
     def execute_sql(self, stmt: str) -> TableResult:
         """Run one SQL statement: a query, SHOW, DESCRIBE, DDL or INSERT."""
-        if stmt.lstrip()[:7].upper() in ("INSERT ", "EXECUTE", "CREATE "):
+        statement = self._j_env.classifySql(stmt)  # classified once, by the bridge's SqlStatement
+        if statement.runsJob():
             self._before_job()  # INSERT and CREATE TABLE ... AS SELECT run a job here
-        result = self._j_env.executeSql(stmt)
+        result = self._j_env.executeStatement(statement)
         _show_printed(result.printed())
         if result.rows() is None:
             return TableResult._ok()
-        first_word = stmt.split(None, 1)[0].upper() if stmt.strip() else ""
-        if first_word == "EXPLAIN":
+        if statement.isExplain():
             return _ExplainResult._of_plan(Table(result.rows(), self))
-        return TableResult._of_table(Table(result.rows(), self), first_word in ("SHOW", "DESCRIBE", "DESC"))
+        return TableResult._of_table(Table(result.rows(), self), statement.listsObjects())
 
     def sql_update(self, stmt: str) -> None:
         """FLIP-38: run a DDL or INSERT statement."""
