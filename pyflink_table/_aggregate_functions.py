@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Optional, TypeVar, Union, overload
 
+from pyflink_table import _protocol
 from pyflink_table._worker import lifecycle
 from pyflink_table.types import DataType, RowType
 from pyflink_table._functions import AggregateFunction, TableAggregateFunction
@@ -22,10 +23,6 @@ __all__ = ["AggregateFunction", "TableAggregateFunction", "UserDefinedAggregateF
 
 T = TypeVar("T")
 ACC = TypeVar("ACC")
-
-# Spark's PythonEvalType codes.
-_ARROW_BATCHED_UDF = 101
-_GROUPED_AGG_PANDAS_UDF = 202
 
 
 def _packed_only_placeholder(*args: Any) -> Any:
@@ -96,13 +93,13 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         if self._packed_only():
             # Spark's grouped-aggregate UDFs cannot return structs: this UDF is never planned, it
             # only carries the Python environment (interpreter, shipped files) to the packed runner.
-            spark_udf = SparkUDF(_packed_only_placeholder, result, self._name, _ARROW_BATCHED_UDF, self._deterministic)
+            spark_udf = SparkUDF(_packed_only_placeholder, result, self._name, _protocol.EVAL_ARROW_BATCHED_UDF, self._deterministic)
         else:
             # A plain pandas function has no life cycle: Spark calls it directly, exactly as a
             # hand-written GROUPED_AGG pandas_udf (nothing of pyflink_table is loaded in the worker).
             plain = pandas and not hasattr(self._func, "create_accumulator")
             spark_udf = SparkUDF(self._func if plain else evaluator.on_series, result,
-                                 self._name, _GROUPED_AGG_PANDAS_UDF, self._deterministic)
+                                 self._name, _protocol.EVAL_GROUPED_AGG_PANDAS_UDF, self._deterministic)
         return bridge().udf.PythonAggregateFunction(
             self._name, spark_udf._judf, self._packed_only(), self._table_aggregate, bytearray(packed), result.json())
 

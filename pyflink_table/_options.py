@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Callable, Dict, NamedTuple, Optional
 
+from pyflink_table import _protocol
+
 
 class OptionMapping(NamedTuple):
     """One Flink option and the Spark setting it becomes."""
@@ -37,7 +39,7 @@ OPTIONS: Dict[str, OptionMapping] = {
                       "Session time zone for TIMESTAMP_LTZ values and current_timestamp.", _time_zone),
         OptionMapping("python.fn-execution.arrow.batch.size", "spark.sql.execution.arrow.maxRecordsPerBatch",
                       False, "Rows per Arrow batch sent to Python workers (default 10000)."),
-        OptionMapping("pyflink_table.aggregate.packing", "spark.sql.pyflink_table.aggregate.packing", False,
+        OptionMapping("pyflink_table.aggregate.packing", _protocol.CONF_AGGREGATE_PACKING, False,
                       "true (default): Python aggregates in group_by, windows and aggregate() run over "
                       "Arrow batches packing many groups (fast for many small groups); false: scalar-result "
                       "ones run as Spark's grouped-aggregate UDFs, one Arrow stream per group (faster for "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, List, Optional, Sequence, Union, overload
 
+from pyflink_table import _protocol
 from pyflink_table.errors import TableException
 from pyflink_table._worker import lifecycle
 from pyflink_table.types import DataType, RowType
@@ -17,9 +18,6 @@ from pyflink_table._functions import TableFunction
 from pyflink_table._function_wrapper import UserDefinedFunctionWrapper, _as_data_type, _spark_type
 
 __all__ = ["TableFunction", "UserDefinedTableFunctionWrapper", "udtf"]
-
-# Spark's PythonEvalType of Arrow-optimised Python UDTFs.
-_ARROW_TABLE_UDF = 301
 
 
 class UserDefinedTableFunctionWrapper(UserDefinedFunctionWrapper):
@@ -67,7 +65,7 @@ class UserDefinedTableFunctionWrapper(UserDefinedFunctionWrapper):
         # Internal field names: the lateral join renames them to Flink's names afterwards.
         schema = StructType([StructField(f"__pft_udtf_{i}", _spark_type(t), True)
                              for i, t in enumerate(self._result_types)])
-        return UserDefinedTableFunction(handler, schema, self._name, _ARROW_TABLE_UDF, self._deterministic)
+        return UserDefinedTableFunction(handler, schema, self._name, _protocol.EVAL_ARROW_TABLE_UDF, self._deterministic)
 
 
 # Typed call forms for type checkers: `@udtf(...)` returns a decorator, `udtf(f, ...)` a wrapper.

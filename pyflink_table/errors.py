@@ -11,6 +11,8 @@ import functools
 import inspect
 from typing import Any, Callable, Dict, Type, TypeVar
 
+from pyflink_table import _protocol
+
 __all__ = [
     "JavaException",
     "TableException",
@@ -129,7 +131,7 @@ def translate(error: BaseException) -> BaseException:
     from pyflink_table.java_gateway import get_gateway
 
     kind, message = get_gateway().jvm.org.pyflink_table.bridge.errors.ErrorTranslator.translate(java_exc)
-    if kind == "PythonException":
+    if kind == _protocol.ERROR_PYTHON:
         message = _python_failure_message(str(error), message)
     return _KINDS.get(kind, TableException)(message)
 
@@ -150,7 +152,7 @@ def _python_failure_message(pyspark_text: str, java_text: str) -> str:
     return "Python function failed:\n" + text.strip()
 
 
-_USER_FUNCTION_ERROR = "UserFunctionError: "
+_USER_FUNCTION_ERROR = _protocol.USER_FUNCTION_ERROR + ": "
 
 
 def quiet_spark_error_logs() -> None:

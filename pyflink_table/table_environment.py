@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from pyflink_table import _options
+from pyflink_table import _options, _protocol
 from pyflink_table.configuration import Configuration
 from pyflink_table.environment_settings import EnvironmentSettings
 from pyflink_table.errors import TableException, ValidationException, java_errors, quiet_spark_error_logs
@@ -438,10 +438,10 @@ class TableEnvironment:
         sc = self._spark.sparkContext
         raw = self._config.get("pipeline.global-job-parameters")
         params = lifecycle.parse_job_parameters(raw) if raw else {}
-        sc.setLocalProperty(lifecycle.JOB_PARAMETERS_PROPERTY, json.dumps(params))
-        sc.setLocalProperty(lifecycle.ARCHIVES_PROPERTY, "1" if _python_deps.has_archives(sc) else "")
+        sc.setLocalProperty(_protocol.PROPERTY_JOB_PARAMETERS, json.dumps(params))
+        sc.setLocalProperty(_protocol.PROPERTY_ARCHIVES, "1" if _python_deps.has_archives(sc) else "")
         # FunctionContext.get_number_of_parallel_subtasks (Python tasks cannot ask Spark for it)
-        sc.setLocalProperty(lifecycle.PARALLELISM_PROPERTY,
+        sc.setLocalProperty(_protocol.PROPERTY_PARALLELISM,
                             str(self._config.get("parallelism.default") or sc.defaultParallelism))
         bundle = self._config.get("python.fn-execution.bundle.size")
         if bundle:
@@ -462,16 +462,16 @@ class TableEnvironment:
 
     def execute_sql(self, stmt: str) -> TableResult:
         """Run one SQL statement: a query, SHOW, DESCRIBE, DDL or INSERT."""
-        if stmt.lstrip()[:7].upper() in ("INSERT ", "EXECUTE", "CREATE "):
+        statement = self._j_env.classifySql(stmt)  # classified once, by the bridge's SqlStatement
+        if statement.runsJob():
             self._before_job()  # INSERT and CREATE TABLE ... AS SELECT run a job here
-        result = self._j_env.executeSql(stmt)
+        result = self._j_env.executeStatement(statement)
         _show_printed(result.printed())
         if result.rows() is None:
             return TableResult._ok()
-        first_word = stmt.split(None, 1)[0].upper() if stmt.strip() else ""
-        if first_word == "EXPLAIN":
+        if statement.isExplain():
             return _ExplainResult._of_plan(Table(result.rows(), self))
-        return TableResult._of_table(Table(result.rows(), self), first_word in ("SHOW", "DESCRIBE", "DESC"))
+        return TableResult._of_table(Table(result.rows(), self), statement.listsObjects())
 
     def sql_update(self, stmt: str) -> None:
         """FLIP-38: run a DDL or INSERT statement."""

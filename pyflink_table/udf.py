@@ -17,6 +17,7 @@ import inspect
 import logging
 from typing import Any, Callable, Optional, Union, overload
 
+from pyflink_table import _protocol
 from pyflink_table._aggregate_functions import AggregateFunction, TableAggregateFunction, udaf, udtaf
 from pyflink_table._function_wrapper import UserDefinedFunctionWrapper, _as_data_type, _metrics_accumulator, _spark_type
 from pyflink_table._functions import FunctionContext, ScalarFunction, UserDefinedFunction
@@ -42,10 +43,6 @@ __all__ = [
 
 _log = logging.getLogger("pyflink_table.udf")
 
-# Spark's PythonEvalType codes (pyspark.util.PythonEvalType), kept here so the driver side does
-# not import PySpark before it is needed.
-_ARROW_BATCHED_UDF = 101
-_SCALAR_ARROW_UDF = 250
 
 
 class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
@@ -103,7 +100,7 @@ class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
             self._func_type == "pandas", _metrics_accumulator(sc, self._name),
             spark_type.json(), arrow_batches,
         )
-        eval_type = _SCALAR_ARROW_UDF if arrow_batches else _ARROW_BATCHED_UDF
+        eval_type = _protocol.EVAL_SCALAR_ARROW_UDF if arrow_batches else _protocol.EVAL_ARROW_BATCHED_UDF
         return SparkUDF(evaluator, spark_type, self._name, eval_type, self._deterministic)
 
 

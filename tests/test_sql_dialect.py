@@ -149,3 +149,12 @@ def test_views_defined_in_flink_sql_read_it_as_flink(t_env) -> None:  # type: ig
                       "CAST('2020-01-01 10:00:00.123456' AS TIMESTAMP(3)) AS ts FROM src_v")
     got = [tuple(r) for r in t_env.sql_query("SELECT * FROM flink_v").execute().collect()]
     assert got == [(1, 10, datetime.datetime(2020, 1, 1, 10, 0, 0, 123000))]
+
+
+def test_cast_type_spellings_of_flink_sql(t_env: Any) -> None:
+    # Measured on PyFlink 2.3: CAST AS VARCHAR is unbounded, CHAR is CHAR(1), CHARACTER VARYING(2)
+    # keeps two characters, and TIME is TIME(0) (seconds only).
+    table = t_env.sql_query(
+        "SELECT CAST('abc' AS VARCHAR), CAST('abc' AS CHAR), CAST('abc' AS CHARACTER VARYING(2)),"
+        " CAST(TIMESTAMP '2020-01-01 12:34:56.789' AS TIME)")
+    assert rows(table) == [("abc", "a", "ab", datetime.time(12, 34, 56))]

@@ -13,8 +13,7 @@ import os
 import threading
 from typing import Any, Callable, Dict, List, Tuple
 
-JOB_PARAMETERS_PROPERTY = "pyflink_table.job-parameters"
-PARALLELISM_PROPERTY = "pyflink_table.parallelism"
+from pyflink_table import _protocol
 
 _lock = threading.Lock()
 _closers: List[Callable[[], None]] = []
@@ -65,7 +64,7 @@ def job_parameters() -> Dict[str, str]:
     from pyspark.taskcontext import TaskContext
 
     ctx = TaskContext.get()
-    raw = ctx.getLocalProperty(JOB_PARAMETERS_PROPERTY) if ctx is not None else None
+    raw = ctx.getLocalProperty(_protocol.PROPERTY_JOB_PARAMETERS) if ctx is not None else None
     return dict(json.loads(raw)) if raw else {}
 
 
@@ -76,12 +75,9 @@ def task_info() -> Tuple[str, int, int, int]:
     ctx = TaskContext.get()
     if ctx is None:
         return ("", 0, 1, 0)
-    parallelism = ctx.getLocalProperty(PARALLELISM_PROPERTY)
+    parallelism = ctx.getLocalProperty(_protocol.PROPERTY_PARALLELISM)
     return (f"stage-{ctx.stageId()}", ctx.partitionId(), int(parallelism) if parallelism else 1,
             ctx.attemptNumber())
-
-
-ARCHIVES_PROPERTY = "pyflink_table.archives"
 
 
 def parse_job_parameters(raw: str) -> Dict[str, str]:
@@ -102,7 +98,7 @@ def prepare_task() -> None:
     from pyspark.taskcontext import TaskContext
 
     ctx = TaskContext.get()
-    if ctx is not None and ctx.getLocalProperty(ARCHIVES_PROPERTY):
+    if ctx is not None and ctx.getLocalProperty(_protocol.PROPERTY_ARCHIVES):
         enter_files_directory()
 
 

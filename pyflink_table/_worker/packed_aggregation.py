@@ -18,6 +18,7 @@ import json
 import pickle
 from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
+from pyflink_table import _protocol
 from pyflink_table._worker import lifecycle
 
 
@@ -30,7 +31,7 @@ def packed_aggregation(layout: str, *evaluators: bytes) -> "PackedAggregation":
         of each aggregate function, in output order.
     """
     spec = json.loads(layout)
-    return PackedAggregation(int(spec["keys"]), [list(a) for a in spec["arguments"]],
+    return PackedAggregation(int(spec[_protocol.LAYOUT_KEYS]), [list(a) for a in spec[_protocol.LAYOUT_ARGUMENTS]],
                              [pickle.loads(e) for e in evaluators])
 
 

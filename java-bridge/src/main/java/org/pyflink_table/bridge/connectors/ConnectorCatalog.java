@@ -15,7 +15,6 @@ import java.util.regex.Pattern;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -29,7 +28,6 @@ import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
-import org.pyflink_table.bridge.session.StatementResult;
 import org.pyflink_table.bridge.session.TableEnv;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.types.FlinkTypes;
@@ -419,71 +417,13 @@ public final class ConnectorCatalog {
 
   private static final Pattern INSERT = Pattern.compile(
       "(?is)^INSERT\\s+(INTO|OVERWRITE)\\s+(?:TABLE\\s+)?([`\\w.$-]+)\\s*(.*)$");
-  private static final Pattern DROP = Pattern.compile(
-      "(?is)^DROP\\s+(TEMPORARY\\s+)?(TABLE|VIEW)\\s+(IF\\s+EXISTS\\s+)?([`\\w.$-]+)$");
-  private static final Pattern CREATE_VIEW = Pattern.compile(
-      "(?is)^CREATE\\s+(TEMPORARY\\s+)?VIEW\\s+(IF\\s+NOT\\s+EXISTS\\s+)?([`\\w.$-]+)(?:\\s*\\([^)]*\\))?\\s+AS\\s+(.*)$");
-  private static final Pattern USE = Pattern.compile("(?is)^USE\\s+(CATALOG\\s+)?([`\\w.$-]+)$");
-
-  /** Handles the statements this catalog owns; null for anything else. */
-  public StatementResult execute(String s, String upper) {
-    if (upper.startsWith("CREATE TABLE") || upper.startsWith("CREATE TEMPORARY TABLE")) {
-      createTableStatement(s);
-      return ok();
-    }
-    Matcher m = CREATE_VIEW.matcher(s);
-    if (m.matches()) {
-      createView(m.group(3), m.group(4), m.group(1) != null, m.group(2) != null);
-      return ok();
-    }
-    m = DROP.matcher(s);
-    if (m.matches()) {
-      drop(m.group(4), m.group(2).equalsIgnoreCase("VIEW"), m.group(1) != null, m.group(3) != null);
-      return ok();
-    }
-    if (upper.startsWith("INSERT ")) {
-      return printed(insertStatement(s));
-    }
-    if (upper.startsWith("EXECUTE STATEMENT SET") || upper.startsWith("BEGIN STATEMENT SET")) {
-      return printed(statementSet(s));
-    }
-    if (upper.equals("SHOW CATALOGS")) return strings("catalog name", listCatalogs());
-    if (upper.equals("SHOW VIEWS")) return strings("view name", listViews(false));
-    if (upper.equals("SHOW DATABASES")) return strings("database name", listDatabases());
-    if (upper.equals("SHOW CURRENT CATALOG")) return strings("current catalog name", new String[] {CATALOG});
-    if (upper.equals("SHOW CURRENT DATABASE")) return strings("current database name", new String[] {currentDatabase()});
-    m = USE.matcher(s);
-    if (m.matches()) {
-      if (m.group(1) != null) useCatalog(m.group(2));
-      else useDatabase(m.group(2));
-      return ok();
-    }
-    if (upper.startsWith("CREATE CATALOG")) throw TableException.unsupported("CREATE CATALOG (only '" + CATALOG + "' exists)");
-    if (upper.startsWith("CREATE DATABASE") || upper.startsWith("DROP DATABASE")) {
-      spark().sql(s.replaceAll("(?i)\\b" + CATALOG + "\\.", "").replaceAll("\\b" + DATABASE + "\\b", "default"));
-      return ok();
-    }
-    return null;
+  /** CREATE DATABASE / DROP DATABASE, with Flink's catalog and default database names in Spark's words. */
+  public void databaseStatement(String s) {
+    spark().sql(s.replaceAll("(?i)\\b" + CATALOG + "\\.", "").replaceAll("\\b" + DATABASE + "\\b", "default"));
   }
 
-  private static StatementResult ok() {
-    return new StatementResult(null, false);
-  }
-
-  private static StatementResult printed(String[] lines) {
-    StatementResult r = new StatementResult(null, false);
-    r.printed = lines;
-    return r;
-  }
-
-  private StatementResult strings(String column, String[] values) {
-    List<Row> rows = new ArrayList<>();
-    for (String v : values) rows.add(RowFactory.create(v));
-    StructType schema = new StructType().add(column, DataTypes.StringType, true);  // nullable STRING, as PyFlink 2.3 reports
-    return new StatementResult(env.fromDataset(spark().createDataFrame(rows, schema)), true);
-  }
-
-  private void createTableStatement(String s) {
+  /** CREATE [TEMPORARY] TABLE ... [AS query]. */
+  public void createTableStatement(String s) {
     DdlParser.CreateTable ct = DdlParser.parseCreateTable(s);
     if (ct.asQuery == null) {
       createTable(ct.path, ct.definition, ct.temporary, ct.ifNotExists);
@@ -568,12 +508,14 @@ public final class ConnectorCatalog {
     return new PreparedInsert(path, query, overwrite);
   }
 
-  private String[] insertStatement(String s) {
+  /** INSERT INTO|OVERWRITE ...: the print connector's lines, or null. */
+  public String[] insertStatement(String s) {
     PreparedInsert p = prepareInsert(s);
     return insertInto(p.path, p.table, p.overwrite);
   }
 
-  private String[] statementSet(String s) {
+  /** EXECUTE STATEMENT SET BEGIN ... END: the inserts run together; the print connector's lines, or null. */
+  public String[] statementSet(String s) {
     int begin = s.toUpperCase(Locale.ROOT).indexOf("BEGIN");
     int end = s.toUpperCase(Locale.ROOT).lastIndexOf("END");
     String body = s.substring(begin + "BEGIN".length(), end > begin ? end : s.length());

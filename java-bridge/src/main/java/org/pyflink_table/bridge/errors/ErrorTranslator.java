@@ -1,9 +1,12 @@
 package org.pyflink_table.bridge.errors;
 
+import java.io.FileNotFoundException;
 import java.util.Map;
 import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.catalyst.parser.ParseException;
+import org.pyflink_table.bridge.connectors.ParseErrors;
+import org.pyflink_table.bridge.protocol.Protocol;
 
 /**
  * The one place where JVM failures become PyFlink's exception kinds. Python asks it for a
@@ -19,25 +22,25 @@ public final class ErrorTranslator {
     Throwable root = t;
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (c instanceof ValidationException) {
-        return new String[] {"ValidationException", c.getMessage()};
+        return new String[] {Protocol.ERROR_VALIDATION, c.getMessage()};
       }
       if (c instanceof SqlParserException) {
-        return new String[] {"SqlParserException", c.getMessage()};
+        return new String[] {Protocol.ERROR_SQL_PARSER, c.getMessage()};
       }
       if (c instanceof TableException) {
-        return new String[] {"TableException", c.getMessage()};
+        return new String[] {Protocol.ERROR_TABLE, c.getMessage()};
       }
       if (c instanceof ParseException) {
-        return new String[] {"SqlParserException", parseMessage((ParseException) c)};
+        return new String[] {Protocol.ERROR_SQL_PARSER, parseMessage((ParseException) c)};
       }
       if (c instanceof AnalysisException) {
-        return new String[] {"ValidationException", analysisMessage((AnalysisException) c)};
+        return new String[] {Protocol.ERROR_VALIDATION, analysisMessage((AnalysisException) c)};
       }
       if (c.getClass().getName().equals("org.apache.spark.api.python.PythonException")) {
-        return new String[] {"PythonException", c.getMessage()};
+        return new String[] {Protocol.ERROR_PYTHON, c.getMessage()};
       }
-      if (c instanceof java.io.FileNotFoundException) {
-        return new String[] {"TableException", c.getMessage()};
+      if (c instanceof FileNotFoundException) {
+        return new String[] {Protocol.ERROR_TABLE, c.getMessage()};
       }
       String interpreter = missingInterpreter(c);
       if (interpreter != null) {
@@ -47,7 +50,7 @@ public final class ErrorTranslator {
       }
       root = c;
     }
-    return new String[] {"TableException", runtimeMessage(t, root)};
+    return new String[] {Protocol.ERROR_TABLE, runtimeMessage(t, root)};
   }
 
   /** The program of "Cannot run program \"/path\": error=2, ..." (how a missing Python shows), or null. */
@@ -64,7 +67,7 @@ public final class ErrorTranslator {
   /** A failure while running: the root cause's first line, prefixed with its Spark error class. */
   static String runtimeMessage(Throwable top, Throwable root) {
     // A malformed CSV/JSON row: the message gains the row's line in its file.
-    String malformed = org.pyflink_table.bridge.connectors.ParseErrors.describe(root.getMessage());
+    String malformed = ParseErrors.describe(root.getMessage());
     if (malformed != null) return malformed;
     String msg = root.getMessage() == null ? root.getClass().getName() : clean(root.getMessage());
     String first = firstLine(msg);

@@ -30,16 +30,24 @@ import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.Sort;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DayTimeIntervalType;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.YearMonthIntervalType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
  * Flink SQL text made into the Spark SQL that means the same, plus Flink's result types for the
@@ -435,189 +443,56 @@ public final class FlinkSqlDialect {
       int as = topLevelWord(open, "AS");
       if (as < 0) return fn + "(" + run(open + 1, close) + ")";
       String value = run(open + 1, as).strip();
-      TypeReader reader = new TypeReader(t, next(as + 1), close);
-      String[] type = reader.type();
-      if (reader.pos < close) {
-        // Something after the type we do not understand: hand the original to Spark.
+      StringBuilder typeText = new StringBuilder();
+      for (int i = next(as + 1); i < close; i++) typeText.append(t.get(i).text);
+      FlinkTypes.Parsed type;
+      try {
+        type = FlinkTypes.parseSql(typeText.toString());
+      } catch (RuntimeException e) {
+        // A type we do not understand: hand the original to Spark, whose error names it.
         return fn + "(" + value + " AS " + run(next(as + 1), close) + ")";
       }
-      String converted = fn + "(" + value + " AS " + type[0] + ")";
-      if (type.length > 2 && type[2] != null) {
-        converted = "CAST(date_trunc('" + type[2] + "', " + converted + ") AS " + type[0] + ")";
+      if (type.spark instanceof DayTimeIntervalType || type.spark instanceof YearMonthIntervalType) {
+        // Spark reads Flink's interval qualifiers as they are; its own type would widen them.
+        return fn + "(" + value + " AS " + run(next(as + 1), close) + ")";
       }
-      if (type.length > 3 && type[3] != null) {
-        converted = "substring(" + converted + ", 1, " + type[3] + ")"; // VARCHAR(n) keeps n characters
+      String sparkType = sparkSql(type.spark);
+      String converted = fn + "(" + value + " AS " + sparkType + ")";
+      java.util.regex.Matcher sized = java.util.regex.Pattern.compile("^(CHAR|VARCHAR|TIMESTAMP|TIMESTAMP_LTZ)\\((\\d+)\\)$")
+          .matcher(type.flink);
+      if (!sized.matches()) return converted;
+      String size = sized.group(2);
+      switch (sized.group(1)) {
+        case "CHAR":
+          return "rpad(" + converted + ", " + size + ", ' ')";
+        case "VARCHAR":
+          return "substring(" + converted + ", 1, " + size + ")"; // VARCHAR(n) keeps n characters
+        default: {
+          // Spark's date_trunc unit that drops the digits a TIMESTAMP(p) does not keep (p = 0 or 3);
+          // 6 is Spark's own; 1, 2, 4, 5 keep microseconds (see docs/sql.rst)
+          String unit = size.equals("0") ? "SECOND" : size.equals("3") ? "MILLISECOND" : null;
+          return unit == null ? converted : "CAST(date_trunc('" + unit + "', " + converted + ") AS " + sparkType + ")";
+        }
       }
-      return type[1] == null ? converted : "rpad(" + converted + ", " + type[1] + ", ' ')";
     }
   }
 
-  /** Reads one Flink type from tokens: {Spark type text, CHAR length to pad to or null}. */
-  private static final class TypeReader {
-    private final List<Token> t;
-    private final int end;
-    int pos;
-
-    TypeReader(List<Token> tokens, int start, int end) {
-      this.t = tokens;
-      this.pos = start;
-      this.end = end;
+  /** A Spark type in Spark SQL's words; TIMESTAMP_LTZ spelled out (plain TIMESTAMP follows a session setting). */
+  static String sparkSql(DataType type) {
+    if (type instanceof TimestampType) return "TIMESTAMP_LTZ";
+    if (type instanceof ArrayType) return "ARRAY<" + sparkSql(((ArrayType) type).elementType()) + ">";
+    if (type instanceof MapType) {
+      MapType m = (MapType) type;
+      return "MAP<" + sparkSql(m.keyType()) + ", " + sparkSql(m.valueType()) + ">";
     }
-
-    private Token peek() {
-      while (pos < end && t.get(pos).kind == Kind.SPACE) pos++;
-      return pos < end ? t.get(pos) : new Token(Kind.SPACE, "");
-    }
-
-    private Token take() {
-      Token k = peek();
-      pos++;
-      return k;
-    }
-
-    /** "(n[, m])" after a type name, as text, or "" when absent. */
-    private List<String> parameters() {
-      List<String> ps = new ArrayList<>();
-      if (!peek().sym("(")) return ps;
-      take();
-      while (!peek().sym(")") && pos < end) {
-        Token k = take();
-        if (!k.sym(",")) ps.add(k.text);
+    if (type instanceof StructType) {
+      List<String> fields = new ArrayList<>();
+      for (StructField f : ((StructType) type).fields()) {
+        fields.add("`" + f.name().replace("`", "``") + "`: " + sparkSql(f.dataType()));
       }
-      take();
-      return ps;
+      return "STRUCT<" + String.join(", ", fields) + ">";
     }
-
-    private boolean takeWords(String... words) {
-      int saved = pos;
-      for (String w : words) {
-        if (!peek().is(w)) {
-          pos = saved;
-          return false;
-        }
-        take();
-      }
-      return true;
-    }
-
-    String[] type() {
-      String[] r = baseType();
-      // Postfix collection forms and nullability.
-      while (true) {
-        if (takeWords("NOT", "NULL") || takeWords("NULL")) continue;
-        if (takeWords("ARRAY")) {
-          r = new String[] {"ARRAY<" + r[0] + ">", null};
-        } else if (takeWords("MULTISET")) {
-          r = new String[] {"MAP<" + r[0] + ", INT>", null};
-        } else {
-          return r;
-        }
-      }
-    }
-
-    private String[] baseType() {
-      Token k = take();
-      String name = k.kind == Kind.WORD ? k.upper() : k.text;
-      switch (name) {
-        case "TIMESTAMP": {
-          String unit = truncation(parameters());
-          if (takeWords("WITH", "LOCAL", "TIME", "ZONE")) return new String[] {"TIMESTAMP_LTZ", null, unit};
-          takeWords("WITHOUT", "TIME", "ZONE");
-          return new String[] {"TIMESTAMP_NTZ", null, unit};
-        }
-        case "TIMESTAMP_LTZ":
-          return new String[] {"TIMESTAMP_LTZ", null, truncation(parameters())};
-        case "STRING":
-          return new String[] {"STRING", null};
-        case "VARCHAR": {
-          List<String> ps = parameters();
-          return new String[] {"STRING", null, null, ps.isEmpty() ? null : ps.get(0)};
-        }
-        case "CHAR":
-        case "CHARACTER": {
-          if (takeWords("VARYING")) {
-            List<String> ps = parameters();
-            return new String[] {"STRING", null, null, ps.isEmpty() ? null : ps.get(0)};
-          }
-          List<String> ps = parameters();
-          return new String[] {"STRING", ps.isEmpty() ? "1" : ps.get(0)};
-        }
-        case "BYTES":
-        case "VARBINARY":
-        case "BINARY":
-          parameters();
-          return new String[] {"BINARY", null};
-        case "DOUBLE":
-          takeWords("PRECISION");
-          return new String[] {"DOUBLE", null};
-        case "DEC":
-        case "NUMERIC":
-        case "DECIMAL": {
-          List<String> ps = parameters();
-          return new String[] {"DECIMAL(" + (ps.isEmpty() ? "10" : ps.get(0)) + ", "
-              + (ps.size() > 1 ? ps.get(1) : "0") + ")", null};
-        }
-        case "ARRAY": {
-          expect("<");
-          String e = type()[0];
-          expect(">");
-          return new String[] {"ARRAY<" + e + ">", null};
-        }
-        case "MULTISET": {
-          expect("<");
-          String e = type()[0];
-          expect(">");
-          return new String[] {"MAP<" + e + ", INT>", null};
-        }
-        case "MAP": {
-          expect("<");
-          String key = type()[0];
-          expect(",");
-          String value = type()[0];
-          expect(">");
-          return new String[] {"MAP<" + key + ", " + value + ">", null};
-        }
-        case "ROW": {
-          String closeWith = peek().sym("<") ? ">" : ")";
-          take();
-          List<String> fields = new ArrayList<>();
-          while (!peek().sym(closeWith) && pos < end) {
-            Token field = take();
-            String type = type()[0];
-            if (peek().kind == Kind.STRING) take(); // a field description
-            fields.add(field.text + ": " + type);
-            if (peek().sym(",")) take();
-          }
-          expect(closeWith);
-          return new String[] {"STRUCT<" + String.join(", ", fields) + ">", null};
-        }
-        default: {
-          // INT, BIGINT, TINYINT, SMALLINT, BOOLEAN, FLOAT, DOUBLE, DATE, TIME(p)...: same words.
-          StringBuilder s = new StringBuilder(k.text);
-          List<String> ps = parameters();
-          if (!ps.isEmpty()) s.append('(').append(String.join(", ", ps)).append(')');
-          return new String[] {s.toString(), null};
-        }
-      }
-    }
-
-    /** Spark's date_trunc unit that drops the digits a TIMESTAMP(p) does not keep (p = 0 or 3). */
-    private static String truncation(List<String> precision) {
-      if (precision.isEmpty()) return null;
-      switch (precision.get(0)) {
-        case "0": return "SECOND";
-        case "3": return "MILLISECOND";
-        default: return null; // 6 is Spark's own; 1, 2, 4, 5 keep microseconds (see docs/sql.rst)
-      }
-    }
-
-    private void expect(String symbol) {
-      Token k = take();
-      if (!k.sym(symbol)) {
-        throw new org.pyflink_table.bridge.errors.SqlParserException(
-            "SQL parse failed. Expected '" + symbol + "' in a CAST type but found '" + k.text + "'.");
-      }
-    }
+    return type.sql();
   }
 
   /** The value of a Flink string literal: a doubled quote is a quote, nothing else escapes. */

@@ -16,6 +16,18 @@ public final class StatementResult {
     this.withContent = withContent;
   }
 
+  /** Plain success (DDL, DROP, USE). */
+  public static StatementResult ok() {
+    return new StatementResult(null, false);
+  }
+
+  /** Success with the lines the print connector produced (null for none). */
+  public static StatementResult printed(String[] lines) {
+    StatementResult r = ok();
+    r.printed = lines;
+    return r;
+  }
+
   public JTable rows() {
     return rows;
   }

@@ -1,14 +1,30 @@
 package org.pyflink_table.bridge.session;
 
+import java.lang.reflect.UndeclaredThrowableException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalog.Table;
+import org.apache.spark.sql.catalyst.parser.ParseException;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.pyflink_table.bridge.connectors.ConnectorCatalog;
+import org.pyflink_table.bridge.errors.ErrorTranslator;
+import org.pyflink_table.bridge.errors.SqlParserException;
+import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.FlinkFloatingComparisons;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.table.LateralJoins;
+import org.pyflink_table.bridge.table.PlanExplain;
+import org.pyflink_table.bridge.window.SqlWindows;
 
 /**
  * The JVM half of a TableEnvironment: its own Spark session (temporary views and SQL settings are
@@ -18,10 +34,9 @@ public final class TableEnv {
   public final SparkSession spark;
   public final FunctionCatalog functions = new FunctionCatalog();
   // --- connectors (issue 5): connector tables, views, databases, INSERT ---
-  public final org.pyflink_table.bridge.connectors.ConnectorCatalog connectors =
-      new org.pyflink_table.bridge.connectors.ConnectorCatalog(this);
+  public final ConnectorCatalog connectors = new ConnectorCatalog(this);
 
-  public org.pyflink_table.bridge.connectors.ConnectorCatalog connectors() {
+  public ConnectorCatalog connectors() {
     return connectors;
   }
 
@@ -38,8 +53,8 @@ public final class TableEnv {
     // Flink's TIME functions (CURRENT_TIME, EXTRACT from TIME, TO_TIME) need Spark's TIME type on.
     spark.conf().set("spark.sql.timeType.enabled", "true");
     // Flink's NaN comparisons and NULL-propagating GREATEST/LEAST, for the Table API and SQL alike.
-    spark.experimental().extraOptimizations_$eq(org.pyflink_table.bridge.expressions.ScalaInterop.seq(
-        List.of(new org.pyflink_table.bridge.expressions.FlinkFloatingComparisons())));
+    spark.experimental().extraOptimizations_$eq(ScalaInterop.seq(
+        List.of(new FlinkFloatingComparisons())));
   }
 
   /** A new environment on its own session of the running SparkContext. */
@@ -116,8 +131,8 @@ public final class TableEnv {
 
   /** A Flink SQL query as Spark SQL: every rewrite that makes Spark read it as Flink does. */
   public String toSparkSql(String sql) {
-    sql = org.pyflink_table.bridge.window.SqlWindows.rewrite(sql, spark); // Flink SQL windowing (window package)
-    sql = org.pyflink_table.bridge.table.LateralJoins.rewriteSql(sql); // LATERAL TABLE(f(x)) -> LATERAL f(x)
+    sql = SqlWindows.rewrite(sql, spark); // Flink SQL windowing (window package)
+    sql = LateralJoins.rewriteSql(sql); // LATERAL TABLE(f(x)) -> LATERAL f(x)
     sql = FlinkSqlDialect.rewrite(sql); // Flink SQL literals, CAST types, functions Spark reads differently
     return quoteGeneratedNames(sql);
   }
@@ -139,14 +154,14 @@ public final class TableEnv {
    * unknown table also names the tables that do exist.
    */
   RuntimeException withCatalogContext(Exception e) {
-    if (e instanceof org.apache.spark.sql.catalyst.parser.ParseException) {
-      return new org.pyflink_table.bridge.errors.SqlParserException(
-          org.pyflink_table.bridge.errors.ErrorTranslator.parseMessage((org.apache.spark.sql.catalyst.parser.ParseException) e));
+    if (e instanceof ParseException) {
+      return new SqlParserException(
+          ErrorTranslator.parseMessage((ParseException) e));
     }
-    if (e instanceof org.apache.spark.sql.AnalysisException) {
-      org.apache.spark.sql.AnalysisException ae = (org.apache.spark.sql.AnalysisException) e;
+    if (e instanceof AnalysisException) {
+      AnalysisException ae = (AnalysisException) e;
       String condition = ae.getCondition() == null ? "" : ae.getCondition();
-      String message = "SQL validation failed. " + org.pyflink_table.bridge.errors.ErrorTranslator.analysisMessage(ae);
+      String message = "SQL validation failed. " + ErrorTranslator.analysisMessage(ae);
       if (condition.startsWith("TABLE_OR_VIEW_NOT_FOUND")) {
         message += " Existing tables: [" + String.join(", ", listTables()) + "].";
       }
@@ -156,14 +171,14 @@ public final class TableEnv {
         String routine = ae.getMessageParameters().getOrDefault("routineName", "").replace("`", "");
         routine = routine.substring(routine.lastIndexOf('.') + 1);
         if (functions.user(routine) != null) {
-          return org.pyflink_table.bridge.errors.TableException.unsupported("calling the function " + routine
+          return TableException.unsupported("calling the function " + routine
               + " from SQL (a Python aggregate function with a ROW result or a table aggregate function); "
               + "use it in the Table API (group_by(...).select, aggregate, flat_aggregate)");
         }
       }
       return new ValidationException(message, e);
     }
-    return new java.lang.reflect.UndeclaredThrowableException(e);
+    return new UndeclaredThrowableException(e);
   }
 
   /**
@@ -183,75 +198,109 @@ public final class TableEnv {
     return FunctionCatalog.builtinNames().toArray(new String[0]);
   }
 
-  /**
-   * Runs one SQL statement. Queries return their rows lazily; SHOW TABLES and DESCRIBE return
-   * rows laid out as Flink's; other statements run at once and return plain success.
-   */
+  /** Classifies one SQL statement (see {@link SqlStatement}); Python asks before running it. */
+  public SqlStatement classifySql(String statement) {
+    return SqlStatement.classify(statement);
+  }
+
+  /** Runs one SQL statement; see {@link #executeStatement}. */
   public StatementResult executeSql(String statement) {
-    String s = quoteGeneratedNames(statement.strip());
-    if (s.endsWith(";")) s = s.substring(0, s.length() - 1).strip();
-    String upper = s.toUpperCase(java.util.Locale.ROOT).replaceAll("\\s+", " ");
-    StatementResult connectorStatement = connectors.execute(s, upper);
-    if (connectorStatement != null) return connectorStatement;
-    // --- EXPLAIN [PLAN FOR | detail, ...] query: one row, column "result", as Flink ---
-    java.util.regex.Matcher explain = java.util.regex.Pattern.compile(
-        "(?is)^EXPLAIN\\s+(PLAN\\s+FOR\\s+)?((?:(?:ESTIMATED_COST|CHANGELOG_MODE|JSON_EXECUTION_PLAN|PLAN_ADVICE)\\s*,?\\s*)*)(.*)$")
-        .matcher(s);
-    if (explain.matches()) {
-      String[] details = explain.group(2).isBlank() ? new String[0]
-          : explain.group(2).toUpperCase(java.util.Locale.ROOT).strip().split("[\\s,]+");
-      String query = explain.group(3).strip();
-      // EXPLAIN INSERT explains the query shaped to the sink's columns, without writing.
-      JTable explained = query.toUpperCase(java.util.Locale.ROOT).startsWith("INSERT")
-          ? connectors.prepareInsert(query).table() : sqlQuery(query);
-      String plan = org.pyflink_table.bridge.table.PlanExplain.explain(explained, details);
-      org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
-          .add("result", org.apache.spark.sql.types.DataTypes.StringType, true);
-      return new StatementResult(new JTable(this, spark.createDataFrame(
-          List.of(org.apache.spark.sql.RowFactory.create(plan)), schema)), true);
+    return executeStatement(SqlStatement.classify(statement));
+  }
+
+  /**
+   * Runs a classified statement in the piece that owns its kind. Queries return their rows
+   * lazily; SHOW, DESCRIBE and EXPLAIN return rows laid out as Flink's; other statements run at
+   * once and return plain success.
+   */
+  public StatementResult executeStatement(SqlStatement statement) {
+    String s = statement.text();
+    List<String> parts = statement.parts();
+    switch (statement.kind()) {
+      case QUERY:
+        return new StatementResult(sqlQuery(s), true);
+      case EXPLAIN:
+        return explain(parts.get(0), parts.get(1).strip());
+      case DESCRIBE:
+        return new StatementResult(describe(fromPath(parts.get(0))), true);
+      case SHOW_TABLES:
+        return names("table name", listTables());
+      case SHOW_VIEWS:
+        return names("view name", connectors.listViews(false));
+      case SHOW_CATALOGS:
+        return names("catalog name", connectors.listCatalogs());
+      case SHOW_DATABASES:
+        return names("database name", connectors.listDatabases());
+      case SHOW_CURRENT_CATALOG:
+        return names("current catalog name", new String[] {ConnectorCatalog.CATALOG});
+      case SHOW_CURRENT_DATABASE:
+        return names("current database name", new String[] {connectors.currentDatabase()});
+      case SHOW_OTHER:
+        return new StatementResult(new JTable(this, spark.sql(s)), true);
+      case CREATE_TABLE:
+        connectors.createTableStatement(s);
+        return StatementResult.ok();
+      case CREATE_VIEW:
+        connectors.createView(parts.get(2), parts.get(3), parts.get(0) != null, parts.get(1) != null);
+        return StatementResult.ok();
+      case DROP:
+        connectors.drop(parts.get(3), parts.get(1).equalsIgnoreCase("VIEW"), parts.get(0) != null, parts.get(2) != null);
+        return StatementResult.ok();
+      case INSERT:
+        return StatementResult.printed(connectors.insertStatement(s));
+      case STATEMENT_SET:
+        return StatementResult.printed(connectors.statementSet(s));
+      case USE:
+        if (parts.get(0) != null) connectors.useCatalog(parts.get(1));
+        else connectors.useDatabase(parts.get(1));
+        return StatementResult.ok();
+      case CREATE_CATALOG:
+        throw TableException.unsupported("CREATE CATALOG (only '" + ConnectorCatalog.CATALOG + "' exists)");
+      case DATABASE_DDL:
+        connectors.databaseStatement(s);
+        return StatementResult.ok();
+      default:
+        spark.sql(s);
+        return StatementResult.ok();
     }
-    // --- end EXPLAIN ---
-    if (upper.startsWith("SELECT") || upper.startsWith("WITH") || upper.startsWith("VALUES")
-        || upper.startsWith("(")) {
-      return new StatementResult(sqlQuery(s), true);
-    }
-    if (upper.equals("SHOW TABLES") || upper.equals("SHOW VIEWS")) {
-      List<org.apache.spark.sql.Row> rows = new ArrayList<>();
-      for (String t : upper.equals("SHOW TABLES") ? listTables() : listTemporaryViews()) {
-        rows.add(org.apache.spark.sql.RowFactory.create(t));
-      }
-      org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
-          .add(upper.equals("SHOW TABLES") ? "table name" : "view name", org.apache.spark.sql.types.DataTypes.StringType, true);
-      return new StatementResult(new JTable(this, spark.createDataFrame(rows, schema)), true);
-    }
-    if (upper.startsWith("DESCRIBE ") || upper.startsWith("DESC ")) {
-      String name = s.substring(s.indexOf(' ') + 1).strip().replace("`", "");
-      return new StatementResult(describe(fromPath(name)), true);
-    }
-    Dataset<Row> out = spark.sql(s);
-    if (upper.startsWith("SHOW")) {
-      return new StatementResult(new JTable(this, out), true);
-    }
-    return new StatementResult(null, false);
+  }
+
+  /** EXPLAIN [details] query: one row, column "result", as Flink; EXPLAIN INSERT explains without writing. */
+  private StatementResult explain(String detailText, String query) {
+    String[] details = detailText.isBlank() ? new String[0]
+        : detailText.toUpperCase(Locale.ROOT).strip().split("[\\s,]+");
+    JTable explained = query.toUpperCase(Locale.ROOT).startsWith("INSERT")
+        ? connectors.prepareInsert(query).table() : sqlQuery(query);
+    String plan = PlanExplain.explain(explained, details);
+    StructType schema = new StructType().add("result", DataTypes.StringType, true);
+    return new StatementResult(new JTable(this, spark.createDataFrame(List.of(RowFactory.create(plan)), schema)), true);
+  }
+
+  /** One nullable STRING column of names, as PyFlink 2.3 reports SHOW results. */
+  private StatementResult names(String column, String[] values) {
+    List<Row> rows = new ArrayList<>();
+    for (String v : values) rows.add(RowFactory.create(v));
+    StructType schema = new StructType().add(column, DataTypes.StringType, true);
+    return new StatementResult(new JTable(this, spark.createDataFrame(rows, schema)), true);
   }
 
   /** Flink's DESCRIBE layout: name, type, null, key, extras, watermark. */
   public JTable describe(JTable table) {
     String[] names = table.fieldNames();
     String[] types = table.fieldTypes();
-    List<org.apache.spark.sql.Row> rows = new ArrayList<>();
+    List<Row> rows = new ArrayList<>();
     for (int i = 0; i < names.length; i++) {
       boolean notNull = types[i].endsWith(" NOT NULL");
       String t = notNull ? types[i].substring(0, types[i].length() - " NOT NULL".length()) : types[i];
-      rows.add(org.apache.spark.sql.RowFactory.create(names[i], t, !notNull, null, null, null));
+      rows.add(RowFactory.create(names[i], t, !notNull, null, null, null));
     }
-    org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
-        .add("name", org.apache.spark.sql.types.DataTypes.StringType, true)
-        .add("type", org.apache.spark.sql.types.DataTypes.StringType, true)
-        .add("null", org.apache.spark.sql.types.DataTypes.BooleanType, true)
-        .add("key", org.apache.spark.sql.types.DataTypes.StringType, true)
-        .add("extras", org.apache.spark.sql.types.DataTypes.StringType, true)
-        .add("watermark", org.apache.spark.sql.types.DataTypes.StringType, true);
+    StructType schema = new StructType()
+        .add("name", DataTypes.StringType, true)
+        .add("type", DataTypes.StringType, true)
+        .add("null", DataTypes.BooleanType, true)
+        .add("key", DataTypes.StringType, true)
+        .add("extras", DataTypes.StringType, true)
+        .add("watermark", DataTypes.StringType, true);
     return new JTable(this, spark.createDataFrame(rows, schema));
   }
 }

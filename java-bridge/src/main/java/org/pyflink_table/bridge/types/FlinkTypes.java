@@ -78,7 +78,19 @@ public final class FlinkTypes {
   }
 
   public static Parsed parse(String flinkType) {
-    Parser p = new Parser(flinkType);
+    return parse(flinkType, false);
+  }
+
+  /**
+   * A type as Flink SQL writes it (in CAST and DDL): VARCHAR and VARBINARY without a length are
+   * unbounded there, and CHARACTER [VARYING] and REAL are accepted.
+   */
+  public static Parsed parseSql(String sqlType) {
+    return parse(sqlType, true);
+  }
+
+  private static Parsed parse(String flinkType, boolean sql) {
+    Parser p = new Parser(flinkType, sql);
     Parsed t = p.type();
     p.skipWs();
     if (!p.atEnd()) {
@@ -181,10 +193,12 @@ public final class FlinkTypes {
   /** Recursive-descent parser over Flink's SQL type grammar. */
   private static final class Parser {
     private final String s;
+    private final boolean sql;
     private int pos;
 
-    Parser(String s) {
+    Parser(String s, boolean sql) {
       this.s = s;
+      this.sql = sql;
     }
 
     boolean atEnd() {
@@ -255,6 +269,21 @@ public final class FlinkTypes {
       return v;
     }
 
+    /** An optional "(n)" that must lie in [min, max]; what the type is called in the error. */
+    int intArg(int dflt, int min, int max, String what) {
+      int v = intArg(dflt);
+      if (v < min || v > max) {
+        throw new ValidationException("Could not parse type '" + s + "': " + what + " must be between " + min
+            + " and " + max + " (both inclusive), got " + v + ".");
+      }
+      return v;
+    }
+
+    /** The length of a CHAR, VARCHAR, BINARY or VARBINARY; without one, 1 (or unbounded in SQL). */
+    int length(String what, boolean unboundedInSql) {
+      return intArg(sql && unboundedInSql ? Integer.MAX_VALUE : 1, 1, Integer.MAX_VALUE, what + " length");
+    }
+
     int number() {
       skipWs();
       int start = pos;
@@ -290,6 +319,10 @@ public final class FlinkTypes {
       return t;
     }
 
+    private static Parsed varchar(int n) {
+      return new Parsed(DataTypes.StringType, true, n == Integer.MAX_VALUE ? "STRING" : "VARCHAR(" + n + ")");
+    }
+
     private Parsed multiset(Parsed t) {
       return new Parsed(DataTypes.createMapType(t.spark, DataTypes.IntegerType, false), true,
           "MULTISET<" + t.fullFlinkType() + ">");
@@ -304,8 +337,10 @@ public final class FlinkTypes {
         case "INT":
         case "INTEGER": return new Parsed(DataTypes.IntegerType, true, "INT");
         case "BIGINT": return new Parsed(DataTypes.LongType, true, "BIGINT");
-        case "FLOAT":
-        case "REAL": return new Parsed(DataTypes.FloatType, true, "FLOAT");
+        case "REAL":
+          if (!sql) throw new ValidationException("Unknown type 'REAL' in '" + s + "'; use FLOAT.");
+          return new Parsed(DataTypes.FloatType, true, "FLOAT");
+        case "FLOAT": return new Parsed(DataTypes.FloatType, true, "FLOAT");
         case "DOUBLE":
           if (peekWord().equals("PRECISION")) word();
           return new Parsed(DataTypes.DoubleType, true, "DOUBLE");
@@ -322,35 +357,49 @@ public final class FlinkTypes {
             }
             expect(')');
           }
-          if (p > 38) throw new ValidationException("DECIMAL precision " + p + " exceeds the maximum of 38.");
+          if (p < 1 || p > 38) {
+            throw new ValidationException("Could not parse type '" + s + "': DECIMAL precision must be between 1 and 38"
+                + " (both inclusive), got " + p + ".");
+          }
+          if (sc < 0 || sc > p) {
+            throw new ValidationException("Could not parse type '" + s + "': DECIMAL scale must be between 0 and the"
+                + " precision " + p + " (both inclusive), got " + sc + ".");
+          }
           return new Parsed(DataTypes.createDecimalType(p, sc), true, "DECIMAL(" + p + ", " + sc + ")");
         }
         case "STRING": return new Parsed(DataTypes.StringType, true, "STRING");
-        case "CHAR": return new Parsed(DataTypes.StringType, true, "CHAR(" + intArg(1) + ")");
-        case "VARCHAR": {
-          int n = intArg(1);
-          return new Parsed(DataTypes.StringType, true, n == Integer.MAX_VALUE ? "STRING" : "VARCHAR(" + n + ")");
-        }
+        case "CHARACTER":
+          if (!sql) throw new ValidationException("Unknown type 'CHARACTER' in '" + s + "'; use CHAR.");
+          // fall through: CHARACTER [VARYING] is CHAR [VARYING]
+        case "CHAR":
+          if (sql && peekWord().equals("VARYING")) {
+            word();
+            return varchar(length("VARCHAR", true));
+          }
+          return new Parsed(DataTypes.StringType, true, "CHAR(" + length("CHAR", false) + ")");
+        case "VARCHAR":
+          return varchar(length("VARCHAR", true));
         case "BYTES": return new Parsed(DataTypes.BinaryType, true, "BYTES");
-        case "BINARY": return new Parsed(DataTypes.BinaryType, true, "BINARY(" + intArg(1) + ")");
+        case "BINARY": return new Parsed(DataTypes.BinaryType, true, "BINARY(" + length("BINARY", false) + ")");
         case "VARBINARY": {
-          int n = intArg(1);
+          int n = length("VARBINARY", true);
           return new Parsed(DataTypes.BinaryType, true, n == Integer.MAX_VALUE ? "BYTES" : "VARBINARY(" + n + ")");
         }
         case "DATE": return new Parsed(DataTypes.DateType, true, "DATE");
         case "TIME": {
-          int p = intArg(0);
+          int p = intArg(0, 0, 9, "TIME precision");
           skipTimeZoneWords(false);
           return new Parsed(TimeType.apply(Math.min(p, 6)), true, "TIME(" + p + ")");
         }
         case "TIMESTAMP": {
-          int p = intArg(6);
+          int p = intArg(6, 0, 9, "TIMESTAMP precision");
           if (skipTimeZoneWords(true)) {
             return new Parsed(DataTypes.TimestampType, true, "TIMESTAMP_LTZ(" + p + ")");
           }
           return new Parsed(DataTypes.TimestampNTZType, true, "TIMESTAMP(" + p + ")");
         }
-        case "TIMESTAMP_LTZ": return new Parsed(DataTypes.TimestampType, true, "TIMESTAMP_LTZ(" + intArg(6) + ")");
+        case "TIMESTAMP_LTZ":
+          return new Parsed(DataTypes.TimestampType, true, "TIMESTAMP_LTZ(" + intArg(6, 0, 9, "TIMESTAMP_LTZ precision") + ")");
         case "ARRAY": {
           expect('<');
           Parsed e = type();
@@ -436,21 +485,38 @@ public final class FlinkTypes {
       return false;
     }
 
+    /** INTERVAL start[(p)] [TO end[(f)]]: Spark keeps year-month or day-time, the Flink form keeps the rest. */
     private Parsed interval() {
       String unit = word();
-      int p = intArg(-1);
+      int p = unit.equals("YEAR") || unit.equals("DAY") || unit.equals("SECOND") ? intArg(-1) : -1;
       String to = null;
+      int f = -1;
       if (peekWord().equals("TO")) {
         word();
         to = word();
-        intArg(-1);
+        if (to.equals("SECOND")) f = intArg(-1);
       }
       boolean yearMonth = unit.equals("YEAR") || unit.equals("MONTH");
-      String flink = yearMonth ? "INTERVAL YEAR(2) TO MONTH" : "INTERVAL SECOND(3)";
       if (yearMonth) {
-        return new Parsed(DataTypes.createYearMonthIntervalType(), true, flink);
+        if (unit.equals("MONTH") && to == null) {
+          return new Parsed(DataTypes.createYearMonthIntervalType(), true, "INTERVAL MONTH");
+        }
+        if (unit.equals("MONTH") || (to != null && !to.equals("MONTH"))) {
+          throw new ValidationException("Could not parse type '" + s + "': unsupported interval end " + to + ".");
+        }
+        String year = "INTERVAL YEAR(" + (p < 0 ? 2 : p) + ")";
+        return new Parsed(DataTypes.createYearMonthIntervalType(), true, to == null ? year : year + " TO MONTH");
       }
-      return new Parsed(DataTypes.createDayTimeIntervalType(), true, flink);
+      List<String> order = List.of("DAY", "HOUR", "MINUTE", "SECOND");
+      int from = order.indexOf(unit);
+      if (from < 0 || (to != null && order.indexOf(to) <= from)) {
+        throw new ValidationException("Could not parse type '" + s + "': unsupported interval "
+            + unit + (to == null ? "" : " TO " + to) + ".");
+      }
+      String start = unit.equals("DAY") ? "DAY(" + (p < 0 ? 2 : p) + ")"
+          : unit.equals("SECOND") ? "SECOND(" + (p < 0 ? 6 : p) + ")" : unit;
+      String end = to == null ? "" : " TO " + (to.equals("SECOND") ? "SECOND(" + (f < 0 ? 6 : f) + ")" : to);
+      return new Parsed(DataTypes.createDayTimeIntervalType(), true, "INTERVAL " + start + end);
     }
   }
 }

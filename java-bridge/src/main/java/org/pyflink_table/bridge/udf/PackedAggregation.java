@@ -2,6 +2,7 @@ package org.pyflink_table.bridge.udf;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -15,6 +16,7 @@ import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.protocol.Protocol;
 
 /**
  * Python aggregate functions evaluated over key-sorted Arrow batches that each carry many groups.
@@ -30,20 +32,13 @@ import org.pyflink_table.bridge.expressions.ScalaInterop;
 public final class PackedAggregation {
   private PackedAggregation() {}
 
-  /** The session setting behind the option pyflink_table.aggregate.packing. */
-  private static final String ENABLED = "spark.sql.pyflink_table.aggregate.packing";
-
   /**
    * Whether scalar-result aggregates over {@code df} take this path (the default) rather than
    * Spark's grouped-aggregate UDFs; ROW-result and table aggregates always do.
    */
   public static boolean enabled(Dataset<Row> df) {
-    return !"false".equalsIgnoreCase(df.sparkSession().conf().get(ENABLED, "true").trim());
+    return !"false".equalsIgnoreCase(df.sparkSession().conf().get(Protocol.CONF_AGGREGATE_PACKING, "true").trim());
   }
-
-  /** Spark's PythonEvalType.SQL_MAP_ARROW_ITER_UDF. */
-  private static final int MAP_ARROW_ITER = 207;
-  private static final String WORKER_MODULE = "pyflink_table._worker.packed_aggregation";
 
   /**
    * Groups {@code df} by {@code keyCols} and evaluates each function over its group's rows.
@@ -62,16 +57,16 @@ public final class PackedAggregation {
     int keyCount = keyCols.size();
     List<Column> projected = new ArrayList<>();
     for (int i = 0; i < keyCount; i++) projected.add(keyCols.get(i).as("k" + i));
-    StringBuilder arguments = new StringBuilder();
+    List<List<Integer>> arguments = new ArrayList<>();
     int column = keyCount;
     for (int j = 0; j < calls.size(); j++) {
-      arguments.append(j == 0 ? "[" : ", [");
+      List<Integer> columns = new ArrayList<>();
       List<Column> a = args.get(j);
       for (int m = 0; m < a.size(); m++) {
         projected.add(a.get(m).as("a" + j + "_" + m));
-        arguments.append(m == 0 ? "" : ", ").append(column++);
+        columns.add(column++);
       }
-      arguments.append("]");
+      arguments.add(columns);
     }
     Dataset<Row> input = withNormalizedKeys(df.select(projected.toArray(new Column[0])), keyCount);
     StructType inputSchema = input.schema();
@@ -83,13 +78,13 @@ public final class PackedAggregation {
       input = input.repartition(1);
     }
 
-    String layout = "{\"keys\": " + keyCount + ", \"arguments\": [" + arguments + "]}";
+    String layout = PythonCommand.json(Map.of(Protocol.LAYOUT_KEYS, keyCount, Protocol.LAYOUT_ARGUMENTS, arguments));
     Object[] commandArgs = new Object[calls.size() + 1];
     commandArgs[0] = layout;
     for (int j = 0; j < calls.size(); j++) commandArgs[j + 1] = calls.get(j).packedEvaluator();
     SimplePythonFunction template = calls.get(0).pythonFunction();
     SimplePythonFunction runner = new SimplePythonFunction(
-        PythonCommand.call(WORKER_MODULE, "packed_aggregation", commandArgs), template.envVars(),
+        PythonCommand.call(Protocol.PACKED_AGGREGATION_MODULE, Protocol.PACKED_AGGREGATION_FUNCTION, commandArgs), template.envVars(),
         template.pythonIncludes(), template.pythonExec(), template.pythonVer(), template.broadcastVars(),
         template.accumulator());
 
@@ -98,8 +93,8 @@ public final class PackedAggregation {
     for (int j = 0; j < calls.size(); j++) output = output.add("r" + j, calls.get(j).resultSparkType(), true);
     boolean deterministic = true;
     for (PythonAggregateFunction f : calls) deterministic &= f.deterministic();
-    UserDefinedPythonFunction udf = new UserDefinedPythonFunction("packed_aggregation", runner, output,
-        MAP_ARROW_ITER, deterministic, List.of(), List.of());
+    UserDefinedPythonFunction udf = new UserDefinedPythonFunction(Protocol.PACKED_AGGREGATION_FUNCTION, runner, output,
+        Protocol.EVAL_MAP_ARROW_ITER_UDF, deterministic, List.of(), List.of());
     List<Column> all = new ArrayList<>();
     for (String c : input.columns()) all.add(input.col(c));
     Dataset<Row> evaluated = ((org.apache.spark.sql.classic.Dataset<Row>) input)

@@ -1,63 +1,69 @@
 package org.pyflink_table.bridge.udf;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import net.razorvine.pickle.IObjectDeconstructor;
+import net.razorvine.pickle.Pickler;
 
 /**
  * The command a Spark Python worker unpickles for one Python function: a pair (callable, return
  * type). Built here when the callable depends on the query (which functions, which columns): it is
- * a call of a worker-side factory, {@code module.name(*args)}, with str and bytes arguments, in
- * pickle protocol 3. The bytes arguments are the functions' own pickles, made by PySpark's
- * serializer when they were registered.
+ * a call of a worker-side factory, {@code module.name(*args)}, with str and bytes arguments. The
+ * pickle is written by Pyrolite (the pickle library Spark itself uses to talk to Python workers);
+ * the bytes arguments are the functions' own pickles, made by PySpark's serializer when they were
+ * registered. Structured arguments travel as JSON written by Jackson ({@link #json}).
  */
-final class PythonCommand {
+public final class PythonCommand {
   private PythonCommand() {}
 
-  // Pickle opcodes (Python's Lib/pickle.py).
-  private static final int PROTO = 0x80;
-  private static final int GLOBAL = 'c';
-  private static final int MARK = '(';
-  private static final int TUPLE = 't';
-  private static final int REDUCE = 'R';
-  private static final int NONE = 'N';
-  private static final int TUPLE2 = 0x86;
-  private static final int BINUNICODE = 'X';
-  private static final int BINBYTES = 'B';
-  private static final int STOP = '.';
+  private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The pickle of {@code (module.name(*args), None)}; each arg a String or a byte[]. */
-  static byte[] call(String module, String name, Object... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(PROTO);
-    out.write(3);
-    out.write(GLOBAL);
-    out.writeBytes((module + "\n" + name + "\n").getBytes(StandardCharsets.UTF_8));
-    out.write(MARK);
-    for (Object a : args) {
-      byte[] data;
-      if (a instanceof String) {
-        out.write(BINUNICODE);
-        data = ((String) a).getBytes(StandardCharsets.UTF_8);
-      } else {
-        out.write(BINBYTES);
-        data = (byte[]) a;
+  /** A call of {@code module.name(*args)} in the worker, as Pyrolite pickles it. */
+  private record Call(String module, String name, Object[] args) {}
+
+  /** The call being pickled by this thread: Pyrolite asks a deconstructor for module and name without it. */
+  private static final ThreadLocal<Call> WRITING = new ThreadLocal<>();
+
+  static {
+    Pickler.registerCustomDeconstructor(Call.class, new IObjectDeconstructor() {
+      @Override
+      public String getModule() {
+        return WRITING.get().module();
       }
-      writeLength(out, data.length);
-      out.writeBytes(data);
-    }
-    out.write(TUPLE);
-    out.write(REDUCE);
-    out.write(NONE);
-    out.write(TUPLE2);
-    out.write(STOP);
-    return out.toByteArray();
+
+      @Override
+      public String getName() {
+        return WRITING.get().name();
+      }
+
+      @Override
+      public Object[] deconstruct(Object o) {
+        return ((Call) o).args();
+      }
+    });
   }
 
-  private static void writeLength(ByteArrayOutputStream out, int n) {
-    // little-endian 4-byte length, as BINUNICODE and BINBYTES expect
-    out.write(n & 0xff);
-    out.write((n >>> 8) & 0xff);
-    out.write((n >>> 16) & 0xff);
-    out.write((n >>> 24) & 0xff);
+  /** The pickle of {@code (module.name(*args), None)}; each arg a String or a byte[]. */
+  public static byte[] call(String module, String name, Object... args) {
+    Call call = new Call(module, name, args);
+    WRITING.set(call);
+    try {
+      return new Pickler(false).dumps(new Object[] {call, null});
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      WRITING.remove();
+    }
+  }
+
+  /** {@code value} (maps, lists, strings, numbers) as JSON, read by Python's json module. */
+  public static String json(Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

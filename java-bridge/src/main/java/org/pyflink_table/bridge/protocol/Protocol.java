@@ -1,0 +1,54 @@
+package org.pyflink_table.bridge.protocol;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Every name that crosses the language boundary, defined once on the JVM side. The Python side is
+ * {@code pyflink_table/_protocol.py}: each constant here has the same name and value there, which
+ * {@code tests/test_protocol.py} checks through {@link #constants()}.
+ */
+public final class Protocol {
+  private Protocol() {}
+
+  /** Spark's PythonEvalType codes of the UDFs the bridge builds. */
+  public static final int EVAL_ARROW_BATCHED_UDF = 101;
+  public static final int EVAL_GROUPED_AGG_PANDAS_UDF = 202;
+  public static final int EVAL_MAP_ARROW_ITER_UDF = 207;
+  public static final int EVAL_SCALAR_ARROW_UDF = 250;
+  public static final int EVAL_ARROW_TABLE_UDF = 301;
+
+  /** Error kinds of {@code ErrorTranslator.translate}: class names of {@code pyflink_table.errors}. */
+  public static final String ERROR_TABLE = "TableException";
+  public static final String ERROR_VALIDATION = "ValidationException";
+  public static final String ERROR_SQL_PARSER = "SqlParserException";
+  public static final String ERROR_PYTHON = "PythonException";
+
+  /** Spark SQL settings written by the Python driver and read here. */
+  public static final String CONF_AGGREGATE_PACKING = "spark.sql.pyflink_table.aggregate.packing";
+
+  /** The worker-side factory of packed aggregation: {@code module.function(layout, *evaluators)}. */
+  public static final String PACKED_AGGREGATION_MODULE = "pyflink_table._worker.packed_aggregation";
+  public static final String PACKED_AGGREGATION_FUNCTION = "packed_aggregation";
+  /** Keys of its JSON layout: leading key columns, and each evaluator's argument columns. */
+  public static final String LAYOUT_KEYS = "keys";
+  public static final String LAYOUT_ARGUMENTS = "arguments";
+
+  /** Every constant above by name, for the test that both sides agree. */
+  public static Map<String, Object> constants() {
+    Map<String, Object> out = new TreeMap<>();
+    for (Field f : Protocol.class.getDeclaredFields()) {
+      int m = f.getModifiers();
+      if (Modifier.isPublic(m) && Modifier.isStatic(m) && Modifier.isFinal(m)) {
+        try {
+          out.put(f.getName(), f.get(null));
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+    return out;
+  }
+}

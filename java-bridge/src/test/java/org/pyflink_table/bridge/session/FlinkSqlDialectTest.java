@@ -1,0 +1,48 @@
+package org.pyflink_table.bridge.session;
+
+import org.pyflink_table.bridge.Checks;
+
+/**
+ * Self-checking test of {@link FlinkSqlDialect#rewrite}: Flink SQL text to the Spark SQL text that
+ * means the same. Run main; it exits non-zero on a failure.
+ */
+public final class FlinkSqlDialectTest {
+  private static final Checks CHECKS = new Checks("FlinkSqlDialectTest");
+
+  public static void main(String[] args) {
+    // CAST types read by FlinkTypes.parseSql, spelled in Spark's words.
+    rewrites("SELECT CAST(a AS INT) FROM t", "SELECT CAST(a AS INT) FROM t");
+    rewrites("SELECT CAST(a AS BIGINT NOT NULL) FROM t", "SELECT CAST(a AS BIGINT) FROM t");
+    rewrites("SELECT CAST(a AS STRING) FROM t", "SELECT CAST(a AS STRING) FROM t");
+    rewrites("SELECT CAST(a AS VARCHAR) FROM t", "SELECT CAST(a AS STRING) FROM t");
+    rewrites("SELECT CAST(a AS VARCHAR(2)) FROM t", "SELECT substring(CAST(a AS STRING), 1, 2) FROM t");
+    rewrites("SELECT CAST(a AS CHARACTER VARYING(2)) FROM t", "SELECT substring(CAST(a AS STRING), 1, 2) FROM t");
+    rewrites("SELECT CAST(a AS CHAR(3)) FROM t", "SELECT rpad(CAST(a AS STRING), 3, ' ') FROM t");
+    rewrites("SELECT CAST(a AS CHAR) FROM t", "SELECT rpad(CAST(a AS STRING), 1, ' ') FROM t");
+    rewrites("SELECT CAST(a AS DECIMAL(10, 2)) FROM t", "SELECT CAST(a AS DECIMAL(10,2)) FROM t");
+    rewrites("SELECT CAST(a AS DECIMAL) FROM t", "SELECT CAST(a AS DECIMAL(10,0)) FROM t");
+    rewrites("SELECT CAST(a AS BYTES) FROM t", "SELECT CAST(a AS BINARY) FROM t");
+    rewrites("SELECT CAST(a AS DOUBLE PRECISION) FROM t", "SELECT CAST(a AS DOUBLE) FROM t");
+    rewrites("SELECT CAST(a AS TIMESTAMP) FROM t", "SELECT CAST(a AS TIMESTAMP_NTZ) FROM t");
+    rewrites("SELECT CAST(a AS TIMESTAMP(3)) FROM t",
+        "SELECT CAST(date_trunc('MILLISECOND', CAST(a AS TIMESTAMP_NTZ)) AS TIMESTAMP_NTZ) FROM t");
+    rewrites("SELECT TRY_CAST(a AS TIMESTAMP(0) WITH LOCAL TIME ZONE) FROM t",
+        "SELECT CAST(date_trunc('SECOND', TRY_CAST(a AS TIMESTAMP_LTZ)) AS TIMESTAMP_LTZ) FROM t");
+    rewrites("SELECT CAST(a AS TIME) FROM t", "SELECT CAST(a AS TIME(0)) FROM t");
+    rewrites("SELECT CAST(a AS ARRAY<INT>) FROM t", "SELECT CAST(a AS ARRAY<INT>) FROM t");
+    rewrites("SELECT CAST(a AS INT ARRAY) FROM t", "SELECT CAST(a AS ARRAY<INT>) FROM t");
+    rewrites("SELECT CAST(a AS MULTISET<STRING>) FROM t", "SELECT CAST(a AS MAP<STRING, INT>) FROM t");
+    rewrites("SELECT CAST(a AS MAP<STRING, TIMESTAMP_LTZ(3)>) FROM t",
+        "SELECT CAST(a AS MAP<STRING, TIMESTAMP_LTZ>) FROM t");
+    rewrites("SELECT CAST(a AS ROW<x INT, `y z` STRING>) FROM t",
+        "SELECT CAST(a AS STRUCT<`x`: INT, `y z`: STRING>) FROM t");
+    // Types FlinkTypes does not read reach Spark as written, so Spark's error names them.
+    rewrites("SELECT CAST(a AS INTERVAL DAY) FROM t", "SELECT CAST(a AS INTERVAL DAY) FROM t");
+    rewrites("SELECT CAST(a AS VARIANT) FROM t", "SELECT CAST(a AS VARIANT) FROM t");
+    CHECKS.finish();
+  }
+
+  private static void rewrites(String flink, String spark) {
+    CHECKS.check(flink, spark, () -> FlinkSqlDialect.rewrite(flink));
+  }
+}

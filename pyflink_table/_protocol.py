@@ -1,0 +1,47 @@
+"""Every name that crosses a language boundary, defined once on the Python side.
+
+The JVM side is ``org.pyflink_table.bridge.protocol.Protocol``: each of its constants has the same
+name and value here (``tests/test_protocol.py`` checks it). Names whose both ends are Python (the
+driver and Spark's Python workers, with Spark only carrying them) are listed in
+:data:`PYTHON_ONLY`. Stdlib only: the Spark workers import it.
+"""
+
+from __future__ import annotations
+
+from typing import FrozenSet
+
+# Spark's PythonEvalType codes (pyspark.util.PythonEvalType) of the UDFs the bridge builds.
+EVAL_ARROW_BATCHED_UDF = 101
+EVAL_GROUPED_AGG_PANDAS_UDF = 202
+EVAL_MAP_ARROW_ITER_UDF = 207
+EVAL_SCALAR_ARROW_UDF = 250
+EVAL_ARROW_TABLE_UDF = 301
+
+# Error kinds: ErrorTranslator.translate answers one of these; each names a class of pyflink_table.errors.
+ERROR_TABLE = "TableException"
+ERROR_VALIDATION = "ValidationException"
+ERROR_SQL_PARSER = "SqlParserException"
+ERROR_PYTHON = "PythonException"
+
+# Spark SQL settings written by the driver and read by the bridge.
+CONF_AGGREGATE_PACKING = "spark.sql.pyflink_table.aggregate.packing"
+
+# The worker-side factory the bridge calls for packed aggregation: module.function(layout, *evaluators).
+PACKED_AGGREGATION_MODULE = "pyflink_table._worker.packed_aggregation"
+PACKED_AGGREGATION_FUNCTION = "packed_aggregation"
+# Keys of its JSON layout: the number of leading key columns, and each evaluator's argument columns.
+LAYOUT_KEYS = "keys"
+LAYOUT_ARGUMENTS = "arguments"
+
+# Spark local properties set by the driver per job and read by the workers' TaskContext.
+PROPERTY_JOB_PARAMETERS = "pyflink_table.job-parameters"
+PROPERTY_PARALLELISM = "pyflink_table.parallelism"
+PROPERTY_ARCHIVES = "pyflink_table.archives"
+
+# What a worker puts before a user function's failure, so the driver can cut Spark's text there.
+USER_FUNCTION_ERROR = "UserFunctionError"
+
+#: Names whose both ends are Python: the JVM passes them through without reading them.
+PYTHON_ONLY: FrozenSet[str] = frozenset({
+    "PROPERTY_JOB_PARAMETERS", "PROPERTY_PARALLELISM", "PROPERTY_ARCHIVES", "USER_FUNCTION_ERROR",
+})

@@ -1,0 +1,75 @@
+"""The names crossing the Python/Java boundary agree on both sides (pyflink_table/_protocol.py and
+org.pyflink_table.bridge.protocol.Protocol), and the pieces built on them round-trip."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from typing import Any, Dict
+
+from pyflink_table import _protocol, errors
+from pyflink_table.java_gateway import get_gateway
+
+
+def _python_constants() -> Dict[str, Any]:
+    return {k: v for k, v in vars(_protocol).items() if k.isupper() and k != "PYTHON_ONLY"}
+
+
+def test_java_and_python_define_the_same_names(t_env: Any) -> None:
+    java = dict(get_gateway().jvm.org.pyflink_table.bridge.protocol.Protocol.constants())
+    python = _python_constants()
+    crossing = {k: v for k, v in python.items() if k not in _protocol.PYTHON_ONLY}
+    assert java == crossing
+    assert _protocol.PYTHON_ONLY <= set(python)
+
+
+def test_eval_types_are_pysparks() -> None:
+    from pyspark.util import PythonEvalType
+
+    assert _protocol.EVAL_ARROW_BATCHED_UDF == PythonEvalType.SQL_ARROW_BATCHED_UDF
+    assert _protocol.EVAL_GROUPED_AGG_PANDAS_UDF == PythonEvalType.SQL_GROUPED_AGG_PANDAS_UDF
+    assert _protocol.EVAL_MAP_ARROW_ITER_UDF == PythonEvalType.SQL_MAP_ARROW_ITER_UDF
+    assert _protocol.EVAL_SCALAR_ARROW_UDF == PythonEvalType.SQL_SCALAR_ARROW_UDF
+    assert _protocol.EVAL_ARROW_TABLE_UDF == PythonEvalType.SQL_ARROW_TABLE_UDF
+
+
+def test_error_kinds_name_pyflink_exceptions() -> None:
+    for name in ("ERROR_TABLE", "ERROR_VALIDATION", "ERROR_SQL_PARSER", "ERROR_PYTHON"):
+        kind = getattr(_protocol, name)
+        assert errors._KINDS[kind].__name__ == kind
+
+
+def test_worker_names_exist() -> None:
+    import importlib
+
+    from pyflink_table._worker import scalar
+
+    module = importlib.import_module(_protocol.PACKED_AGGREGATION_MODULE)
+    assert callable(getattr(module, _protocol.PACKED_AGGREGATION_FUNCTION))
+    assert scalar.UserFunctionError.__name__ == _protocol.USER_FUNCTION_ERROR
+
+
+def test_jvm_written_command_unpickles_to_the_worker_call(t_env: Any) -> None:
+    # The JVM writes (module.function(*args), None) with str and bytes arguments; here the
+    # function is a stdlib one so that what the pickle calls can be checked by hand.
+    from pyflink_table.java_gateway import to_java_array
+
+    jvm = get_gateway().jvm
+    command = jvm.org.pyflink_table.bridge.udf.PythonCommand
+    text = to_java_array(jvm.java.lang.Object, ["ab\u00e9", "\u20ac"])
+    assert pickle.loads(bytes(command.call("operator", "concat", text))) == ("ab\u00e9\u20ac", None)
+    data = to_java_array(jvm.java.lang.Object, [bytearray(b"\x00\xff\x80a"), bytearray(b"b")])
+    assert pickle.loads(bytes(command.call("operator", "concat", data))) == (b"\x00\xff\x80ab", None)
+
+
+def test_jvm_written_json_is_read_by_json(t_env: Any) -> None:
+    jvm = get_gateway().jvm
+    layout = jvm.java.util.LinkedHashMap()
+    layout.put(_protocol.LAYOUT_KEYS, 2)
+    arguments = jvm.java.util.ArrayList()
+    arguments.add(jvm.java.util.ArrayList())
+    arguments.get(0).add(2)
+    arguments.get(0).add(3)
+    layout.put(_protocol.LAYOUT_ARGUMENTS, arguments)
+    text = jvm.org.pyflink_table.bridge.udf.PythonCommand.json(layout)
+    assert json.loads(text) == {"keys": 2, "arguments": [[2, 3]]}
