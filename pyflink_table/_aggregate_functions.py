@@ -17,7 +17,7 @@ from pyflink_table import _protocol
 from pyflink_table._worker import lifecycle
 from pyflink_table.types import DataType, RowType
 from pyflink_table._functions import AggregateFunction, TableAggregateFunction
-from pyflink_table._function_wrapper import UserDefinedFunctionWrapper, _as_data_type, _spark_type
+from pyflink_table._function_wrapper import UserDefinedFunctionWrapper, _as_data_type, _metrics_accumulator, _spark_type
 
 __all__ = ["AggregateFunction", "TableAggregateFunction", "UserDefinedAggregateFunctionWrapper", "udaf", "udtaf"]
 
@@ -85,7 +85,8 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         if self._table_aggregate and not isinstance(result, StructType):
             result = StructType([StructField("f0", result, True)])
         pandas = self._func_type == "pandas"
-        evaluator = AggregateEvaluator(self._func, pandas, self._table_aggregate, self._row_result, lifecycle.open_function,
+        opener = functools.partial(lifecycle.open_function, name=self._name, metrics=_metrics_accumulator(sc, self._name))
+        evaluator = AggregateEvaluator(self._func, pandas, self._table_aggregate, self._row_result, opener,
                                        self._name, str(self._result_type), result.json())
         # The packed shape (see pyflink_table._worker.packed_aggregation) is the usual one; Spark's
         # own aggregation paths (over windows, SQL) need a Spark UDF as well.

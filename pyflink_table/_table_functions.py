@@ -15,7 +15,7 @@ from pyflink_table.errors import TableException
 from pyflink_table._worker import lifecycle
 from pyflink_table.types import DataType, RowType
 from pyflink_table._functions import TableFunction
-from pyflink_table._function_wrapper import UserDefinedFunctionWrapper, _as_data_type, _spark_type
+from pyflink_table._function_wrapper import UserDefinedFunctionWrapper, _as_data_type, _metrics_accumulator, _spark_type
 
 __all__ = ["TableFunction", "UserDefinedTableFunctionWrapper", "udtf"]
 
@@ -60,8 +60,11 @@ class UserDefinedTableFunctionWrapper(UserDefinedFunctionWrapper):
 
         from pyflink_table._worker.table_functions import make_handler
 
-        handler = make_handler(self._func, len(self._result_types), outer,
-                               functools.partial(lifecycle.open_function, close_at_task_end=False))
+        from pyspark import SparkContext
+
+        opener = functools.partial(lifecycle.open_function, name=self._name, close_at_task_end=False,
+                                   metrics=_metrics_accumulator(SparkContext._active_spark_context, self._name))
+        handler = make_handler(self._func, len(self._result_types), outer, opener)
         # Internal field names: the lateral join renames them to Flink's names afterwards.
         schema = StructType([StructField(f"__pft_udtf_{i}", _spark_type(t), True)
                              for i, t in enumerate(self._result_types)])

@@ -17,10 +17,10 @@ import pytest
 
 from pyflink_table.errors import PythonException, TableException, ValidationException
 from pyflink_table.expressions import call, col, lit
-from pyflink_table.udf import FunctionContext, ScalarFunction, udf
+from pyflink_table.udf import AggregateFunction, FunctionContext, ScalarFunction, TableFunction, udaf, udf, udtf
 from pyspark import cloudpickle
 
-from tests.conftest import rows, sorted_rows
+from conftest import rows, sorted_rows
 
 # Functions and classes of this module travel to the Spark workers by value (workers cannot import it).
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -244,3 +244,40 @@ def test_arrow_batch_size_and_bundle_size_options(t_env):
     t_env.get_config().set("python.fn-execution.bundle.size", "1")
     assert [r[0] for r in rows(t.select(batch_length(col("a"))))] == [1] * 6
     assert spark_conf.get("spark.sql.execution.arrow.maxRecordsPerBatch") == "1"
+
+
+class CountingSplit(TableFunction):
+    def open(self, function_context: FunctionContext) -> None:
+        self.rows = function_context.get_metric_group().counter("rows")
+
+    def eval(self, s):
+        self.rows.inc()
+        yield from s.split(",")
+
+
+class CountingSum(AggregateFunction):
+    def open(self, function_context: FunctionContext) -> None:
+        self.rows = function_context.get_metric_group().add_group("acc").counter("rows")
+
+    def create_accumulator(self):
+        return [0]
+
+    def accumulate(self, acc, v):
+        self.rows.inc()
+        acc[0] += v
+
+    def get_value(self, acc):
+        return acc[0]
+
+
+def test_metrics_of_table_and_aggregate_functions_reach_the_driver(t_env):
+    """Every function kind registers metrics the same way, and they reach get_metrics()."""
+    t = t_env.from_elements([(1, "a,b", 1), (2, "c", 2), (3, "d,e,f", 3), (4, "g", 4), (5, "h", 5)], ["k", "s", "v"])
+    split = udtf(CountingSplit(), result_types=["STRING"], name="split_counted")
+    total = udaf(CountingSum(), result_type="BIGINT", accumulator_type="ARRAY<BIGINT>", name="sum_counted")
+    assert len(rows(t.join_lateral(split(col("s")).alias("w")).select(col("w")))) == 8
+    assert sorted_rows(t.group_by(col("k") % 2).select(total(col("v")))) == [(6,), (9,)]
+    metrics = t_env.get_metrics()
+    # by hand: 5 input rows reach the table function, 5 rows are accumulated
+    assert metrics["split_counted.rows"] == 5
+    assert metrics["sum_counted.acc.rows"] == 5

@@ -19,7 +19,7 @@ from pyflink_table.expressions import call, col, lit
 from pyflink_table.udf import ScalarFunction, udf
 from pyspark import cloudpickle
 
-from tests.conftest import rows, sorted_rows
+from conftest import rows, sorted_rows
 
 # Functions and classes of this module travel to the Spark workers by value (workers cannot import it).
 cloudpickle.register_pickle_by_value(sys.modules[__name__])

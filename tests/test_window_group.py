@@ -19,8 +19,8 @@ from pyflink_table.errors import TableException, ValidationException
 from pyflink_table.expressions import col, lit, row_interval
 from pyflink_table.window import Session, Slide, Tumble
 
-from tests.conftest import sorted_rows
-from tests.window_data import DATA, SCHEMA
+from conftest import sorted_rows
+from window_data import DATA, SCHEMA
 
 T = dt.datetime
 

@@ -21,8 +21,8 @@ from pyflink_table.expressions import (CURRENT_RANGE, CURRENT_ROW, UNBOUNDED_RAN
                                        row_interval)
 from pyflink_table.window import Over
 
-from tests.conftest import sorted_rows
-from tests.window_data import DATA, SCHEMA
+from conftest import sorted_rows
+from window_data import DATA, SCHEMA
 
 T = dt.datetime
 MIDNIGHT = T(2024, 1, 2)

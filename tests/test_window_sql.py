@@ -14,8 +14,8 @@ import pytest
 
 from pyflink_table.errors import TableException, ValidationException
 
-from tests.conftest import sorted_rows
-from tests.window_data import DATA, SCHEMA
+from conftest import sorted_rows
+from window_data import DATA, SCHEMA
 
 T = dt.datetime
 

@@ -111,21 +111,26 @@ def enter_files_directory() -> None:
         os.chdir(root)
 
 
-def open_function(function: Any, close_at_task_end: bool = True) -> None:
+def open_function(function: Any, name: str = "", metrics: Any = None, close_at_task_end: bool = True) -> None:
     """Open a table or aggregate function in the running task with its :class:`FunctionContext`.
 
-    ``close_at_task_end`` registers its ``close()`` for the task's end; table functions close
-    themselves in their UDTF handler's ``terminate`` instead.
+    ``name`` is the function's registered name, the first part of its metrics' names (by default
+    its Python name). The metrics it registers are published through ``metrics`` (a Spark accumulator) when the task
+    ends, as a scalar function's are. ``close_at_task_end`` registers its ``close()`` for the task's
+    end too; table functions close themselves in their UDTF handler's ``terminate`` instead.
     """
     from pyflink_table._functions import FunctionContext
-    from pyflink_table.metrics import MetricGroup
+    from pyflink_table.metrics import MetricGroup, _snapshot
 
     open_method = getattr(function, "open", None)
     if open_method is None:
         return
     prepare_task()
-    name = getattr(function, "__name__", None) or type(function).__name__
-    open_method(FunctionContext(MetricGroup([name]), job_parameters(), task_info()))
+    name = name or getattr(function, "__name__", None) or type(function).__name__
+    registry: Dict[str, Any] = {}
+    open_method(FunctionContext(MetricGroup([name], registry), job_parameters(), task_info()))
     close = getattr(function, "close", None)
     if close_at_task_end and close is not None:
         on_task_end(close)
+    if metrics is not None:
+        on_task_end(lambda: metrics.add(_snapshot(registry)) if registry else None)
