@@ -81,6 +81,7 @@ def _open_in_task(function: Any) -> None:
     from pyflink_table.metrics import MetricGroup
     from pyflink_table.udf import FunctionContext
 
+    lifecycle.prepare_task()
     open_method = getattr(function, "open", None)
     if open_method is None:
         return

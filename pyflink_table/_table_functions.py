@@ -37,6 +37,7 @@ def _open_in_task(function: Any) -> None:
     from pyflink_table._worker import lifecycle
     from pyflink_table.metrics import MetricGroup
 
+    lifecycle.prepare_task()
     open_method = getattr(function, "open", None)
     if open_method is not None:
         name = getattr(function, "__name__", None) or type(function).__name__
@@ -83,7 +84,7 @@ class UserDefinedTableFunctionWrapper(UserDefinedFunctionWrapper):
 
         from pyflink_table._worker.table_functions import make_handler
 
-        handler = make_handler(self._func, len(self._result_types), outer, _open_in_task)
+        handler = make_handler(self._func, len(self._result_types), outer, _open_in_task, self._name)
         # Internal field names: the lateral join renames them to Flink's names afterwards.
         schema = StructType([StructField(f"__pft_udtf_{i}", _spark_type(t), True)
                              for i, t in enumerate(self._result_types)])

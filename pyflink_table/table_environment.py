@@ -431,6 +431,7 @@ class TableEnvironment:
         """Job parameters and shipped archives travel to the Python workers as local properties."""
         import json
 
+        from pyflink_table import _udf_logs
         from pyflink_table._worker import deps as _python_deps
         from pyflink_table._worker import lifecycle
 
@@ -439,6 +440,8 @@ class TableEnvironment:
         params = lifecycle.parse_job_parameters(raw) if raw else {}
         sc.setLocalProperty(lifecycle.JOB_PARAMETERS_PROPERTY, json.dumps(params))
         sc.setLocalProperty(lifecycle.ARCHIVES_PROPERTY, "1" if _python_deps.has_archives(sc) else "")
+        _udf_logs.before_job(sc, self._config.get(_udf_logs.DEFAULT_LEVEL_OPTION),
+                             self._config.get(_udf_logs.LEVEL_OVERRIDES_OPTION))
         # FunctionContext.get_number_of_parallel_subtasks (Python tasks cannot ask Spark for it)
         sc.setLocalProperty(lifecycle.PARALLELISM_PROPERTY,
                             str(self._config.get("parallelism.default") or sc.defaultParallelism))

@@ -97,9 +97,13 @@ def parse_job_parameters(raw: str) -> Dict[str, str]:
 
 
 def prepare_task() -> None:
-    """Worker side, before a function opens: enter the archives' directory when archives were shipped."""
+    """Worker side, before a function opens: route its logging and printing (see
+    :mod:`pyflink_table._worker.udf_logging`) and enter the archives' directory when archives were shipped."""
     from pyspark.taskcontext import TaskContext
 
+    from pyflink_table._worker import udf_logging
+
+    udf_logging.start_task()
     ctx = TaskContext.get()
     if ctx is not None and ctx.getLocalProperty(ARCHIVES_PROPERTY):
         from pyflink_table._worker import deps
