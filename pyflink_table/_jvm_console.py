@@ -82,7 +82,8 @@ def launch_gateway(settings: Mapping[str, str]) -> None:
     if SparkContext._gateway is not None or "PYSPARK_GATEWAY_PORT" in os.environ:
         return
     conf = SparkConf(loadDefaults=False).setAll(list(settings.items()))
-    gateway = pyspark_launch_gateway(conf, {"stderr": subprocess.PIPE, "start_new_session": True})
+    gateway = pyspark_launch_gateway(conf, {"stderr": subprocess.PIPE,  # type: ignore[no-untyped-call]
+                                            "start_new_session": True})
     SparkContext._ensure_initialized(gateway=gateway)
     proc = getattr(gateway, "proc", None)
     if proc is not None and proc.stderr is not None:
