@@ -17,6 +17,7 @@ import selectors
 import socket
 import sys
 import threading
+import time
 from typing import Any, Dict, Optional
 
 from pyflink_table._worker import udf_logging
@@ -126,10 +127,12 @@ class _Receiver:
                     pass
 
     def drain(self) -> None:
-        """Handle every entry already sent (so a job's records print before what follows it)."""
+        """Handle the entries already sent (so a job's records print before what follows it);
+        at most a second's worth, since a running streaming query may keep sending."""
+        deadline = time.monotonic() + 1.0
         with self._lock:
             if not self._closed:
-                while self._poll(0):
+                while self._poll(0) and time.monotonic() < deadline:
                     pass
 
     def close(self) -> None:
@@ -180,7 +183,10 @@ class _Receiver:
                     return
                 state["trusted"] = True
                 continue
-            self._handle(json.loads(line))
+            try:
+                self._handle(json.loads(line))
+            except (ValueError, KeyError, TypeError):
+                continue  # not an entry of ours: nothing to show
 
     def _handle(self, entry: Dict[str, Any]) -> None:
         if entry.get("kind") == "print":

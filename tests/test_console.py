@@ -19,6 +19,8 @@ from typing import Any, Dict, List
 
 from jupyter_client import KernelManager
 
+from pyflink_table._jvm_console import INCUBATOR_WARNING, LineDropper
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PROGRAM = textwrap.dedent("""
@@ -111,3 +113,18 @@ def test_notebook_kernel_run_and_shutdown_show_only_the_programs_output(tmp_path
     # Nothing on the kernel's own console, from the run or from its shutdown (the JVM's included).
     time.sleep(2)
     assert out_path.read_text() == "" and err_path.read_text() == ""
+
+
+def test_stderr_filter_drops_only_the_warning_line_whatever_the_chunks() -> None:
+    progress = b"\r[Stage 0:>                  (0 + 2) / 2]"
+    stream = (b"Picked up JAVA_TOOL_OPTIONS: -Xss4m\n" + INCUBATOR_WARNING + progress + b"\r" + b" " * 10 + b"\r"
+              + b"WARNING: Using incubator modules: other.module\n" + INCUBATOR_WARNING[:20])
+    expected = (b"Picked up JAVA_TOOL_OPTIONS: -Xss4m\n" + progress + b"\r" + b" " * 10 + b"\r"
+                + b"WARNING: Using incubator modules: other.module\n" + INCUBATOR_WARNING[:20])
+    for size in (1, 2, 5, 17, len(stream)):
+        dropper = LineDropper(INCUBATOR_WARNING)
+        shown = [dropper.feed(stream[i:i + size]) for i in range(0, len(stream), size)]
+        assert b"".join(shown) + dropper.flush() == expected, size
+    # A progress bar is not held back: it is shown as soon as it diverges from the warning.
+    dropper = LineDropper(INCUBATOR_WARNING)
+    assert dropper.feed(progress) == progress
