@@ -63,6 +63,11 @@ OWN_OPTIONS: Dict[str, str] = {
     "python.requirements": "requirements.txt[#cache_dir] installed with pip and shipped to the workers.",
     "python.archives": "Comma-separated archive[#target_dir] extracted in the workers' working directory.",
     "python.metric.enabled": "Accepted for compatibility; UDF metrics are always collected.",
+    "python.logging.default.level": "Level of the Python workers' root logger, which decides what "
+                                    "user functions log (default INFO; OFF, CRITICAL, ERROR, WARN, INFO, "
+                                    "DEBUG, TRACE or a number). See the Logging and metrics page.",
+    "python.logging.level.overrides": "Levels of named loggers in the Python workers, e.g. "
+                                      "'my.module:DEBUG,noisy.lib:ERROR'.",
 }
 
 

@@ -37,11 +37,15 @@ LAYOUT_ARGUMENTS = "arguments"
 PROPERTY_JOB_PARAMETERS = "pyflink_table.job-parameters"
 PROPERTY_PARALLELISM = "pyflink_table.parallelism"
 PROPERTY_ARCHIVES = "pyflink_table.archives"
+# Where the workers send what UDFs log (the driver's receiver in local mode), and at which levels.
+PROPERTY_UDF_LOG_TARGET = "pyflink_table.udf-log.target"
+PROPERTY_UDF_LOG_LEVELS = "pyflink_table.udf-log.levels"
 
 # What a worker puts before a user function's failure, so the driver can cut Spark's text there.
 USER_FUNCTION_ERROR = "UserFunctionError"
 
 #: Names whose both ends are Python: the JVM passes them through without reading them.
 PYTHON_ONLY: FrozenSet[str] = frozenset({
-    "PROPERTY_JOB_PARAMETERS", "PROPERTY_PARALLELISM", "PROPERTY_ARCHIVES", "USER_FUNCTION_ERROR",
+    "PROPERTY_JOB_PARAMETERS", "PROPERTY_PARALLELISM", "PROPERTY_ARCHIVES", "PROPERTY_UDF_LOG_TARGET",
+    "PROPERTY_UDF_LOG_LEVELS", "USER_FUNCTION_ERROR",
 })

@@ -64,7 +64,7 @@ class UserDefinedTableFunctionWrapper(UserDefinedFunctionWrapper):
 
         opener = functools.partial(lifecycle.open_function, name=self._name, close_at_task_end=False,
                                    metrics=_metrics_accumulator(SparkContext._active_spark_context, self._name))
-        handler = make_handler(self._func, len(self._result_types), outer, opener)
+        handler = make_handler(self._func, len(self._result_types), outer, opener, self._name)
         # Internal field names: the lateral join renames them to Flink's names afterwards.
         schema = StructType([StructField(f"__pft_udtf_{i}", _spark_type(t), True)
                              for i, t in enumerate(self._result_types)])

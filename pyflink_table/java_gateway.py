@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional
 
-from pyflink_table import _bridge_build, _deploy
+from pyflink_table import _bridge_build, _deploy, _jvm_console
 from pyflink_table.errors import TableException
 
 if TYPE_CHECKING:
@@ -165,6 +165,7 @@ def root_spark_session(conf: Mapping[str, str], default_master: Optional[str] = 
             os.environ["PYSPARK_PYTHON"] = python
             settings["spark.pyspark.python"] = python
         os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+        _jvm_console.launch_gateway(settings)  # the JVM's stderr without its launch warning
         builder = SparkSession.builder
         for k, v in settings.items():
             builder = builder.config(k, v)

@@ -433,6 +433,7 @@ class TableEnvironment:
         import json
 
         from pyflink_table import _dependencies as _python_deps
+        from pyflink_table import _udf_logs
         from pyflink_table._worker import lifecycle
 
         sc = self._spark.sparkContext
@@ -440,6 +441,8 @@ class TableEnvironment:
         params = lifecycle.parse_job_parameters(raw) if raw else {}
         sc.setLocalProperty(_protocol.PROPERTY_JOB_PARAMETERS, json.dumps(params))
         sc.setLocalProperty(_protocol.PROPERTY_ARCHIVES, "1" if _python_deps.has_archives(sc) else "")
+        _udf_logs.before_job(sc, self._config.get(_udf_logs.DEFAULT_LEVEL_OPTION),
+                             self._config.get(_udf_logs.LEVEL_OVERRIDES_OPTION))
         # FunctionContext.get_number_of_parallel_subtasks (Python tasks cannot ask Spark for it)
         sc.setLocalProperty(_protocol.PROPERTY_PARALLELISM,
                             str(self._config.get("parallelism.default") or sc.defaultParallelism))

@@ -94,9 +94,13 @@ def parse_job_parameters(raw: str) -> Dict[str, str]:
 
 
 def prepare_task() -> None:
-    """Worker side, before a function opens: enter the archives' directory when archives were shipped."""
+    """Worker side, before a function opens: route its logging and printing (see
+    :mod:`pyflink_table._worker.udf_logging`) and enter the archives' directory when archives were shipped."""
     from pyspark.taskcontext import TaskContext
 
+    from pyflink_table._worker import udf_logging
+
+    udf_logging.start_task()
     ctx = TaskContext.get()
     if ctx is not None and ctx.getLocalProperty(_protocol.PROPERTY_ARCHIVES):
         enter_files_directory()
@@ -122,10 +126,10 @@ def open_function(function: Any, name: str = "", metrics: Any = None, close_at_t
     from pyflink_table._functions import FunctionContext
     from pyflink_table.metrics import MetricGroup, _snapshot
 
+    prepare_task()
     open_method = getattr(function, "open", None)
     if open_method is None:
         return
-    prepare_task()
     name = name or getattr(function, "__name__", None) or type(function).__name__
     registry: Dict[str, Any] = {}
     open_method(FunctionContext(MetricGroup([name], registry), job_parameters(), task_info()))

@@ -35,18 +35,24 @@ def _as_tuple(value: Any, width: int) -> Tuple[Any, ...]:
     return out
 
 
-def make_handler(function: Any, width: int, outer: bool, open_function: Callable[[Any], None]) -> Type[Any]:
+def make_handler(function: Any, width: int, outer: bool, open_function: Callable[[Any], None],
+                 name: str = "") -> Type[Any]:
     """The UDTF handler class for ``function`` (a TableFunction or a plain generator function).
 
     :param function: the user's function; ``eval`` is called on TableFunction instances.
     :param width: number of result fields.
     :param outer: emit one all-NULL row for inputs that yield nothing (left outer lateral join).
     :param open_function: opens the function in this task (gives it its FunctionContext).
+    :param name: the function's name (names it in what it logs).
     """
     evaluate = getattr(function, "eval", function)
     empty = (None,) * width
 
+    function_name = name
+
     class FlinkTableFunctionHandler:
+        name = function_name
+
         def __init__(self) -> None:
             open_function(function)
 

@@ -1,0 +1,130 @@
+"""A quiet console: a program run in a terminal or a Jupyter kernel shows only its own output.
+
+Each test runs a small program in a fresh process (its own JVM), with a UDF that logs and prints,
+and compares everything the process showed, through its exit or the kernel's shutdown, with the
+lines the program itself produces.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any, Dict, List
+
+from jupyter_client import KernelManager
+
+from pyflink_table._jvm_console import INCUBATOR_WARNING, LineDropper
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROGRAM = textwrap.dedent("""
+    import logging
+    from pyflink_table import DataTypes, EnvironmentSettings, TableEnvironment
+    from pyflink_table.expressions import col
+    from pyflink_table.udf import udf
+
+    t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+
+    @udf(result_type=DataTypes.BIGINT(), name="plus_one")
+    def plus_one(v):
+        logging.getLogger("app").info("saw %s", v)
+        print("printed", v)
+        return v + 1
+
+    t_env.from_elements([(1,), (2,)], ["v"]).select(plus_one(col("v")).alias("w")).execute().print()
+""")
+
+#: The table the program prints (hand-written from its input).
+TABLE = ["+----------------------+", "|                    w |", "+----------------------+",
+         "|                    2 |", "|                    3 |", "+----------------------+", "2 rows in set"]
+LOG_LINE = re.compile(r"INFO \[plus_one, task \d+\.\d+ in stage \d+ \(TID \d+\)\] app: saw (\d)")
+
+
+def _env() -> Dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+
+
+def _check_lines(lines: List[str]) -> None:
+    """The program's lines: the table (in order), two printed lines, two log records, nothing else."""
+    logged = sorted(m.group(1) for m in map(LOG_LINE.fullmatch, lines) if m)
+    printed = sorted(line for line in lines if line.startswith("printed "))
+    rest = [line for line in lines if not LOG_LINE.fullmatch(line) and not line.startswith("printed ")]
+    assert (logged, printed, rest) == (["1", "2"], ["printed 1", "printed 2"], TABLE), lines
+
+
+def test_terminal_run_and_exit_show_only_the_programs_output(tmp_path: Path) -> None:
+    script = tmp_path / "job.py"
+    script.write_text(PROGRAM)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
+                            env=_env(), cwd=tmp_path)
+    os.close(slave)
+    chunks = []
+    while True:  # until every process holding the terminal (the JVM too) has gone
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    assert proc.wait(timeout=60) == 0
+    text = b"".join(chunks).decode().replace("\r\n", "\n")
+    lines = []
+    for line in text.split("\n"):
+        # Spark's progress bar (on in a terminal) redraws with \r and clears itself when done.
+        segments = [s for s in line.split("\r") if s.strip() and not s.startswith("[Stage ")]
+        lines += segments
+    _check_lines(lines)
+
+
+def test_notebook_kernel_run_and_shutdown_show_only_the_programs_output(tmp_path: Path) -> None:
+    out_path, err_path = tmp_path / "kernel.out", tmp_path / "kernel.err"
+    km = KernelManager(kernel_name="python3", transport="ipc", ip=str(tmp_path / "kernel"))
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        km.start_kernel(env=_env(), cwd=str(tmp_path), stdout=out, stderr=err)
+        client = km.client()
+        client.start_channels()
+        shown: List[Any] = []
+        try:
+            client.wait_for_ready(timeout=120)
+
+            def on_output(msg: Dict[str, Any]) -> None:
+                if msg["msg_type"] in ("stream", "error", "execute_result", "display_data"):
+                    shown.append((msg["msg_type"], msg["content"].get("name"), msg["content"].get("text")))
+
+            reply = client.execute_interactive(PROGRAM, timeout=600, output_hook=on_output)
+            assert reply["content"]["status"] == "ok", reply["content"]
+        finally:
+            client.stop_channels()
+            km.shutdown_kernel()
+    assert {kind for kind, _, _ in shown} == {"stream"}, shown
+    stdout = "".join(text for _, name, text in shown if name == "stdout").splitlines()
+    stderr = "".join(text for _, name, text in shown if name == "stderr").splitlines()
+    assert all(LOG_LINE.fullmatch(line) for line in stderr), stderr
+    _check_lines(stdout + stderr)
+    # Nothing on the kernel's own console, from the run or from its shutdown (the JVM's included).
+    time.sleep(2)
+    assert out_path.read_text() == "" and err_path.read_text() == ""
+
+
+def test_stderr_filter_drops_only_the_warning_line_whatever_the_chunks() -> None:
+    progress = b"\r[Stage 0:>                  (0 + 2) / 2]"
+    stream = (b"Picked up JAVA_TOOL_OPTIONS: -Xss4m\n" + INCUBATOR_WARNING + progress + b"\r" + b" " * 10 + b"\r"
+              + b"WARNING: Using incubator modules: other.module\n" + INCUBATOR_WARNING[:20])
+    expected = (b"Picked up JAVA_TOOL_OPTIONS: -Xss4m\n" + progress + b"\r" + b" " * 10 + b"\r"
+                + b"WARNING: Using incubator modules: other.module\n" + INCUBATOR_WARNING[:20])
+    for size in (1, 2, 5, 17, len(stream)):
+        dropper = LineDropper(INCUBATOR_WARNING)
+        shown = [dropper.feed(stream[i:i + size]) for i in range(0, len(stream), size)]
+        assert b"".join(shown) + dropper.flush() == expected, size
+    # A progress bar is not held back: it is shown as soon as it diverges from the warning.
+    dropper = LineDropper(INCUBATOR_WARNING)
+    assert dropper.feed(progress) == progress
