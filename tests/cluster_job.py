@@ -80,8 +80,11 @@ top2 = udtaf(Top2(), result_type=DataTypes.DOUBLE(), accumulator_type=DataTypes.
 @udf(result_type=DataTypes.STRING())
 def where(x):
     # Where the Python worker runs: its interpreter and where it found the package.
+    import logging
+
     import pyflink_table
 
+    logging.getLogger("cluster_job").info("CLUSTER-LOG-MARKER %s", x)
     return f"{sys.executable}|{pyflink_table.__file__}"
 
 

@@ -81,6 +81,10 @@ def test_spark_master_in_the_program(spark_cluster: LoopbackCluster, helper_dir:
     _run([sys.executable, str(TESTS / "cluster_job.py"), str(out), str(helper_dir), spark_cluster.url,
           spark_cluster.python], _env())
     _check(out, spark_cluster)
+    # What a UDF logs lands in its executor's log (FLIP-58's logging on a cluster), with its name.
+    logged = [line for line in spark_cluster.executor_logs().splitlines() if "CLUSTER-LOG-MARKER" in line]
+    assert {int(line.rsplit(" ", 1)[1]) for line in logged} == {1, 2, 3, 4, 5}
+    assert all("[where," in line and " INFO " in line for line in logged), logged[:3]
 
 
 @pytest.mark.parametrize("with_jars", [True, False])
