@@ -9,6 +9,9 @@ import pytest
 
 from pyflink_table import EnvironmentSettings, TableEnvironment
 
+# the conformance runner's shim (tests/conformance/pyflink_testing) is run by test_conformance.py
+collect_ignore = ["conformance"]
+
 
 @pytest.fixture(scope="session")
 def _spark_started() -> None:
