@@ -150,6 +150,22 @@ class Table:
         self._j_table = j_table
         self._t_env = t_env
 
+    def __getattr__(self, name: str) -> Expression[Any]:
+        """``table.a``: the column ``a`` as an expression, as in PyFlink.
+
+        Only called when normal lookup fails, so methods and attributes always win; private names
+        (``_x``, including copy/pickle hooks) are never columns.
+        """
+        if name.startswith("_"):
+            raise AttributeError(f"'Table' object has no attribute '{name}'")
+        names = list(self._j_table.fieldNames())
+        if name not in names:
+            raise AttributeError(f"The current table has no column named '{name}', "
+                                 f"available columns: [{', '.join(names)}]")
+        from pyflink_table.expressions import col
+
+        return col(name)
+
     def _wrap(self, j_table: Any) -> "Table":
         return Table(j_table, self._t_env)
 
