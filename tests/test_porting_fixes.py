@@ -1,0 +1,65 @@
+"""Behaviour PyFlink's own tests rely on (issue 11); expected values measured with PyFlink 2.3."""
+
+from __future__ import annotations
+
+import datetime
+import os
+
+import pytest
+
+from pyflink_table import DataTypes, TableEnvironment
+from pyflink_table.descriptors import Rowtime, Schema
+from pyflink_table.expressions import col
+from pyflink_table.types import _create_type_verifier
+
+from conftest import sorted_rows
+
+
+def test_table_column_attribute(t_env: TableEnvironment) -> None:
+    t = t_env.from_elements([(1, "x"), (2, "y")], ["a", "b"])
+    assert sorted_rows(t.select(t.a + 1, t.b)) == [(2, "x"), (3, "y")]
+    assert sorted_rows(t.where(t.a > 1).select(col("b"))) == [("y",)]
+    # a column never shadows a method, and private names are never columns
+    t2 = t_env.from_elements([(1, 2)], ["select", "x"])
+    assert callable(t2.select)
+    with pytest.raises(AttributeError, match=r"no column named 'zz', available columns: \[a, b\]"):
+        t.zz
+    with pytest.raises(AttributeError):
+        t._not_there
+
+
+def test_legacy_ddl_keys(t_env: TableEnvironment, tmp_path: object) -> None:
+    path = os.path.join(str(tmp_path), "x.csv")
+    with open(path, "w") as f:
+        f.write("h1,h2\n1,a\n2,b\n")
+    t_env.execute_sql(f"""CREATE TABLE legacy(a INT, b STRING) WITH ('connector.type' = 'filesystem',
+        'format.type' = 'csv', 'connector.path' = '{path}', 'format.ignore-first-line' = 'true',
+        'format.field-delimiter' = ',')""")
+    assert sorted_rows(t_env.from_path("legacy")) == [(1, "a"), (2, "b")]
+
+
+def test_legacy_descriptor_properties() -> None:
+    # PyFlink 2.3: Schema().field(...).to_properties() / Rowtime().to_properties()
+    props = Schema().field("a", DataTypes.STRING()).field("b", "LONG").field("c", "OBJECT_ARRAY<INT>") \
+        .field("d", DataTypes.TIMESTAMP_LTZ(3)).rowtime(Rowtime().timestamps_from_field("a")
+                                                         .watermarks_periodic_ascending()).to_properties()
+    assert props == {"schema.0.name": "a", "schema.0.data-type": "VARCHAR(2147483647)",
+                     "schema.1.name": "b", "schema.1.data-type": "BIGINT",
+                     "schema.2.name": "c", "schema.2.data-type": "ARRAY<INT>",
+                     "schema.3.name": "d", "schema.3.data-type": "TIMESTAMP(3) WITH LOCAL TIME ZONE",
+                     "schema.3.rowtime.timestamps.type": "from-field", "schema.3.rowtime.timestamps.from": "a",
+                     "schema.3.rowtime.watermarks.type": "periodic-ascending"}
+    assert Rowtime().timestamps_from_source().watermarks_from_source().to_properties() == {
+        "rowtime.watermarks.type": "from-source", "rowtime.timestamps.type": "from-source"}
+
+
+def test_type_verifier_and_internal_forms() -> None:
+    _create_type_verifier(DataTypes.ROW([DataTypes.FIELD("s", DataTypes.STRING(False))]))({"s": "x"})
+    with pytest.raises(ValueError):
+        _create_type_verifier(DataTypes.TINYINT())(128)
+    with pytest.raises(TypeError):
+        _create_type_verifier(DataTypes.DOUBLE())(1)
+    assert DataTypes.DATE().from_sql_type(0) == datetime.date(1970, 1, 1)
+    assert DataTypes.TIME().to_sql_type(datetime.time(0, 0, 1, 5)) == 1000005
+    assert DataTypes.INTERVAL(DataTypes.DAY(), DataTypes.SECOND()).to_sql_type(
+        datetime.timedelta(days=1, seconds=10)) == 86410000000
