@@ -10,6 +10,7 @@ A PyFlink program runs unchanged once its ``pyflink.table`` and ``pyflink.common
     t_env.from_elements([(1, 'Hi'), (2, 'Hello')], ['a', 'b']).select(col('a') + 1).execute().print()
 """
 
+from pyflink_table.config_options import ConfigOption, ConfigOptions
 from pyflink_table.configuration import Configuration
 from pyflink_table.environment_settings import EnvironmentSettings
 from pyflink_table.errors import (
@@ -71,6 +72,8 @@ __all__ = [
     "ScalarFunction",
     "TableAggregateFunction",
     "TableFunction",
+    "ConfigOption",
+    "ConfigOptions",
     "Configuration",
     "DataTypes",
     "EnvironmentSettings",

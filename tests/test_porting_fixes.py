@@ -63,3 +63,36 @@ def test_type_verifier_and_internal_forms() -> None:
     assert DataTypes.TIME().to_sql_type(datetime.time(0, 0, 1, 5)) == 1000005
     assert DataTypes.INTERVAL(DataTypes.DAY(), DataTypes.SECOND()).to_sql_type(
         datetime.timedelta(days=1, seconds=10)) == 86410000000
+
+
+def test_insert_into_returns_table_pipeline(t_env: TableEnvironment) -> None:
+    from pyflink_table import ResultKind, Schema, TableDescriptor
+
+    # PyFlink 2.3: insert_into(...) is a TablePipeline; execute() gives one BIGINT column named by the sink, -1
+    schema = Schema.new_builder().column("f0", DataTypes.STRING()).build()
+    t_env.create_temporary_table("S", TableDescriptor.for_connector("blackhole").schema(schema).build())
+    t = t_env.from_elements([("a",), ("b",)], ["f0"])
+    pipeline = t.insert_into("S")
+    identifier = pipeline.get_sink_identifier()
+    assert identifier is not None
+    assert identifier.as_summary_string() == "default_catalog.default_database.S"
+    assert str(identifier) == "`default_catalog`.`default_database`.`S`"
+    result = pipeline.execute()
+    assert result.get_result_kind() == ResultKind.SUCCESS_WITH_CONTENT
+    assert result.get_table_schema().get_field_names() == ["default_catalog.default_database.S"]
+    assert [tuple(r) for r in result.collect()] == [(-1,)]
+    assert t.insert_into(TableDescriptor.for_connector("blackhole").schema(schema).build()) \
+        .get_sink_identifier() is None
+
+
+def test_config_options_and_local_timezone(t_env: TableEnvironment) -> None:
+    from pyflink_table import ConfigOptions, TableDescriptor
+
+    option = ConfigOptions.key("csv.field-delimiter").string_type().no_default_value()
+    d = TableDescriptor.for_connector("filesystem").option(option, ";").build()
+    assert d.get_options()["csv.field-delimiter"] == ";"
+    # PyFlink 2.3 on this machine (no TZ set, /etc/localtime -> Etc/UTC)
+    if not os.environ.get("TZ") and os.path.realpath("/etc/localtime").endswith("Etc/UTC"):
+        assert t_env.get_config().get_local_timezone() == "Etc/UTC"
+    t_env.get_config().set_local_timezone("Asia/Tokyo")
+    assert t_env.get_config().get_local_timezone() == "Asia/Tokyo"
