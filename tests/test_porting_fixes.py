@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import datetime
 import os
+from typing import Any
 
 import pytest
 
-from pyflink_table import DataTypes, TableEnvironment
+from pyflink_table import DataTypes, Row, TableEnvironment
 from pyflink_table.descriptors import Rowtime, Schema
 from pyflink_table.expressions import col
 from pyflink_table.types import _create_type_verifier
@@ -96,3 +97,29 @@ def test_config_options_and_local_timezone(t_env: TableEnvironment) -> None:
         assert t_env.get_config().get_local_timezone() == "Etc/UTC"
     t_env.get_config().set_local_timezone("Asia/Tokyo")
     assert t_env.get_config().get_local_timezone() == "Asia/Tokyo"
+
+
+def test_udf_time_result_into_time_column(t_env: TableEnvironment, capsys: Any) -> None:
+    from pyflink_table.udf import udf
+
+    # PyFlink 2.3 accepts inserting a TIME() UDF result into a TIME column (its test_all_data_types)
+    f = udf(lambda x: x, result_type=DataTypes.TIME())
+    t = t_env.from_elements([(datetime.time(1, 2, 3),)], DataTypes.ROW([DataTypes.FIELD("a", DataTypes.TIME())]))
+    t_env.execute_sql("CREATE TABLE time_sink(a TIME) WITH ('connector' = 'print')")
+    capsys.readouterr()
+    t.select(f(col("a"))).execute_insert("time_sink").wait()
+    assert capsys.readouterr().out.splitlines() == ["+I[01:02:03]"]
+
+
+def test_pandas_udaf_numpy_scalars_and_map_result(t_env: TableEnvironment) -> None:
+    from pyflink_table.udf import udaf
+
+    t = t_env.from_elements([(1, 2), (3, 4)], ["a", "b"])
+    # a.min() + b.min() is np.int64 in PyFlink's test_group_aggregate_function; accepted there
+    f = udaf(lambda a, b: a.min() + b.min(), result_type=DataTypes.INT(), func_type="pandas")
+    row_f = udaf(lambda a: (a.min(), a.max()), func_type="pandas",
+                 result_type=DataTypes.ROW([DataTypes.FIELD("lo", DataTypes.INT()),
+                                            DataTypes.FIELD("hi", DataTypes.INT())]))
+    assert sorted_rows(t.select(f(col("a"), col("b")), row_f(col("a")))) == [(3, Row(1, 3))]
+    with pytest.raises(TypeError, match="Pandas UDAF doesn't support DataType type MAP"):
+        udaf(lambda a: a, result_type=DataTypes.MAP(DataTypes.INT(), DataTypes.INT()), func_type="pandas")
