@@ -64,7 +64,7 @@ class TableEnvironment:
             environment_settings = EnvironmentSettings.in_batch_mode()
         if isinstance(environment_settings, TableConfig):
             config = environment_settings
-            streaming = config.get("execution.runtime-mode", "streaming") == "streaming"
+            streaming = str(config.get("execution.runtime-mode", "streaming")).lower() == "streaming"
         elif isinstance(environment_settings, Configuration):
             settings = EnvironmentSettings.from_configuration(environment_settings)
             config = TableConfig(settings.to_configuration())

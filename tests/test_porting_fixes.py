@@ -123,3 +123,49 @@ def test_pandas_udaf_numpy_scalars_and_map_result(t_env: TableEnvironment) -> No
     assert sorted_rows(t.select(f(col("a"), col("b")), row_f(col("a")))) == [(3, Row(1, 3))]
     with pytest.raises(TypeError, match="Pandas UDAF doesn't support DataType type MAP"):
         udaf(lambda a: a, result_type=DataTypes.MAP(DataTypes.INT(), DataTypes.INT()), func_type="pandas")
+
+
+def test_add_python_file_same_base_name(t_env: TableEnvironment, tmp_path: Any) -> None:
+    from pyflink_table.udf import udf
+
+    # PyFlink 2.3 (test_dependency.test_add_python_file): the later of two same-named files wins
+    for i, body in enumerate(["def f(a):\n    raise Exception('not this one')", "def f(a):\n    return a + 2"]):
+        d = tmp_path / f"dir{i}"
+        d.mkdir()
+        (d / "porting_same_name_lib.py").write_text(body)
+        t_env.add_python_file(str(d / "porting_same_name_lib.py"))
+
+    def g(i: int) -> int:
+        from porting_same_name_lib import f  # type: ignore[import-not-found]
+        return int(f(i))
+
+    t = t_env.from_elements([(1,), (2,)], ["a"])
+    assert sorted_rows(t.select(udf(g, DataTypes.BIGINT(), DataTypes.BIGINT())(col("a")))) == [(3,), (4,)]
+
+
+def test_requirements_from_cached_source_package(t_env: TableEnvironment, tmp_path: Any) -> None:
+    import tarfile
+
+    from pyflink_table.udf import udf
+
+    # PyFlink 2.3 (test_set_requirements_with_cached_directory): a source package in the cache
+    # directory is installed offline
+    src = tmp_path / "porting-req-pkg-0.0.0"
+    src.mkdir()
+    (src / "setup.py").write_text("from setuptools import setup\n"
+                                  "setup(name='porting-req-pkg', version='0.0.0', py_modules=['porting_req_mod'])\n")
+    (src / "porting_req_mod.py").write_text("def plus(a, b):\n    return a + b\n")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    with tarfile.open(cache / "porting-req-pkg-0.0.0.tar.gz", "w:gz") as tar:
+        tar.add(src, arcname="porting-req-pkg-0.0.0")
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("porting-req-pkg==0.0.0\n")
+    t_env.set_python_requirements(str(requirements), str(cache))
+
+    def add_one(i: int) -> int:
+        from porting_req_mod import plus  # type: ignore[import-not-found]
+        return int(plus(i, 1))
+
+    t = t_env.from_elements([(1,), (2,)], ["a"])
+    assert sorted_rows(t.select(udf(add_one, DataTypes.BIGINT(), DataTypes.BIGINT())(col("a")))) == [(2,), (3,)]
