@@ -174,8 +174,9 @@ class FormatDescriptor:
         return dict(self._options)
 
     def __str__(self) -> str:
-        options = ", ".join(f"'{k}' = '{v}'" for k, v in self._options.items())
-        return f"{self._format}[{options}]"
+        # as Flink prints it: the format name, then its options as a Java map ({k=v, ...})
+        options = ", ".join(f"{k}={v}" for k, v in self._options.items())
+        return f"{self._format}[{{{options}}}]"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FormatDescriptor) and str(self) == str(other)

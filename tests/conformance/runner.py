@@ -237,7 +237,7 @@ def load_json(name: str) -> Dict[str, str]:
     return {k: v for k, v in data.items() if not k.startswith("_")}
 
 
-def run(selected: Optional[List[str]] = None, jobs: int = 2, timeout: int = 120,
+def run(selected: Optional[List[str]] = None, jobs: int = 2, timeout: int = 300,
         python: str = sys.executable) -> Dict[str, object]:
     source = conformance_dir()
     if not (source / "flink_tests").is_dir():
@@ -328,7 +328,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", help="upstream test files to run (default: all)")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--timeout", type=int, default=int(os.environ.get("CONFORMANCE_TEST_TIMEOUT", "120")))
+    parser.add_argument("--timeout", type=int, default=int(os.environ.get("CONFORMANCE_TEST_TIMEOUT", "300")))
     parser.add_argument("--json", help="write the full report (outcomes, messages) here")
     parser.add_argument("--failures", action="store_true", help="list each failed test and its message")
     parser.add_argument("--update-lists", action="store_true",

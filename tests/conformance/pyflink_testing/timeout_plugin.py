@@ -12,7 +12,7 @@ from typing import Any, Generator
 
 import pytest
 
-_SECONDS = int(os.environ.get("CONFORMANCE_TEST_TIMEOUT", "120"))
+_SECONDS = int(os.environ.get("CONFORMANCE_TEST_TIMEOUT", "300"))
 
 
 class ConformanceTimeout(Exception):
