@@ -20,6 +20,8 @@ __version__ = "0.1.0"
 # The public names are loaded on first use (PEP 562), so that importing the package, as Spark's
 # Python workers do to reach pyflink_table._worker, loads no driver-side module and no py4j.
 _EXPORTS = {
+    "ConfigOption": "pyflink_table.config_options",
+    "ConfigOptions": "pyflink_table.config_options",
     "Configuration": "pyflink_table.configuration",
     "EnvironmentSettings": "pyflink_table.environment_settings",
     "JavaException": "pyflink_table.errors",
@@ -67,6 +69,8 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    from pyflink_table.config_options import ConfigOption as ConfigOption
+    from pyflink_table.config_options import ConfigOptions as ConfigOptions
     from pyflink_table.configuration import Configuration as Configuration
     from pyflink_table.environment_settings import EnvironmentSettings as EnvironmentSettings
     from pyflink_table.errors import JavaException as JavaException
@@ -121,6 +125,8 @@ __all__ = [
     "ScalarFunction",
     "TableAggregateFunction",
     "TableFunction",
+    "ConfigOption",
+    "ConfigOptions",
     "Configuration",
     "DataTypes",
     "EnvironmentSettings",

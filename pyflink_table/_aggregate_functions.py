@@ -149,6 +149,11 @@ def udaf(f: Any = None, input_types: Any = None, result_type: Union[DataType, st
         return functools.partial(udaf, input_types=input_types, result_type=result_type,
                                  accumulator_type=accumulator_type, deterministic=deterministic,
                                  name=name, func_type=kind)
+    from pyflink_table.types import MapType
+
+    if kind == "pandas" and isinstance(result_type, MapType):
+        # as PyFlink: a pandas aggregate's result cannot be a MAP
+        raise TypeError(f"Invalid returnType: Pandas UDAF doesn't support DataType type {result_type} currently")
     return UserDefinedAggregateFunctionWrapper(f, input_types, result_type, accumulator_type, kind,
                                                deterministic, name)
 

@@ -19,6 +19,7 @@ import zipfile
 from typing import Any, Optional, Set
 
 _shipped: Set[str] = set()
+_shipped_names: Set[str] = set()
 _archives: Set[int] = set()
 
 
@@ -50,8 +51,29 @@ def add_python_file(sc: Any, file_path: str) -> None:
     if path in _shipped:
         return
     shipped = _zip_directory(path) if os.path.isdir(path) else path
+    name = os.path.basename(shipped)
+    if name in _shipped_names:
+        # Spark refuses a second file of the same name; ship it under a unique one (a later file
+        # comes first on the workers' sys.path, so its modules win, as PyFlink's later files do)
+        shipped = _unique_copy(shipped, len(_shipped))
     sc.addPyFile(shipped)
     _shipped.add(path)
+    _shipped_names.add(name)
+
+
+def _unique_copy(path: str, n: int) -> str:
+    """``path`` under a name no other shipped file has (``n`` counts the files shipped before):
+    a .py file in a zip, other files copied."""
+    out_dir = tempfile.mkdtemp(prefix="pyflink_table_files_")
+    base = os.path.basename(path)
+    if base.endswith(".py"):
+        target = os.path.join(out_dir, f"pyfile{n}_{base[:-3]}.zip")
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.write(path, base)
+        return target
+    target = os.path.join(out_dir, f"pyfile{n}_{base}")
+    shutil.copyfile(path, target)
+    return target
 
 
 def set_python_requirements(sc: Any, requirements_file: str, cache_dir: Optional[str]) -> None:
@@ -64,12 +86,16 @@ def set_python_requirements(sc: Any, requirements_file: str, cache_dir: Optional
     command = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
                "--target", target, "-r", requirements_file]
     if cache_dir:
-        command += ["--no-index", "--find-links", cache_dir]
+        # offline: source packages of the cache are built with this interpreter's setuptools
+        # (an isolated build would have to download its build requirements)
+        command += ["--no-index", "--find-links", cache_dir, "--no-build-isolation"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise TableException(f"Installing Python requirements from '{requirements_file}' failed:\n"
                              f"{done.stderr.strip()}")
-    archive = os.path.join(tempfile.mkdtemp(prefix="pyflink_table_requirements_zip_"), "requirements.zip")
+    # a name of its own per call: Spark refuses a second, different file of the same name
+    archive = os.path.join(tempfile.mkdtemp(prefix="pyflink_table_requirements_zip_"),
+                           f"requirements{len(_shipped)}.zip")
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
         for root, _dirs, files in os.walk(target):
             for f in files:
@@ -77,6 +103,7 @@ def set_python_requirements(sc: Any, requirements_file: str, cache_dir: Optional
                 zf.write(full, os.path.relpath(full, target))
     shutil.rmtree(target, ignore_errors=True)
     sc.addPyFile(archive)
+    _shipped.add(archive)
 
 
 def add_python_archive(sc: Any, archive_path: str, target_dir: Optional[str]) -> None:

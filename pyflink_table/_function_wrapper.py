@@ -105,7 +105,7 @@ class UserDefinedFunctionWrapper:
         if inspect.isclass(func) or (not isinstance(func, UserDefinedFunction) and not callable(func)):
             raise TypeError(f"Invalid function: not a function or callable (__call__ is not defined): {type(func)}")
         if func_type not in ("general", "pandas"):
-            raise ValueError(f"Unsupported func_type: {func_type!r}; use 'general' or 'pandas'.")
+            raise ValueError(f"The func_type must be one of 'general, pandas', got {func_type}.")
         self._input_types: Optional[List[DataType]] = None
         if input_types is not None:
             if isinstance(input_types, RowType):

@@ -6,11 +6,12 @@ from typing import TYPE_CHECKING, Dict, List, Optional
 
 from pyflink_table.configuration import Configuration
 from pyflink_table.errors import java_errors
+from pyflink_table.table_schema import ResolvedSchema  # noqa: F401  (pyflink.table.catalog exports it)
 
 if TYPE_CHECKING:
     from pyflink_table.table_environment import TableEnvironment
 
-__all__ = ["Catalog", "CatalogDescriptor", "ObjectPath"]
+__all__ = ["Catalog", "CatalogDescriptor", "ObjectIdentifier", "ObjectPath", "ResolvedSchema"]
 
 
 class ObjectPath:
@@ -40,6 +41,58 @@ class ObjectPath:
 
     def __repr__(self) -> str:
         return self.get_full_name()
+
+
+class ObjectIdentifier:
+    """A catalog object's full name: catalog, database and object, e.g. ``default_catalog.default_database.T``."""
+
+    def __init__(self, catalog_name: str, database_name: str, object_name: str) -> None:
+        self._catalog_name = catalog_name
+        self._database_name = database_name
+        self._object_name = object_name
+
+    @staticmethod
+    def of(catalog_name: str, database_name: str, object_name: str) -> "ObjectIdentifier":
+        """The identifier of ``catalog_name.database_name.object_name``."""
+        return ObjectIdentifier(catalog_name, database_name, object_name)
+
+    def get_catalog_name(self) -> str:
+        """The catalog."""
+        return self._catalog_name
+
+    def get_database_name(self) -> str:
+        """The database."""
+        return self._database_name
+
+    def get_object_name(self) -> str:
+        """The object's name."""
+        return self._object_name
+
+    def to_object_path(self) -> ObjectPath:
+        """The database and name, without the catalog."""
+        return ObjectPath(self._database_name, self._object_name)
+
+    def to_list(self) -> List[str]:
+        """``[catalog, database, object]``."""
+        return [self._catalog_name, self._database_name, self._object_name]
+
+    def as_serializable_string(self) -> str:
+        """The name with each part quoted in backticks, e.g. for ``c``, ``db`` and ``t``: the three parts
+        each between backticks, joined by dots."""
+        return ".".join("`" + p.replace("`", "``") + "`" for p in self.to_list())
+
+    def as_summary_string(self) -> str:
+        """The name without quotes: ``c.db.t``."""
+        return ".".join(self.to_list())
+
+    def __str__(self) -> str:
+        return self.as_serializable_string()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ObjectIdentifier) and self.to_list() == other.to_list()
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.to_list()))
 
 
 class CatalogDescriptor:

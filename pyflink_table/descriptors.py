@@ -9,9 +9,10 @@ path, as FLIP-38's file sinks did.
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
-from pyflink_table.errors import TableException, java_errors
+from pyflink_table.errors import TableException, ValidationException, java_errors
 from pyflink_table.schema import Schema as _NewSchema
 from pyflink_table.schema import _type_string
 from pyflink_table.table_descriptor import TableDescriptor
@@ -229,46 +230,109 @@ class Json(FormatDescriptor):
 
 
 class Rowtime:
-    """FLIP-38 rowtime attribute; accepted for compatibility (batch jobs need no watermarks)."""
+    """FLIP-38 rowtime attribute; accepted for compatibility (batch jobs need no watermarks).
+
+    :meth:`to_properties` gives the properties FLIP-38 wrote for it::
+
+        >>> Rowtime().timestamps_from_field("ts").watermarks_periodic_bounded(1000).to_properties()
+        {'rowtime.timestamps.type': 'from-field', 'rowtime.timestamps.from': 'ts', \
+'rowtime.watermarks.type': 'periodic-bounded', 'rowtime.watermarks.delay': '1000'}
+    """
 
     def __init__(self) -> None:
         self._field: Optional[str] = None
+        self._properties: Dict[str, str] = {}
+
+    def _timestamps(self, kind: str, **extra: str) -> "Rowtime":
+        for key in [k for k in self._properties if k.startswith("rowtime.timestamps.")]:
+            del self._properties[key]
+        self._properties["rowtime.timestamps.type"] = kind
+        self._properties.update({f"rowtime.timestamps.{k}": v for k, v in extra.items()})
+        return self
+
+    def _watermarks(self, kind: str, **extra: str) -> "Rowtime":
+        for key in [k for k in self._properties if k.startswith("rowtime.watermarks.")]:
+            del self._properties[key]
+        self._properties["rowtime.watermarks.type"] = kind
+        self._properties.update({f"rowtime.watermarks.{k}": v for k, v in extra.items()})
+        return self
 
     def timestamps_from_field(self, field_name: str) -> "Rowtime":
         """The field holding the event time."""
         self._field = field_name
-        return self
+        return self._timestamps("from-field", **{"from": field_name})
 
     def timestamps_from_source(self) -> "Rowtime":
         """Event time from the source (no effect in batch)."""
-        return self
+        return self._timestamps("from-source")
 
     def timestamps_from_extractor(self, extractor: Any) -> "Rowtime":
-        """Custom extractors are not supported."""
+        """Custom extractors (serialized Java classes) are not supported."""
         raise TableException("Unsupported: Rowtime.timestamps_from_extractor is not supported by pyflink_table on Spark.")
 
     def watermarks_periodic_ascending(self) -> "Rowtime":
         """Ascending watermarks (no effect in batch)."""
-        return self
+        return self._watermarks("periodic-ascending")
 
     def watermarks_periodic_bounded(self, delay: int) -> "Rowtime":
-        """Bounded-delay watermarks (no effect in batch)."""
-        return self
+        """Bounded-delay watermarks, ``delay`` milliseconds (no effect in batch)."""
+        return self._watermarks("periodic-bounded", delay=str(delay))
 
     def watermarks_from_source(self) -> "Rowtime":
         """Watermarks from the source (no effect in batch)."""
-        return self
+        return self._watermarks("from-source")
 
     def watermarks_from_strategy(self, strategy: Any) -> "Rowtime":
-        """Custom watermark strategies are not supported."""
+        """Custom watermark strategies (serialized Java classes) are not supported."""
         raise TableException("Unsupported: Rowtime.watermarks_from_strategy is not supported by pyflink_table on Spark.")
+
+    def to_properties(self) -> Dict[str, str]:
+        """The descriptor's properties, as FLIP-38 wrote them (``rowtime.timestamps.type``, ...).
+
+        :return: a new dictionary.
+        """
+        return dict(self._properties)
+
+
+# FLIP-38's legacy type-information names, as its Schema descriptor rewrote them.
+_LEGACY_TYPE_NAMES = {"LONG": "BIGINT", "BYTE": "TINYINT", "SHORT": "SMALLINT", "SQL_TIMESTAMP": "TIMESTAMP(3)",
+                      "SQL_TIME": "TIME(0)", "SQL_DATE": "DATE"}
+
+
+def _legacy_type_property(field_type: Any) -> str:
+    """The ``data-type`` property FLIP-38 wrote for a field type.
+
+    A :class:`DataType` is written in Flink's serializable form (``VARCHAR(2147483647)`` for
+    ``STRING``); a type string is kept, but for legacy type-information names (``LONG``,
+    ``SQL_TIMESTAMP``, ``OBJECT_ARRAY<T>``, ...), which are rewritten to SQL names.
+    """
+    if isinstance(field_type, str):
+        s = field_type.strip()
+        if s.upper() in _LEGACY_TYPE_NAMES:
+            return _LEGACY_TYPE_NAMES[s.upper()]
+        for prefix, suffix in (("OBJECT_ARRAY<", ">"), ("PRIMITIVE_ARRAY<", " NOT NULL>")):
+            if s.upper().startswith(prefix) and s.endswith(">"):
+                return "ARRAY<" + _legacy_type_property(s[len(prefix):-1]) + suffix
+        return s
+    text = _type_string(field_type)
+    text = re.sub(r"(?<!`)\bSTRING\b(?!`)", "VARCHAR(2147483647)", text)
+    text = re.sub(r"(?<!`)\bBYTES\b(?!`)", "VARBINARY(2147483647)", text)
+    return re.sub(r"\bTIMESTAMP_LTZ\((\d)\)", r"TIMESTAMP(\1) WITH LOCAL TIME ZONE", text)
 
 
 class Schema:
-    """FLIP-38's table schema descriptor: ``Schema().field("a", DataTypes.STRING())``."""
+    """FLIP-38's table schema descriptor: ``Schema().field("a", DataTypes.STRING())``.
+
+    :meth:`to_properties` gives the properties FLIP-38 wrote for it::
+
+        >>> Schema().field("a", DataTypes.STRING()).proctime().to_properties()
+        {'schema.0.name': 'a', 'schema.0.data-type': 'VARCHAR(2147483647)', 'schema.0.proctime': 'true'}
+    """
 
     def __init__(self, schema: Any = None, fields: Optional[Dict[str, Any]] = None) -> None:
         self._fields: List[Tuple[str, Optional[str], Optional[str]]] = []
+        self._properties: List[Dict[str, str]] = []
+        self._origin_fields: List[str] = []
         if schema is not None:
             self.schema(schema)
         if fields:
@@ -276,12 +340,16 @@ class Schema:
 
     def schema(self, table_schema: Any) -> "Schema":
         """Replace the fields with those of a :class:`~pyflink_table.TableSchema`."""
-        self._fields = [(n, str(t), None) for n, t in zip(table_schema.get_field_names(), table_schema.get_field_data_types())]
+        self._fields = []
+        self._properties = []
+        for n, t in zip(table_schema.get_field_names(), table_schema.get_field_data_types()):
+            self.field(n, t)
         return self
 
     def field(self, field_name: str, field_type: Union[DataType, str, Any]) -> "Schema":
         """Append a field."""
         self._fields.append((field_name, _type_string(field_type), None))
+        self._properties.append({"name": field_name, "data-type": _legacy_type_property(field_type)})
         return self
 
     def fields(self, fields: Dict[str, Any]) -> "Schema":
@@ -290,19 +358,36 @@ class Schema:
             self.field(name, t)
         return self
 
+    def _last(self, what: str) -> Dict[str, str]:
+        if not self._properties:
+            raise ValidationException(f"No field defined previously. Use field() before {what}.")
+        return self._properties[-1]
+
     def from_origin_field(self, origin_field_name: str) -> "Schema":
-        """Renaming source fields is not supported."""
-        raise TableException("Unsupported: Schema.from_origin_field is not supported by pyflink_table on Spark.")
+        """The last field reads the source field ``origin_field_name`` (recorded; a connected table
+        using it raises, as renaming source fields is not supported)."""
+        self._last("from_origin_field()")["from"] = origin_field_name
+        self._origin_fields.append(self._fields[-1][0])
+        return self
 
     def proctime(self) -> "Schema":
         """Turn the last field into a processing-time attribute (the current timestamp)."""
+        self._last("proctime()")["proctime"] = "true"
         name = self._fields[-1][0]
         self._fields[-1] = (name, None, "PROCTIME()")
         return self
 
     def rowtime(self, rowtime: Rowtime) -> "Schema":
-        """Declare an event-time attribute (no effect in batch)."""
+        """Declare the last field an event-time attribute (no effect in batch)."""
+        self._last("rowtime()").update(rowtime.to_properties())
         return self
+
+    def to_properties(self) -> Dict[str, str]:
+        """The descriptor's properties, as FLIP-38 wrote them (``schema.0.name``, ``schema.0.data-type``, ...).
+
+        :return: a new dictionary.
+        """
+        return {f"schema.{i}.{k}": v for i, props in enumerate(self._properties) for k, v in props.items()}
 
 
 @java_errors
@@ -338,6 +423,9 @@ class ConnectTableDescriptor:
         raise TableException("Unsupported: in_upsert_mode is not supported by pyflink_table on Spark (batch sinks append).")
 
     def _descriptor(self) -> TableDescriptor:
+        if self._schema is not None and self._schema._origin_fields:
+            raise TableException("Unsupported: Schema.from_origin_field (fields "
+                                 f"{self._schema._origin_fields}) is not supported by pyflink_table on Spark.")
         options = self._connector._connector_options()
         columns: List[Tuple[str, Optional[str], Any]]
         if self._schema is not None:

@@ -25,7 +25,7 @@ class EnvironmentSettings:
 
         def __init__(self) -> None:
             self._configuration = Configuration()
-            self._configuration.set_string(_RUNTIME_MODE, "streaming")
+            self._configuration.set_string(_RUNTIME_MODE, "STREAMING")
 
         def with_configuration(self, config: Configuration) -> "EnvironmentSettings.Builder":
             """Add all options of ``config``."""
@@ -34,12 +34,12 @@ class EnvironmentSettings:
 
         def in_batch_mode(self) -> "EnvironmentSettings.Builder":
             """Bounded input, final results (the mode whose results pyflink_table matches)."""
-            self._configuration.set_string(_RUNTIME_MODE, "batch")
+            self._configuration.set_string(_RUNTIME_MODE, "BATCH")
             return self
 
         def in_streaming_mode(self) -> "EnvironmentSettings.Builder":
             """Streaming mode. On bounded input pyflink_table produces the final (batch) results."""
-            self._configuration.set_string(_RUNTIME_MODE, "streaming")
+            self._configuration.set_string(_RUNTIME_MODE, "STREAMING")
             return self
 
         def with_built_in_catalog_name(self, built_in_catalog_name: str) -> "EnvironmentSettings.Builder":
@@ -81,7 +81,7 @@ class EnvironmentSettings:
 
     def is_streaming_mode(self) -> bool:
         """True in streaming mode."""
-        return self._configuration.get_string(_RUNTIME_MODE, "streaming") == "streaming"
+        return self._configuration.get_string(_RUNTIME_MODE, "streaming").lower() == "streaming"
 
     def get_built_in_catalog_name(self) -> str:
         """Name of the initial catalog."""

@@ -55,9 +55,9 @@ class StatementSet:
         return self
 
     def add(self, table_pipeline: Any) -> "StatementSet":
-        """Table pipelines are not part of this API; use :meth:`add_insert`."""
-        raise TableException("Unsupported: StatementSet.add(TablePipeline) is not supported by pyflink_table on Spark; "
-                             "use add_insert.")
+        """Add the insert of a :class:`~pyflink_table.table_pipeline.TablePipeline` (``table.insert_into(...)``)."""
+        table_pipeline._table._t_env._unqueue_insert(table_pipeline)
+        return self.add_insert(table_pipeline._target, table_pipeline._table, table_pipeline._overwrite)
 
     def attach_as_datastream(self) -> None:
         """There is no DataStream API on Spark."""

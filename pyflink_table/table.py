@@ -19,6 +19,7 @@ from pyflink_table.table_schema import ResolvedSchema, TableSchema
 from pyflink_table.types import DataType, parse_type_string
 
 if TYPE_CHECKING:
+    from pyflink_table.table_pipeline import TablePipeline
     from pyflink_table.explain_detail import ExplainDetail
     import pandas as pd
 
@@ -149,6 +150,22 @@ class Table:
     def __init__(self, j_table: Any, t_env: "TableEnvironment") -> None:
         self._j_table = j_table
         self._t_env = t_env
+
+    def __getattr__(self, name: str) -> Expression[Any]:
+        """``table.a``: the column ``a`` as an expression, as in PyFlink.
+
+        Only called when normal lookup fails, so methods and attributes always win; private names
+        (``_x``, including copy/pickle hooks) are never columns.
+        """
+        if name.startswith("_"):
+            raise AttributeError(f"'Table' object has no attribute '{name}'")
+        names = list(self._j_table.fieldNames())
+        if name not in names:
+            raise AttributeError(f"The current table has no column named '{name}', "
+                                 f"available columns: [{', '.join(names)}]")
+        from pyflink_table.expressions import col
+
+        return col(name)
 
     def _wrap(self, j_table: Any) -> "Table":
         return Table(j_table, self._t_env)
@@ -434,9 +451,18 @@ class Table:
         """Write the rows into a registered sink table (or a ``TableDescriptor``)."""
         return self._t_env._insert(table_path_or_descriptor, self, overwrite)
 
-    def insert_into(self, table_path: str) -> None:
-        """FLIP-38: queue an insert into ``table_path``; ``t_env.execute(job_name)`` runs it."""
-        self._t_env._queue_insert(table_path, self)
+    def insert_into(self, table_path_or_descriptor: Any, overwrite: bool = False) -> "TablePipeline":
+        """The insert into a sink (a registered table path or a ``TableDescriptor``), to run with
+        :meth:`TablePipeline.execute`.
+
+        FLIP-38 programs call ``t_env.execute(job_name)`` afterwards instead: inserts not executed
+        through their pipeline are queued for it.
+        """
+        from pyflink_table.table_pipeline import TablePipeline
+
+        pipeline = TablePipeline(self, table_path_or_descriptor, overwrite)
+        self._t_env._queue_insert(pipeline)
+        return pipeline
 
     def __str__(self) -> str:
         """The table's name in SQL; an unnamed table is registered as ``UnnamedTable$N`` first,

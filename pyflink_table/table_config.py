@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import os
 from typing import Any, Callable, Dict, Optional
 
 from pyflink_table.configuration import Configuration
@@ -108,8 +109,9 @@ class TableConfig:
         self.set("table.local-time-zone", timezone_id)
 
     def get_local_timezone(self) -> str:
-        """Session time zone (``default`` means the JVM's)."""
-        return self._configuration.get_string("table.local-time-zone", "default")
+        """Session time zone id; when not set (``default``), the system's zone id, e.g. ``Etc/UTC``, as PyFlink."""
+        zone = self._configuration.get_string("table.local-time-zone", "default")
+        return _system_zone_id() if zone == "default" else zone
 
     def set_idle_state_retention(self, duration: datetime.timedelta) -> None:
         """Kept for compatibility: batch jobs hold no idle state."""
@@ -169,3 +171,24 @@ class TableConfig:
         if sql_dialect != SqlDialect.DEFAULT:
             raise TypeError(f"Unsupported SQL dialect: {sql_dialect!r}; supported: SqlDialect.DEFAULT.")
         self.set("table.sql-dialect", "default")
+
+
+def _system_zone_id() -> str:
+    """The JVM's default zone id (``ZoneId.systemDefault()``), read from the running JVM when there is one."""
+    from pyspark import SparkContext
+
+    if SparkContext._gateway is not None:
+        return str(SparkContext._gateway.jvm.java.time.ZoneId.systemDefault().getId())
+    # the JVM's own lookup order: TZ, then /etc/timezone, then the /etc/localtime link
+    tz = os.environ.get("TZ", "").lstrip(":")
+    if tz:
+        return tz
+    try:
+        with open("/etc/timezone") as f:
+            zone = f.read().strip()
+        if zone:
+            return zone
+    except OSError:
+        pass
+    target = os.path.realpath("/etc/localtime")
+    return target.split("zoneinfo/", 1)[1] if "zoneinfo/" in target else "UTC"

@@ -114,7 +114,7 @@ class TableDescriptor:
 
         def option(self, key: Union[str, Any], value: Any) -> "TableDescriptor.Builder":
             """Set one connector option (full key, e.g. ``"path"`` or ``"csv.field-delimiter"``)."""
-            name = key if isinstance(key, str) else getattr(key, "key", lambda: str(key))()
+            name = _option_key(key)
             self._options[name] = _option_value(value)
             return self
 
@@ -123,8 +123,7 @@ class TableDescriptor:
 
             Format options are stored with the format name as prefix (``csv.field-delimiter``).
             """
-            key = "format" if format_option is None else (
-                format_option if isinstance(format_option, str) else format_option.key())
+            key = "format" if format_option is None else _option_key(format_option)
             prefix = key[: -len("format")] if key.endswith("format") else ""
             if isinstance(format, str):
                 self._options[key] = format
@@ -175,8 +174,9 @@ class FormatDescriptor:
         return dict(self._options)
 
     def __str__(self) -> str:
-        options = ", ".join(f"'{k}' = '{v}'" for k, v in self._options.items())
-        return f"{self._format}[{options}]"
+        # as Flink prints it: the format name, then its options as a Java map ({k=v, ...})
+        options = ", ".join(f"{k}={v}" for k, v in self._options.items())
+        return f"{self._format}[{{{options}}}]"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FormatDescriptor) and str(self) == str(other)
@@ -193,13 +193,22 @@ class FormatDescriptor:
 
         def option(self, key: Union[str, Any], value: Any) -> "FormatDescriptor.Builder":
             """Set one format option, without the format prefix (``"field-delimiter"``)."""
-            name = key if isinstance(key, str) else getattr(key, "key", lambda: str(key))()
+            name = _option_key(key)
             self._options[name] = _option_value(value)
             return self
 
         def build(self) -> "FormatDescriptor":
             """The descriptor."""
             return FormatDescriptor(self._format, self._options)
+
+
+def _option_key(key: Any) -> str:
+    """The key of an option given as a string or a :class:`~pyflink_table.config_options.ConfigOption`."""
+    from pyflink_table.config_options import ConfigOption
+
+    if isinstance(key, ConfigOption):
+        return key._key
+    return key if isinstance(key, str) else getattr(key, "key", lambda: str(key))()
 
 
 def _option_value(value: Any) -> str:

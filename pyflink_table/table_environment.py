@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -14,7 +15,7 @@ from pyflink_table.row import Row
 from pyflink_table.table import Table
 from pyflink_table.table_config import TableConfig
 from pyflink_table.table_result import ResultKind, TableResult
-from pyflink_table.types import DataType, RowType, _infer_type, _merge_type, parse_type_string
+from pyflink_table.types import BigIntType, DataType, RowType, _infer_type, _merge_type, parse_type_string
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 __all__ = ["StreamTableEnvironment", "TableEnvironment"]
+
+
+_ANONYMOUS_SINK_IDS = itertools.count(1)
 
 
 @java_errors
@@ -44,7 +48,7 @@ class TableEnvironment:
         self._spark = spark
         self._config = config
         self._streaming = streaming
-        self._pending_inserts: List[Tuple[str, Table]] = []
+        self._pending_inserts: List[Any] = []  # TablePipeline objects not executed yet
         self._modules_in_use: List[str] = ["core"]  # list_modules/use_modules
         config._attach(self._apply_option)
 
@@ -60,7 +64,7 @@ class TableEnvironment:
             environment_settings = EnvironmentSettings.in_batch_mode()
         if isinstance(environment_settings, TableConfig):
             config = environment_settings
-            streaming = config.get("execution.runtime-mode", "streaming") == "streaming"
+            streaming = str(config.get("execution.runtime-mode", "streaming")).lower() == "streaming"
         elif isinstance(environment_settings, Configuration):
             settings = EnvironmentSettings.from_configuration(environment_settings)
             config = TableConfig(settings.to_configuration())
@@ -572,7 +576,12 @@ class TableEnvironment:
             printed = self._j_env.connectors().insertIntoDescriptor(target._java_definition(table), table._j_table,
                                                                     overwrite)
         _show_printed(printed)
-        return TableResult._ok()
+        # as Flink: one BIGINT column per sink, named by the sink, holding -1 (affected rows unknown)
+        if isinstance(target, str):
+            sink = self._object_identifier(target).as_summary_string()
+        else:
+            sink = f"*anonymous_{target.get_options().get('connector')}${next(_ANONYMOUS_SINK_IDS)}*"
+        return TableResult([sink], [BigIntType()], ResultKind.SUCCESS_WITH_CONTENT, lambda: [Row(-1)])
 
     # --- end of the connectors block ----------------------------------------------------------
 
@@ -685,8 +694,19 @@ class TableEnvironment:
 
     # --- end of permanent views, drops, catalogs and modules ---------------------------------
 
-    def _queue_insert(self, table_path: str, table: Table) -> None:
-        self._pending_inserts.append((table_path, table))
+    def _queue_insert(self, pipeline: Any) -> None:
+        self._pending_inserts.append(pipeline)
+
+    def _unqueue_insert(self, pipeline: Any) -> None:
+        self._pending_inserts = [p for p in self._pending_inserts if p is not pipeline]
+
+    def _object_identifier(self, path: str) -> Any:
+        """The full name of a table path, completed with the current catalog and database."""
+        from pyflink_table.catalog import ObjectIdentifier
+
+        parts = [p.strip("`") for p in path.split(".")]
+        parts = [self.get_current_catalog(), self.get_current_database()][: 3 - len(parts)] + parts
+        return ObjectIdentifier(*parts)
 
     def execute(self, job_name: Optional[str] = None) -> None:
         """FLIP-38: run the inserts queued with ``Table.insert_into``."""
@@ -695,8 +715,8 @@ class TableEnvironment:
         if job_name:
             self._config.set("pipeline.name", job_name)
         pending, self._pending_inserts = self._pending_inserts, []
-        for path, table in pending:
-            self._insert(path, table, False)
+        for pipeline in pending:
+            self._insert(pipeline._target, pipeline._table, pipeline._overwrite)
 
 
 # --- StreamTableEnvironment ----------------------------------------

@@ -39,7 +39,12 @@ class TableSchema:
         return list(self._types)
 
     def get_field_data_type(self, field: "int | str") -> Optional[DataType]:
-        """The data type of a column by position or name; None if absent."""
+        """The data type of a column by position or name; None if absent.
+
+        :raises TypeError: when ``field`` is neither an int nor a str, as PyFlink.
+        """
+        if not isinstance(field, (int, str)):
+            raise TypeError(f"Expected field index or field name, got {type(field)}")
         if isinstance(field, int):
             return self._types[field] if 0 <= field < len(self._types) else None
         return self._types[self._names.index(field)] if field in self._names else None
@@ -57,8 +62,8 @@ class TableSchema:
         return self._names[field_index] if 0 <= field_index < len(self._names) else None
 
     def to_row_data_type(self) -> RowType:
-        """The schema as a ROW type."""
-        return DataTypes.ROW([DataTypes.FIELD(n, t) for n, t in zip(self._names, self._types)])
+        """The schema as a ROW type (NOT NULL, as PyFlink's)."""
+        return DataTypes.ROW([DataTypes.FIELD(n, t) for n, t in zip(self._names, self._types)], nullable=False)
 
     def __str__(self) -> str:
         lines = ["root"] + [f" |-- {n}: {t}" for n, t in zip(self._names, self._types)]

@@ -22,9 +22,11 @@ The private helpers :func:`_infer_type`, :func:`_infer_schema`, :func:`_merge_ty
 from __future__ import annotations
 
 import array
+import calendar
 import ctypes
 import datetime
 import decimal
+import time
 from copy import copy
 from enum import Enum, IntEnum
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
@@ -419,6 +421,16 @@ class DateType(AtomicType):
     :param nullable: whether the type can hold null (None).
     """
 
+    EPOCH_ORDINAL = datetime.datetime(1970, 1, 1).toordinal()
+
+    def to_sql_type(self, d: Any) -> Any:
+        """Days since 1970-01-01 of a date (Flink's internal form); None stays None."""
+        return None if d is None else d.toordinal() - self.EPOCH_ORDINAL
+
+    def from_sql_type(self, v: Any) -> Any:
+        """The date ``v`` days after 1970-01-01; None stays None."""
+        return None if v is None else datetime.date.fromordinal(v + self.EPOCH_ORDINAL)
+
 
 def _check_fraction_precision(kind: str, precision: int) -> None:
     _check(0 <= precision <= 9,
@@ -446,6 +458,20 @@ class TimeType(AtomicType):
     def _sql(self) -> str:
         return "TIME(%d)" % self.precision
 
+    def to_sql_type(self, t: Any) -> Any:
+        """Microseconds since midnight of a time (Flink's internal form); None stays None."""
+        if t is None:
+            return None
+        return ((t.hour * 60 + t.minute) * 60 + t.second) * 10 ** 6 + t.microsecond
+
+    def from_sql_type(self, v: Any) -> Any:
+        """The time ``v`` microseconds after midnight; None stays None."""
+        if v is None:
+            return None
+        seconds, micros = divmod(v, 10 ** 6)
+        minutes, second = divmod(seconds, 60)
+        return datetime.time(minutes // 60, minutes % 60, second, micros)
+
 
 class TimestampType(AtomicType):
     """Timestamp without time zone: SQL ``TIMESTAMP(p)``.
@@ -467,6 +493,19 @@ class TimestampType(AtomicType):
 
     def _sql(self) -> str:
         return "TIMESTAMP(%d)" % self.precision
+
+    def to_sql_type(self, dt: Any) -> Any:
+        """Microseconds since the epoch of a timestamp's wall-clock time; None stays None."""
+        if dt is None:
+            return None
+        seconds = calendar.timegm(dt.utctimetuple() if dt.tzinfo else dt.timetuple())
+        return seconds * 10 ** 6 + dt.microsecond
+
+    def from_sql_type(self, ts: Any) -> Any:
+        """The timestamp ``ts`` microseconds after the epoch (wall-clock); None stays None."""
+        if ts is None:
+            return None
+        return datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=ts)
 
 
 class LocalZonedTimestampType(AtomicType):
@@ -492,6 +531,23 @@ class LocalZonedTimestampType(AtomicType):
     def _sql(self) -> str:
         return "TIMESTAMP_LTZ(%d)" % self.precision
 
+    #: Offset of the local time zone at the epoch, in microseconds (added to instants).
+    EPOCH_ORDINAL = calendar.timegm(time.localtime(0)) * 10 ** 6
+
+    def to_sql_type(self, dt: Any) -> Any:
+        """Microseconds since the epoch of an instant (naive values read in the local zone)."""
+        if dt is None:
+            return None
+        seconds = calendar.timegm(dt.utctimetuple()) if dt.tzinfo else time.mktime(dt.timetuple())
+        return int(seconds) * 10 ** 6 + dt.microsecond + self.EPOCH_ORDINAL
+
+    def from_sql_type(self, ts: Any) -> Any:
+        """The local date-time of an instant ``ts`` microseconds after the epoch."""
+        if ts is None:
+            return None
+        ts -= self.EPOCH_ORDINAL
+        return datetime.datetime.fromtimestamp(ts // 10 ** 6).replace(microsecond=ts % 10 ** 6)
+
 
 class ZonedTimestampType(AtomicType):
     """Timestamp with time zone: SQL ``TIMESTAMP(p) WITH TIME ZONE``.
@@ -512,6 +568,22 @@ class ZonedTimestampType(AtomicType):
 
     def _sql(self) -> str:
         return "TIMESTAMP(%d) WITH TIME ZONE" % self.precision
+
+    def to_sql_type(self, dt: Any) -> Any:
+        """``(wall-clock microseconds since the epoch, UTC offset in seconds)`` of an aware date-time."""
+        if dt is None:
+            return None
+        offset = dt.utcoffset() or datetime.timedelta(0)
+        micros = calendar.timegm(dt.timetuple()) * 10 ** 6 + dt.microsecond
+        return micros, int(offset.total_seconds())
+
+    def from_sql_type(self, zoned: Any) -> Any:
+        """The aware date-time of ``(wall-clock microseconds, UTC offset in seconds)``."""
+        if zoned is None:
+            return None
+        micros, offset = zoned
+        tz = datetime.timezone(datetime.timedelta(seconds=offset))
+        return (datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=micros)).replace(tzinfo=tz)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -712,6 +784,16 @@ class DayTimeIntervalType(AtomicType):
             else:
                 parts.append(unit)
         return "INTERVAL " + " TO ".join(parts)
+
+    def to_sql_type(self, td: Any) -> Any:
+        """Microseconds of a :class:`datetime.timedelta` (Flink's internal form); None stays None."""
+        if td is None:
+            return None
+        return (td.days * 86400 + td.seconds) * 10 ** 6 + td.microseconds
+
+    def from_sql_type(self, micros: Any) -> Any:
+        """The :class:`datetime.timedelta` of ``micros`` microseconds; None stays None."""
+        return None if micros is None else datetime.timedelta(microseconds=micros)
 
 
 def _from_resolution(upper: Resolution,
@@ -2120,3 +2202,135 @@ def _infer_schema_from_data(elements: Iterable[Any],
     if _has_nulltype(merged):
         raise ValueError("Some column types cannot be determined after inferring")
     return merged
+
+
+# ------------------------------------------------------------------------------------------------
+# Value checks (PyFlink's private helpers, used by its tests of from_elements and of UDT values)
+# ------------------------------------------------------------------------------------------------
+
+#: array.array typecodes of signed C integers and their C types.
+_array_signed_int_typecode_ctype_mappings: Dict[str, Any] = {
+    "b": ctypes.c_byte, "h": ctypes.c_short, "i": ctypes.c_int, "l": ctypes.c_long}
+#: array.array typecodes of unsigned C integers and their C types.
+_array_unsigned_int_typecode_ctype_mappings: Dict[str, Any] = {
+    "B": ctypes.c_ubyte, "H": ctypes.c_ushort, "I": ctypes.c_uint, "L": ctypes.c_ulong}
+#: array.array typecodes that from_elements accepts, with the element type inferred for each.
+_array_type_mappings: Dict[str, DataType] = _ARRAY_TYPECODE_TYPES
+
+_INT_RANGES: Dict[type, Tuple[int, int]] = {
+    TinyIntType: (-(2 ** 7), 2 ** 7 - 1),
+    SmallIntType: (-(2 ** 15), 2 ** 15 - 1),
+    IntType: (-(2 ** 31), 2 ** 31 - 1),
+}
+
+# Python classes a value of each type may have (exact class or subclass).
+_ACCEPTED: Dict[type, Tuple[type, ...]] = {
+    BooleanType: (bool,),
+    TinyIntType: (int,), SmallIntType: (int,), IntType: (int,), BigIntType: (int,),
+    FloatType: (float,), DoubleType: (float,),
+    DecimalType: (decimal.Decimal,),
+    CharType: (str,), VarCharType: (str,),
+    BinaryType: (bytes, bytearray), VarBinaryType: (bytes, bytearray),
+    DateType: (datetime.date,),
+    TimeType: (datetime.time,),
+    TimestampType: (datetime.datetime,),
+    LocalZonedTimestampType: (datetime.datetime,),
+    ZonedTimestampType: (datetime.datetime,),
+    ArrayType: (list, tuple, array.array),
+    MapType: (dict,),
+    MultisetType: (dict, list, tuple),
+}
+
+
+def _create_type_verifier(data_type: DataType, name: Optional[str] = None) -> Callable[[Any], None]:
+    """A function that checks a Python value against ``data_type``, as ``from_elements`` does.
+
+    It raises :class:`TypeError` for a value of the wrong Python class and :class:`ValueError`
+    for a value out of range, too long, or None where the type is NOT NULL.
+
+    >>> _create_type_verifier(DataTypes.TINYINT())(1)
+    >>> _create_type_verifier(DataTypes.TINYINT())(200)
+    Traceback (most recent call last):
+    ...
+    ValueError: value 200 is out of range of TINYINT
+
+    :param data_type: the type values must conform to.
+    :param name: the field name to mention in errors.
+    :return: the checking function.
+    """
+    where = "" if name is None else f"field {name}: "
+
+    def not_null(obj: Any) -> None:
+        if obj is None and not data_type._nullable:
+            raise ValueError(f"{where}This field is not nullable, but got None")
+
+    if isinstance(data_type, UserDefinedType):
+        udt = data_type
+        sql_check = _create_type_verifier(udt.sql_type(), name)
+
+        def verify_udt(obj: Any) -> None:
+            not_null(obj)
+            if obj is None:
+                return
+            if getattr(type(obj), "__UDT__", None) != udt:
+                raise ValueError(f"{where}{obj!r} is not an instance of {type(udt).__name__}")
+            sql_check(udt.serialize(obj))
+        return verify_udt
+
+    element_checks: List[Callable[[Any], None]] = []
+    if isinstance(data_type, (ArrayType, MultisetType)):
+        element_checks = [_create_type_verifier(data_type.element_type, f"element in array {name}")]
+    elif isinstance(data_type, MapType):
+        element_checks = [_create_type_verifier(data_type.key_type, f"key of map {name}"),
+                          _create_type_verifier(data_type.value_type, f"value of map {name}")]
+    elif isinstance(data_type, RowType):
+        element_checks = [_create_type_verifier(f.data_type, f.name) for f in data_type.fields]
+
+    def verify(obj: Any) -> None:
+        not_null(obj)
+        if obj is None:
+            return
+        accepted = _ACCEPTED.get(type(data_type))
+        if accepted is not None and not isinstance(obj, accepted):
+            raise TypeError(f"{where}{type(data_type).__name__} can not accept object {obj!r} "
+                            f"in type {type(obj)}")
+        if type(data_type) in _INT_RANGES:
+            low, high = _INT_RANGES[type(data_type)]
+            if not low <= obj <= high:
+                raise ValueError(f"{where}value {obj} is out of range of {data_type._sql()}")
+        length = getattr(data_type, "length", None)
+        if length is not None and isinstance(obj, (str, bytes, bytearray)) and len(obj) > length:
+            raise ValueError(f"{where}length {len(obj)} of {obj!r} exceeds {data_type._sql()}")
+        if isinstance(data_type, (ArrayType, MultisetType)):
+            for v in obj:
+                element_checks[0](v)
+        elif isinstance(data_type, MapType):
+            for k, v in obj.items():
+                element_checks[0](k)
+                element_checks[1](v)
+        elif isinstance(data_type, RowType):
+            _verify_row(data_type, element_checks, obj, where)
+    return verify
+
+
+def _verify_row(row_type: "RowType", checks: List[Callable[[Any], None]], obj: Any, where: str) -> None:
+    names = row_type.field_names()
+    if isinstance(obj, dict):
+        values = [obj.get(n) for n in names]
+    elif isinstance(obj, Row) and hasattr(obj, "_fields"):
+        missing = [n for n in names if n not in obj._fields]
+        if missing:
+            raise ValueError(f"{where}Row {obj!r} has no field(s) {missing} of {row_type._sql()}")
+        d = obj.as_dict()
+        values = [d[n] for n in names]
+    elif isinstance(obj, (tuple, list)):
+        if len(obj) != len(names):
+            raise ValueError(f"{where}Length of object ({len(obj)}) does not match with length of "
+                             f"fields ({len(names)})")
+        values = list(obj)
+    elif hasattr(obj, "__dict__"):
+        values = [obj.__dict__.get(n) for n in names]
+    else:
+        raise TypeError(f"{where}RowType can not accept object {obj!r} in type {type(obj)}")
+    for check, v in zip(checks, values):
+        check(v)

@@ -12,6 +12,9 @@ from pyflink_table import EnvironmentSettings, TableEnvironment
 if TYPE_CHECKING:
     from loopback_cluster import LoopbackCluster
 
+# the conformance runner's shim (tests/conformance/pyflink_testing) is run by test_conformance.py
+collect_ignore = ["conformance"]
+
 
 @pytest.fixture(scope="session")
 def _spark_started() -> None:

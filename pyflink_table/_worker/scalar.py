@@ -64,6 +64,10 @@ def _fail(value: Any, type_text: str) -> Any:
                     f"which is not a value of the declared result type {type_text}")
 
 
+def _is_numpy_scalar(v: Any) -> bool:
+    return type(v).__module__ == "numpy" and hasattr(v, "item") and getattr(v, "ndim", None) == 0
+
+
 def result_checker(data_type: Any) -> Checker:
     """A function returning a result ready for Spark, or raising TypeError for a wrong value."""
     from pyflink_table import types as t
@@ -72,7 +76,8 @@ def result_checker(data_type: Any) -> Checker:
     text = str(data_type)
 
     def nullable(check: Checker) -> Checker:
-        return lambda v: None if v is None else check(v)
+        # numpy scalars (pandas functions' results, e.g. np.int32 in a ROW) count as their Python values
+        return lambda v: None if v is None else check(v.item() if _is_numpy_scalar(v) else v)
 
     if isinstance(data_type, t.BooleanType):
         return nullable(lambda v: v if isinstance(v, bool) else _fail(v, text))

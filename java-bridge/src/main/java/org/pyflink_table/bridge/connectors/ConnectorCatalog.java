@@ -25,6 +25,7 @@ import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
@@ -374,7 +375,9 @@ public final class ConnectorCatalog {
             + FlinkTypes.fromSparkField(dst[i]) + ".");
       }
       Column c = col("`" + src[i].name() + "`");
-      if (!src[i].dataType().sameType(dst[i].dataType())) c = c.cast(dst[i].dataType());
+      // TIME into TIME keeps the value, as Flink (which keeps a TIME's milliseconds whatever its precision)
+      boolean timeToTime = src[i].dataType() instanceof TimeType && dst[i].dataType() instanceof TimeType;
+      if (!src[i].dataType().sameType(dst[i].dataType()) && !timeToTime) c = c.cast(dst[i].dataType());
       if (!dst[i].nullable() && src[i].nullable()) {
         c = when(c.isNull(), raise_error(lit("Column '" + dst[i].name() + "' is NOT NULL, however, a null value is being "
             + "written into it (sink '" + identifier(name) + "')."))).otherwise(c);
@@ -410,6 +413,7 @@ public final class ConnectorCatalog {
     boolean fromTs = from instanceof TimestampType || from instanceof TimestampNTZType || from instanceof DateType;
     boolean toTs = to instanceof TimestampType || to instanceof TimestampNTZType;
     if (fromTs && toTs) return true;
+    if (from instanceof TimeType && to instanceof TimeType) return true;
     return org.apache.spark.sql.catalyst.expressions.Cast.canUpCast(from, to);
   }
 

@@ -76,6 +76,7 @@ public final class Connectors {
 
   /** Checks connector, format, options and column types; throws ValidationException naming the fault. */
   public static void validate(String path, TableDefinition d) {
+    LegacyOptions.translate(d.options);
     if (d.columns.isEmpty()) {
       throw new ValidationException("Table '" + path + "' declares no columns.");
     }

@@ -1,0 +1,171 @@
+"""Behaviour PyFlink's own tests rely on (issue 11); expected values measured with PyFlink 2.3."""
+
+from __future__ import annotations
+
+import datetime
+import os
+from typing import Any
+
+import pytest
+
+from pyflink_table import DataTypes, Row, TableEnvironment
+from pyflink_table.descriptors import Rowtime, Schema
+from pyflink_table.expressions import col
+from pyflink_table.types import _create_type_verifier
+
+from conftest import sorted_rows
+
+
+def test_table_column_attribute(t_env: TableEnvironment) -> None:
+    t = t_env.from_elements([(1, "x"), (2, "y")], ["a", "b"])
+    assert sorted_rows(t.select(t.a + 1, t.b)) == [(2, "x"), (3, "y")]
+    assert sorted_rows(t.where(t.a > 1).select(col("b"))) == [("y",)]
+    # a column never shadows a method, and private names are never columns
+    t2 = t_env.from_elements([(1, 2)], ["select", "x"])
+    assert callable(t2.select)
+    with pytest.raises(AttributeError, match=r"no column named 'zz', available columns: \[a, b\]"):
+        t.zz
+    with pytest.raises(AttributeError):
+        t._not_there
+
+
+def test_legacy_ddl_keys(t_env: TableEnvironment, tmp_path: object) -> None:
+    path = os.path.join(str(tmp_path), "x.csv")
+    with open(path, "w") as f:
+        f.write("h1,h2\n1,a\n2,b\n")
+    t_env.execute_sql(f"""CREATE TABLE legacy(a INT, b STRING) WITH ('connector.type' = 'filesystem',
+        'format.type' = 'csv', 'connector.path' = '{path}', 'format.ignore-first-line' = 'true',
+        'format.field-delimiter' = ',')""")
+    assert sorted_rows(t_env.from_path("legacy")) == [(1, "a"), (2, "b")]
+
+
+def test_legacy_descriptor_properties() -> None:
+    # PyFlink 2.3: Schema().field(...).to_properties() / Rowtime().to_properties()
+    props = Schema().field("a", DataTypes.STRING()).field("b", "LONG").field("c", "OBJECT_ARRAY<INT>") \
+        .field("d", DataTypes.TIMESTAMP_LTZ(3)).rowtime(Rowtime().timestamps_from_field("a")
+                                                         .watermarks_periodic_ascending()).to_properties()
+    assert props == {"schema.0.name": "a", "schema.0.data-type": "VARCHAR(2147483647)",
+                     "schema.1.name": "b", "schema.1.data-type": "BIGINT",
+                     "schema.2.name": "c", "schema.2.data-type": "ARRAY<INT>",
+                     "schema.3.name": "d", "schema.3.data-type": "TIMESTAMP(3) WITH LOCAL TIME ZONE",
+                     "schema.3.rowtime.timestamps.type": "from-field", "schema.3.rowtime.timestamps.from": "a",
+                     "schema.3.rowtime.watermarks.type": "periodic-ascending"}
+    assert Rowtime().timestamps_from_source().watermarks_from_source().to_properties() == {
+        "rowtime.watermarks.type": "from-source", "rowtime.timestamps.type": "from-source"}
+
+
+def test_type_verifier_and_internal_forms() -> None:
+    _create_type_verifier(DataTypes.ROW([DataTypes.FIELD("s", DataTypes.STRING(False))]))({"s": "x"})
+    with pytest.raises(ValueError):
+        _create_type_verifier(DataTypes.TINYINT())(128)
+    with pytest.raises(TypeError):
+        _create_type_verifier(DataTypes.DOUBLE())(1)
+    assert DataTypes.DATE().from_sql_type(0) == datetime.date(1970, 1, 1)
+    assert DataTypes.TIME().to_sql_type(datetime.time(0, 0, 1, 5)) == 1000005
+    assert DataTypes.INTERVAL(DataTypes.DAY(), DataTypes.SECOND()).to_sql_type(
+        datetime.timedelta(days=1, seconds=10)) == 86410000000
+
+
+def test_insert_into_returns_table_pipeline(t_env: TableEnvironment) -> None:
+    from pyflink_table import ResultKind, Schema, TableDescriptor
+
+    # PyFlink 2.3: insert_into(...) is a TablePipeline; execute() gives one BIGINT column named by the sink, -1
+    schema = Schema.new_builder().column("f0", DataTypes.STRING()).build()
+    t_env.create_temporary_table("S", TableDescriptor.for_connector("blackhole").schema(schema).build())
+    t = t_env.from_elements([("a",), ("b",)], ["f0"])
+    pipeline = t.insert_into("S")
+    identifier = pipeline.get_sink_identifier()
+    assert identifier is not None
+    assert identifier.as_summary_string() == "default_catalog.default_database.S"
+    assert str(identifier) == "`default_catalog`.`default_database`.`S`"
+    result = pipeline.execute()
+    assert result.get_result_kind() == ResultKind.SUCCESS_WITH_CONTENT
+    assert result.get_table_schema().get_field_names() == ["default_catalog.default_database.S"]
+    assert [tuple(r) for r in result.collect()] == [(-1,)]
+    assert t.insert_into(TableDescriptor.for_connector("blackhole").schema(schema).build()) \
+        .get_sink_identifier() is None
+
+
+def test_config_options_and_local_timezone(t_env: TableEnvironment) -> None:
+    from pyflink_table import ConfigOptions, TableDescriptor
+
+    option = ConfigOptions.key("csv.field-delimiter").string_type().no_default_value()
+    d = TableDescriptor.for_connector("filesystem").option(option, ";").build()
+    assert d.get_options()["csv.field-delimiter"] == ";"
+    # PyFlink 2.3 on this machine (no TZ set, /etc/localtime -> Etc/UTC)
+    if not os.environ.get("TZ") and os.path.realpath("/etc/localtime").endswith("Etc/UTC"):
+        assert t_env.get_config().get_local_timezone() == "Etc/UTC"
+    t_env.get_config().set_local_timezone("Asia/Tokyo")
+    assert t_env.get_config().get_local_timezone() == "Asia/Tokyo"
+
+
+def test_udf_time_result_into_time_column(t_env: TableEnvironment, capsys: Any) -> None:
+    from pyflink_table.udf import udf
+
+    # PyFlink 2.3 accepts inserting a TIME() UDF result into a TIME column (its test_all_data_types)
+    f = udf(lambda x: x, result_type=DataTypes.TIME())
+    t = t_env.from_elements([(datetime.time(1, 2, 3),)], DataTypes.ROW([DataTypes.FIELD("a", DataTypes.TIME())]))
+    t_env.execute_sql("CREATE TABLE time_sink(a TIME) WITH ('connector' = 'print')")
+    capsys.readouterr()
+    t.select(f(col("a"))).execute_insert("time_sink").wait()
+    assert capsys.readouterr().out.splitlines() == ["+I[01:02:03]"]
+
+
+def test_pandas_udaf_numpy_scalars_and_map_result(t_env: TableEnvironment) -> None:
+    from pyflink_table.udf import udaf
+
+    t = t_env.from_elements([(1, 2), (3, 4)], ["a", "b"])
+    # a.min() + b.min() is np.int64 in PyFlink's test_group_aggregate_function; accepted there
+    f = udaf(lambda a, b: a.min() + b.min(), result_type=DataTypes.INT(), func_type="pandas")
+    row_f = udaf(lambda a: (a.min(), a.max()), func_type="pandas",
+                 result_type=DataTypes.ROW([DataTypes.FIELD("lo", DataTypes.INT()),
+                                            DataTypes.FIELD("hi", DataTypes.INT())]))
+    assert sorted_rows(t.select(f(col("a"), col("b")), row_f(col("a")))) == [(3, Row(1, 3))]
+    with pytest.raises(TypeError, match="Pandas UDAF doesn't support DataType type MAP"):
+        udaf(lambda a: a, result_type=DataTypes.MAP(DataTypes.INT(), DataTypes.INT()), func_type="pandas")
+
+
+def test_add_python_file_same_base_name(t_env: TableEnvironment, tmp_path: Any) -> None:
+    from pyflink_table.udf import udf
+
+    # PyFlink 2.3 (test_dependency.test_add_python_file): the later of two same-named files wins
+    for i, body in enumerate(["def f(a):\n    raise Exception('not this one')", "def f(a):\n    return a + 2"]):
+        d = tmp_path / f"dir{i}"
+        d.mkdir()
+        (d / "porting_same_name_lib.py").write_text(body)
+        t_env.add_python_file(str(d / "porting_same_name_lib.py"))
+
+    def g(i: int) -> int:
+        from porting_same_name_lib import f  # type: ignore[import-not-found]
+        return int(f(i))
+
+    t = t_env.from_elements([(1,), (2,)], ["a"])
+    assert sorted_rows(t.select(udf(g, DataTypes.BIGINT(), DataTypes.BIGINT())(col("a")))) == [(3,), (4,)]
+
+
+def test_requirements_from_cached_source_package(t_env: TableEnvironment, tmp_path: Any) -> None:
+    import tarfile
+
+    from pyflink_table.udf import udf
+
+    # PyFlink 2.3 (test_set_requirements_with_cached_directory): a source package in the cache
+    # directory is installed offline
+    src = tmp_path / "porting-req-pkg-0.0.0"
+    src.mkdir()
+    (src / "setup.py").write_text("from setuptools import setup\n"
+                                  "setup(name='porting-req-pkg', version='0.0.0', py_modules=['porting_req_mod'])\n")
+    (src / "porting_req_mod.py").write_text("def plus(a, b):\n    return a + b\n")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    with tarfile.open(cache / "porting-req-pkg-0.0.0.tar.gz", "w:gz") as tar:
+        tar.add(src, arcname="porting-req-pkg-0.0.0")
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("porting-req-pkg==0.0.0\n")
+    t_env.set_python_requirements(str(requirements), str(cache))
+
+    def add_one(i: int) -> int:
+        from porting_req_mod import plus  # type: ignore[import-not-found]
+        return int(plus(i, 1))
+
+    t = t_env.from_elements([(1,), (2,)], ["a"])
+    assert sorted_rows(t.select(udf(add_one, DataTypes.BIGINT(), DataTypes.BIGINT())(col("a")))) == [(2,), (3,)]
