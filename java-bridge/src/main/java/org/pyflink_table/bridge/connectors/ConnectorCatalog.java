@@ -440,29 +440,7 @@ public final class ConnectorCatalog {
   }
 
   /** A parsed INSERT: target, overwrite flag and the query shaped to the sink's columns. */
-  public static final class PreparedInsert {
-    public final String path;
-    public final JTable table;
-    public final boolean overwrite;
-
-    PreparedInsert(String path, JTable table, boolean overwrite) {
-      this.path = path;
-      this.table = table;
-      this.overwrite = overwrite;
-    }
-
-    public String path() {
-      return path;
-    }
-
-    public JTable table() {
-      return table;
-    }
-
-    public boolean overwrite() {
-      return overwrite;
-    }
-  }
+  public record PreparedInsert(String path, JTable table, boolean overwrite) {}
 
   /** Parses and validates an INSERT statement without running it (StatementSet.add_insert_sql). */
   public PreparedInsert prepareInsert(String statement) {
@@ -511,7 +489,7 @@ public final class ConnectorCatalog {
   /** INSERT INTO|OVERWRITE ...: the print connector's lines, or null. */
   public String[] insertStatement(String s) {
     PreparedInsert p = prepareInsert(s);
-    return insertInto(p.path, p.table, p.overwrite);
+    return insertInto(p.path(), p.table(), p.overwrite());
   }
 
   /** EXECUTE STATEMENT SET BEGIN ... END: the inserts run together; the print connector's lines, or null. */
@@ -525,7 +503,7 @@ public final class ConnectorCatalog {
     }
     List<String> lines = new ArrayList<>();
     for (PreparedInsert p : inserts) {
-      String[] out = insertInto(p.path, p.table, p.overwrite);
+      String[] out = insertInto(p.path(), p.table(), p.overwrite());
       if (out != null) {
         if (lines.isEmpty()) lines.add(out[0]);
         for (int i = 1; i < out.length; i++) lines.add(out[i]);

@@ -105,13 +105,13 @@ public final class ExprCompiler {
     }
     boolean distinct = false;
     List<Expr> args = call.args;
-    if (b.aggregate && !args.isEmpty() && args.get(0) instanceof Expr.Call
+    if (b.aggregate() && !args.isEmpty() && args.get(0) instanceof Expr.Call
         && FunctionCatalog.normalize(((Expr.Call) args.get(0)).name).equals("distinct")) {
       distinct = true;
       args = new ArrayList<>(args);
       args.set(0, ((Expr.Call) args.get(0)).arg(0));
     }
-    return b.builder.build(new CallContext(call.name, compileAll(args, scope), args, scope, distinct));
+    return b.builder().build(new CallContext(call.name, compileAll(args, scope), args, scope, distinct));
   }
 
   /**

@@ -35,17 +35,7 @@ public final class FunctionCatalog {
   }
 
   /** A built-in: its Flink name, whether it aggregates, and its Spark translation. */
-  public static final class Builtin {
-    public final String name;
-    public final boolean aggregate;
-    public final Builder builder;
-
-    Builtin(String name, boolean aggregate, Builder builder) {
-      this.name = name;
-      this.aggregate = aggregate;
-      this.builder = builder;
-    }
-  }
+  public record Builtin(String name, boolean aggregate, Builder builder) {}
 
   private static final Map<String, Builtin> BUILTINS = new LinkedHashMap<>();
 
@@ -108,7 +98,7 @@ public final class FunctionCatalog {
   public static List<String> builtinNames() {
     TreeSet<String> names = new TreeSet<>();
     for (Builtin b : BUILTINS.values()) {
-      names.add(b.name);
+      names.add(b.name());
     }
     return new ArrayList<>(names);
   }
@@ -158,7 +148,7 @@ public final class FunctionCatalog {
     UserFunction u = user(name);
     if (u != null) return u.isAggregate();
     Builtin b = builtin(name);
-    return b != null && b.aggregate;
+    return b != null && b.aggregate();
   }
 
   public ValidationException undefined(String name) {

@@ -41,11 +41,6 @@ public final class PythonScalarFunction implements UserFunction {
     return name;
   }
 
-  @Override
-  public boolean isAggregate() {
-    return false;
-  }
-
   public boolean isPandas() {
     return pandas;
   }
