@@ -12,10 +12,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalog.Database;
+import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
@@ -26,6 +30,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.session.TableEnv;
@@ -72,7 +77,7 @@ public final class ConnectorCatalog {
     return env.spark;
   }
 
-  private org.apache.hadoop.conf.Configuration hadoop() {
+  private Configuration hadoop() {
     return spark().sessionState().newHadoopConf();
   }
 
@@ -122,7 +127,7 @@ public final class ConnectorCatalog {
 
   public String[] listDatabases() {
     List<String> out = new ArrayList<>();
-    for (org.apache.spark.sql.catalog.Database db : spark().catalog().listDatabases().collectAsList()) {
+    for (Database db : spark().catalog().listDatabases().collectAsList()) {
       out.add(flinkDatabase(db.name()));
     }
     out.sort(null);
@@ -410,7 +415,7 @@ public final class ConnectorCatalog {
     boolean fromTs = from instanceof TimestampType || from instanceof TimestampNTZType || from instanceof DateType;
     boolean toTs = to instanceof TimestampType || to instanceof TimestampNTZType;
     if (fromTs && toTs) return true;
-    return org.apache.spark.sql.catalyst.expressions.Cast.canUpCast(from, to);
+    return Cast.canUpCast(from, to);
   }
 
   // --- SQL statements ----------------------------------------------------------------------------
@@ -448,7 +453,7 @@ public final class ConnectorCatalog {
     if (s.endsWith(";")) s = s.substring(0, s.length() - 1).strip();
     Matcher m = INSERT.matcher(s);
     if (!m.matches()) {
-      throw new org.pyflink_table.bridge.errors.SqlParserException("SQL parse failed. Not an INSERT statement: "
+      throw new SqlParserException("SQL parse failed. Not an INSERT statement: "
           + DdlParser.oneLine(statement));
     }
     boolean overwrite = m.group(1).equalsIgnoreCase("OVERWRITE");
@@ -548,7 +553,7 @@ public final class ConnectorCatalog {
       if (at >= 0) {
         out[i] = col("`" + fields[at] + "`").as(target);
       } else if (staticPartitions.containsKey(target)) {
-        out[i] = org.apache.spark.sql.functions.expr(staticPartitions.get(target)).cast(sink.fields()[i].dataType()).as(target);
+        out[i] = functions.expr(staticPartitions.get(target)).cast(sink.fields()[i].dataType()).as(target);
       } else {
         out[i] = lit(null).cast(sink.fields()[i].dataType()).as(target);
       }
