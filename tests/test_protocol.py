@@ -73,3 +73,33 @@ def test_jvm_written_json_is_read_by_json(t_env: Any) -> None:
     layout.put(_protocol.LAYOUT_ARGUMENTS, arguments)
     text = jvm.org.pyflink_table.bridge.udf.PythonCommand.json(layout)
     assert json.loads(text) == {"keys": 2, "arguments": [[2, 3]]}
+
+
+# Call names valid only in a context: window properties in a window's select, range in withColumns.
+_CONTEXT_ONLY_CALLS = {"start", "end", "rowtime", "proctime", "range"}
+
+
+def test_every_call_name_python_sends_is_known_to_the_bridge(t_env: Any) -> None:
+    import re
+    from pathlib import Path
+
+    from pyflink_table.java_gateway import bridge, to_java_array
+
+    package = Path(_protocol.__file__).parent
+    pattern = re.compile(r"""(?:_call_node|_call|_fn|\.call)\(\s*"([A-Za-z_]+)\"""")
+    names = set()
+    for source in package.glob("*.py"):
+        names.update(pattern.findall(source.read_text(encoding="utf-8")))
+    assert len(names) > 150
+    ex = bridge().expressions
+    table = t_env.from_elements([(1, "a")], ["x", "s"])
+    unknown = []
+    for name in sorted(names - _CONTEXT_ONLY_CALLS):
+        call = ex.Exprs.call(name, to_java_array(ex.Expr, [ex.Exprs.col("x")]))
+        try:
+            table._j_table.select(to_java_array(ex.Expr, [call]))
+        except Exception as e:  # noqa: BLE001 - wrong arguments are fine here, an unknown name is not
+            if "Undefined function" in str(e):
+                unknown.append(name)
+    assert unknown == []
+    assert not _CONTEXT_ONLY_CALLS - names  # the exceptions are still used

@@ -12,10 +12,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalog.Database;
+import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
@@ -27,6 +31,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampType;
+import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.session.TableEnv;
@@ -73,7 +78,7 @@ public final class ConnectorCatalog {
     return env.spark;
   }
 
-  private org.apache.hadoop.conf.Configuration hadoop() {
+  private Configuration hadoop() {
     return spark().sessionState().newHadoopConf();
   }
 
@@ -123,7 +128,7 @@ public final class ConnectorCatalog {
 
   public String[] listDatabases() {
     List<String> out = new ArrayList<>();
-    for (org.apache.spark.sql.catalog.Database db : spark().catalog().listDatabases().collectAsList()) {
+    for (Database db : spark().catalog().listDatabases().collectAsList()) {
       out.add(flinkDatabase(db.name()));
     }
     out.sort(null);
@@ -414,7 +419,7 @@ public final class ConnectorCatalog {
     boolean toTs = to instanceof TimestampType || to instanceof TimestampNTZType;
     if (fromTs && toTs) return true;
     if (from instanceof TimeType && to instanceof TimeType) return true;
-    return org.apache.spark.sql.catalyst.expressions.Cast.canUpCast(from, to);
+    return Cast.canUpCast(from, to);
   }
 
   // --- SQL statements ----------------------------------------------------------------------------
@@ -444,29 +449,7 @@ public final class ConnectorCatalog {
   }
 
   /** A parsed INSERT: target, overwrite flag and the query shaped to the sink's columns. */
-  public static final class PreparedInsert {
-    public final String path;
-    public final JTable table;
-    public final boolean overwrite;
-
-    PreparedInsert(String path, JTable table, boolean overwrite) {
-      this.path = path;
-      this.table = table;
-      this.overwrite = overwrite;
-    }
-
-    public String path() {
-      return path;
-    }
-
-    public JTable table() {
-      return table;
-    }
-
-    public boolean overwrite() {
-      return overwrite;
-    }
-  }
+  public record PreparedInsert(String path, JTable table, boolean overwrite) {}
 
   /** Parses and validates an INSERT statement without running it (StatementSet.add_insert_sql). */
   public PreparedInsert prepareInsert(String statement) {
@@ -474,7 +457,7 @@ public final class ConnectorCatalog {
     if (s.endsWith(";")) s = s.substring(0, s.length() - 1).strip();
     Matcher m = INSERT.matcher(s);
     if (!m.matches()) {
-      throw new org.pyflink_table.bridge.errors.SqlParserException("SQL parse failed. Not an INSERT statement: "
+      throw new SqlParserException("SQL parse failed. Not an INSERT statement: "
           + DdlParser.oneLine(statement));
     }
     boolean overwrite = m.group(1).equalsIgnoreCase("OVERWRITE");
@@ -515,7 +498,7 @@ public final class ConnectorCatalog {
   /** INSERT INTO|OVERWRITE ...: the print connector's lines, or null. */
   public String[] insertStatement(String s) {
     PreparedInsert p = prepareInsert(s);
-    return insertInto(p.path, p.table, p.overwrite);
+    return insertInto(p.path(), p.table(), p.overwrite());
   }
 
   /** EXECUTE STATEMENT SET BEGIN ... END: the inserts run together; the print connector's lines, or null. */
@@ -529,7 +512,7 @@ public final class ConnectorCatalog {
     }
     List<String> lines = new ArrayList<>();
     for (PreparedInsert p : inserts) {
-      String[] out = insertInto(p.path, p.table, p.overwrite);
+      String[] out = insertInto(p.path(), p.table(), p.overwrite());
       if (out != null) {
         if (lines.isEmpty()) lines.add(out[0]);
         for (int i = 1; i < out.length; i++) lines.add(out[i]);
@@ -574,7 +557,7 @@ public final class ConnectorCatalog {
       if (at >= 0) {
         out[i] = col("`" + fields[at] + "`").as(target);
       } else if (staticPartitions.containsKey(target)) {
-        out[i] = org.apache.spark.sql.functions.expr(staticPartitions.get(target)).cast(sink.fields()[i].dataType()).as(target);
+        out[i] = functions.expr(staticPartitions.get(target)).cast(sink.fields()[i].dataType()).as(target);
       } else {
         out[i] = lit(null).cast(sink.fields()[i].dataType()).as(target);
       }

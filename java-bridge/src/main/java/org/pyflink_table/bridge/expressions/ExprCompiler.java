@@ -16,10 +16,16 @@ import java.util.Set;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.types.FlinkTypes;
+import org.pyflink_table.bridge.window.OverAggregates;
 
 /** Compiles unresolved Flink expressions to Spark columns within a {@link Scope}. */
 public final class ExprCompiler {
@@ -105,13 +111,13 @@ public final class ExprCompiler {
     }
     boolean distinct = false;
     List<Expr> args = call.args;
-    if (b.aggregate && !args.isEmpty() && args.get(0) instanceof Expr.Call
+    if (b.aggregate() && !args.isEmpty() && args.get(0) instanceof Expr.Call
         && FunctionCatalog.normalize(((Expr.Call) args.get(0)).name).equals("distinct")) {
       distinct = true;
       args = new ArrayList<>(args);
       args.set(0, ((Expr.Call) args.get(0)).arg(0));
     }
-    return b.builder.build(new CallContext(call.name, compileAll(args, scope), args, scope, distinct));
+    return b.builder().build(new CallContext(call.name, compileAll(args, scope), args, scope, distinct));
   }
 
   /**
@@ -152,13 +158,13 @@ public final class ExprCompiler {
     Column x = compile(call.arg(0), scope);
     DataType source = scope.typeOf(x);
     Column r;
-    if (target.spark instanceof org.apache.spark.sql.types.StringType
-        && (source instanceof org.apache.spark.sql.types.TimestampNTZType
-            || source instanceof org.apache.spark.sql.types.TimestampType)) {
+    if (target.spark instanceof StringType
+        && (source instanceof TimestampNTZType
+            || source instanceof TimestampType)) {
       int precision = timestampPrecision(call.arg(0), scope);
       r = functions.date_format(x, "yyyy-MM-dd HH:mm:ss" + (precision > 0 ? "." + "S".repeat(precision) : ""));
-    } else if (target.spark instanceof org.apache.spark.sql.types.StringType
-        && source instanceof org.apache.spark.sql.types.BooleanType) {
+    } else if (target.spark instanceof StringType
+        && source instanceof BooleanType) {
       r = functions.upper(x.cast(target.spark)); // Flink prints TRUE/FALSE
     } else {
       r = lenient ? x.try_cast(target.spark) : x.cast(target.spark);
@@ -176,7 +182,7 @@ public final class ExprCompiler {
   /** Fractional digits of a timestamp input field (its recorded Flink type), 6 when unknown. */
   private static int timestampPrecision(Expr e, Scope scope) {
     if (e instanceof Expr.FieldRef && scope.hasField(((Expr.FieldRef) e).name)) {
-      for (org.apache.spark.sql.types.StructField f : scope.input.schema().fields()) {
+      for (StructField f : scope.input.schema().fields()) {
         if (f.name().equals(((Expr.FieldRef) e).name) && f.metadata().contains(FlinkTypes.METADATA_KEY)) {
           String t = f.metadata().getString(FlinkTypes.METADATA_KEY);
           int open = t.indexOf('(');
@@ -223,7 +229,7 @@ public final class ExprCompiler {
       throw new ValidationException("Over window alias '" + alias + "' is not defined; defined: " + scope.overWindows.keySet() + ".");
     }
     // The window goes onto the aggregate calls inside Flink's type-keeping casts (window package).
-    return org.pyflink_table.bridge.window.OverAggregates.windowed(compile(call.arg(0), scope), spec,
+    return OverAggregates.windowed(compile(call.arg(0), scope), spec,
         scope.overWindowOrders.getOrDefault(alias, spec));
   }
 
@@ -396,7 +402,7 @@ public final class ExprCompiler {
     }
     String prefix = row instanceof Expr.FieldRef ? ((Expr.FieldRef) row).name : "_c";
     List<Expr> out = new ArrayList<>();
-    for (org.apache.spark.sql.types.StructField f : ((StructType) t).fields()) {
+    for (StructField f : ((StructType) t).fields()) {
       out.add(new Expr.Call("as", new Expr.Call("get", row, new Expr.Literal(f.name(), null)),
           new Expr.Literal(prefix + "$" + f.name(), null)));
     }

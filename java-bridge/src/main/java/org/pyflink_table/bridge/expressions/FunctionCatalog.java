@@ -10,15 +10,23 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DayTimeIntervalType;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.IntegralType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
+import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.YearMonthIntervalType;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
  * Flink's built-in functions, each mapped to the Spark expression with the same result, plus the
@@ -35,17 +43,7 @@ public final class FunctionCatalog {
   }
 
   /** A built-in: its Flink name, whether it aggregates, and its Spark translation. */
-  public static final class Builtin {
-    public final String name;
-    public final boolean aggregate;
-    public final Builder builder;
-
-    Builtin(String name, boolean aggregate, Builder builder) {
-      this.name = name;
-      this.aggregate = aggregate;
-      this.builder = builder;
-    }
-  }
+  public record Builtin(String name, boolean aggregate, Builder builder) {}
 
   private static final Map<String, Builtin> BUILTINS = new LinkedHashMap<>();
 
@@ -108,7 +106,7 @@ public final class FunctionCatalog {
   public static List<String> builtinNames() {
     TreeSet<String> names = new TreeSet<>();
     for (Builtin b : BUILTINS.values()) {
-      names.add(b.name);
+      names.add(b.name());
     }
     return new ArrayList<>(names);
   }
@@ -158,7 +156,7 @@ public final class FunctionCatalog {
     UserFunction u = user(name);
     if (u != null) return u.isAggregate();
     Builtin b = builtin(name);
-    return b != null && b.aggregate;
+    return b != null && b.aggregate();
   }
 
   public ValidationException undefined(String name) {
@@ -184,11 +182,11 @@ public final class FunctionCatalog {
   static CallContext numeric(CallContext c) {
     for (int i = 0; i < c.size(); i++) {
       DataType t = c.type(i);
-      if (!(t instanceof NumericType) && !(t instanceof org.apache.spark.sql.types.DayTimeIntervalType)
-          && !(t instanceof org.apache.spark.sql.types.YearMonthIntervalType)
-          && !(t instanceof org.apache.spark.sql.types.NullType)) {
+      if (!(t instanceof NumericType) && !(t instanceof DayTimeIntervalType)
+          && !(t instanceof YearMonthIntervalType)
+          && !(t instanceof NullType)) {
         List<String> types = new ArrayList<>();
-        for (int j = 0; j < c.size(); j++) types.add(org.pyflink_table.bridge.types.FlinkTypes.fromSpark(c.type(j)));
+        for (int j = 0; j < c.size(); j++) types.add(FlinkTypes.fromSpark(c.type(j)));
         throw new ValidationException("Invalid function call: " + c.name + "(" + String.join(", ", types)
             + "). Arithmetic needs numeric (or interval) arguments; cast the " + types.get(i) + " argument first.");
       }
@@ -211,7 +209,7 @@ public final class FunctionCatalog {
   }
 
   static Column asFlinkDecimal(Column x, DataType t) {
-    return t instanceof org.apache.spark.sql.types.LongType ? x.cast(DataTypes.createDecimalType(19, 0)) : x;
+    return t instanceof LongType ? x.cast(DataTypes.createDecimalType(19, 0)) : x;
   }
 
   static Column plus(CallContext c) {
@@ -231,9 +229,9 @@ public final class FunctionCatalog {
     Column counts = functions.transform(distinct,
         v -> functions.size(functions.filter(values, e -> e.equalTo(v))));
     // The map is Flink's MULTISET<element>: record that type for the schema.
-    String element = org.pyflink_table.bridge.types.FlinkTypes.fromSpark(c.type(0));
-    return functions.map_from_arrays(distinct, counts).as("collect", new org.apache.spark.sql.types.MetadataBuilder()
-        .putString(org.pyflink_table.bridge.types.FlinkTypes.METADATA_KEY, "MULTISET<" + element + ">").build());
+    String element = FlinkTypes.fromSpark(c.type(0));
+    return functions.map_from_arrays(distinct, counts).as("collect", new MetadataBuilder()
+        .putString(FlinkTypes.METADATA_KEY, "MULTISET<" + element + ">").build());
   }
 
   static Column trim(CallContext c, String how) {
@@ -413,8 +411,8 @@ public final class FunctionCatalog {
 
   /** The column with its exact Flink type recorded (e.g. CHAR(32) for MD5), as get_schema reports it. */
   static Column typed(Column c, String flinkType) {
-    org.apache.spark.sql.types.Metadata md = new org.apache.spark.sql.types.MetadataBuilder()
-        .putString(org.pyflink_table.bridge.types.FlinkTypes.METADATA_KEY, flinkType).build();
+    Metadata md = new MetadataBuilder()
+        .putString(FlinkTypes.METADATA_KEY, flinkType).build();
     return c.as("_typed", md);
   }
 
@@ -423,7 +421,7 @@ public final class FunctionCatalog {
     Column idx = c.size() > 2 ? c.arg(2) : lit(0);
     Object regex = c.exprs.get(1) instanceof Expr.Literal ? c.literal(1) : null;
     if (regex != null && c.size() > 2 && c.exprs.get(2) instanceof Expr.Literal) {
-      int groups = java.util.regex.Pattern.compile(String.valueOf(regex)).matcher("").groupCount();
+      int groups = Pattern.compile(String.valueOf(regex)).matcher("").groupCount();
       if (((Number) c.literal(2)).intValue() > groups) {
         return lit(null).cast(DataTypes.StringType);
       }

@@ -9,7 +9,9 @@ public interface UserFunction {
   String name();
 
   /** True for aggregate functions, which make a select an aggregation. */
-  boolean isAggregate();
+  default boolean isAggregate() {
+    return false;
+  }
 
   /** True for table functions, which are only valid in lateral joins and flat_map. */
   default boolean isTableFunction() {

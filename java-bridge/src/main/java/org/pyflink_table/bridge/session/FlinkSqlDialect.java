@@ -1,10 +1,14 @@
 package org.pyflink_table.bridge.session;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -13,6 +17,7 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.Divide;
+import org.apache.spark.sql.catalyst.expressions.EvalMode;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
@@ -74,7 +79,7 @@ public final class FlinkSqlDialect {
   private FlinkSqlDialect() {}
 
   /** Words the rewriter may turn into something else (handled in {@code run}). */
-  private static final java.util.Set<String> SPECIAL = java.util.Set.of("CAST", "TRY_CAST", "ARRAY", "MAP", "ROW",
+  private static final Set<String> SPECIAL = Set.of("CAST", "TRY_CAST", "ARRAY", "MAP", "ROW",
       "TIMESTAMP", "TO_TIMESTAMP", "LOCALTIMESTAMP", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
       "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK");
 
@@ -199,7 +204,7 @@ public final class FlinkSqlDialect {
       StringBuilder out = new StringBuilder();
       // Where the expression ending at the output's end starts, for Flink's 1-based x[i]:
       // parenthesised groups and calls, dotted names, and the composites emitted below.
-      java.util.ArrayDeque<Integer> opens = new java.util.ArrayDeque<>();
+      ArrayDeque<Integer> opens = new ArrayDeque<>();
       int primaryStart = -1;
       int wordStart = -1;
       int dotBase = -1;
@@ -348,7 +353,7 @@ public final class FlinkSqlDialect {
           int[] d = ranges.get(1);
           int dTok = next(d[0]);
           String separator = dTok < d[1] && t.get(dTok).kind == Kind.STRING && next(dTok + 1) >= d[1]
-              ? sparkString(java.util.regex.Pattern.quote(flinkStringValue(t.get(dTok).text)))
+              ? sparkString(Pattern.quote(flinkStringValue(t.get(dTok).text)))
               : "concat('\\\\Q', " + run(d[0], d[1]).strip() + ", '\\\\E')";
           String index = run(ranges.get(2)[0], ranges.get(2)[1]).strip();
           out.append("try_element_at(split(").append(run(ranges.get(0)[0], ranges.get(0)[1]).strip()).append(", ")
@@ -458,7 +463,7 @@ public final class FlinkSqlDialect {
       }
       String sparkType = sparkSql(type.spark);
       String converted = fn + "(" + value + " AS " + sparkType + ")";
-      java.util.regex.Matcher sized = java.util.regex.Pattern.compile("^(CHAR|VARCHAR|TIMESTAMP|TIMESTAMP_LTZ)\\((\\d+)\\)$")
+      Matcher sized = Pattern.compile("^(CHAR|VARCHAR|TIMESTAMP|TIMESTAMP_LTZ)\\((\\d+)\\)$")
           .matcher(type.flink);
       if (!sized.matches()) return converted;
       String size = sized.group(2);
@@ -604,8 +609,8 @@ public final class FlinkSqlDialect {
         if (integral == null) return otherwise.apply(e);
         changed[0] = true;
         @SuppressWarnings("unchecked")
-        B1 result = (B1) new Cast(new Cast(e, integral, scala.Option.empty(), org.apache.spark.sql.catalyst.expressions.EvalMode.LEGACY()),
-            e.dataType(), scala.Option.empty(), org.apache.spark.sql.catalyst.expressions.EvalMode.LEGACY());
+        B1 result = (B1) new Cast(new Cast(e, integral, scala.Option.empty(), EvalMode.LEGACY()),
+            e.dataType(), scala.Option.empty(), EvalMode.LEGACY());
         return result;
       }
     };
@@ -641,7 +646,7 @@ public final class FlinkSqlDialect {
   }
 
   /** Spark's date-part extractions, INT (or DECIMAL for seconds) where Flink's are BIGINT. */
-  private static final java.util.Set<String> DATE_PARTS = java.util.Set.of("Extract", "Year", "Quarter", "Month",
+  private static final Set<String> DATE_PARTS = Set.of("Extract", "Year", "Quarter", "Month",
       "DayOfMonth", "DayOfWeek", "DayOfYear", "WeekOfYear", "Hour", "Minute", "Second");
 
   /**

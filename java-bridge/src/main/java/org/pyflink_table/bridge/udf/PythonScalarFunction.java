@@ -1,7 +1,10 @@
 package org.pyflink_table.bridge.udf;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.classic.UDFRegistration;
 import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
 import org.apache.spark.sql.types.DataType;
 import org.pyflink_table.bridge.errors.ValidationException;
@@ -41,11 +44,6 @@ public final class PythonScalarFunction implements UserFunction {
     return name;
   }
 
-  @Override
-  public boolean isAggregate() {
-    return false;
-  }
-
   public boolean isPandas() {
     return pandas;
   }
@@ -70,7 +68,7 @@ public final class PythonScalarFunction implements UserFunction {
         throw new ValidationException("Python function '" + name + "' declares " + inputTypes.length
             + " input types but is called with " + args.size() + " arguments.");
       }
-      List<Column> cast = new java.util.ArrayList<>();
+      List<Column> cast = new ArrayList<>();
       for (int i = 0; i < inputTypes.length; i++) {
         cast.add(args.get(i).cast(inputTypes[i]));
       }
@@ -87,7 +85,7 @@ public final class PythonScalarFunction implements UserFunction {
   }
 
   /** Makes the function callable by name in the SQL of {@code session}. */
-  public void registerForSql(org.apache.spark.sql.SparkSession session, String sqlName) {
-    ((org.apache.spark.sql.classic.UDFRegistration) session.udf()).registerPython(sqlName, function);
+  public void registerForSql(SparkSession session, String sqlName) {
+    ((UDFRegistration) session.udf()).registerPython(sqlName, function);
   }
 }

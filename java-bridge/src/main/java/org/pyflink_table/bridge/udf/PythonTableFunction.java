@@ -40,11 +40,6 @@ public final class PythonTableFunction implements UserFunction {
   }
 
   @Override
-  public boolean isAggregate() {
-    return false;
-  }
-
-  @Override
   public boolean isTableFunction() {
     return true;
   }

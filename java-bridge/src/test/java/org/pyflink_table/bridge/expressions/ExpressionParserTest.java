@@ -1,13 +1,13 @@
 package org.pyflink_table.bridge.expressions;
 
 import java.util.function.Supplier;
+import org.pyflink_table.bridge.Checks;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.ValidationException;
 
 /** Self-checking test of {@link ExpressionParser}: run main; it exits non-zero on a failure. */
 public final class ExpressionParserTest {
-  private static int passed;
-  private static int failed;
+  private static final Checks CHECKS = new Checks("ExpressionParserTest");
 
   public static void main(String[] args) {
     // Lists, aliases and aggregates.
@@ -110,10 +110,7 @@ public final class ExpressionParserTest {
     invalid("a.minutes", "Invalid literal for day-time interval: a");
     invalid("1.5.months", "Invalid literal for year-month interval: 1.5");
 
-    System.out.println(passed + " passed, " + failed + " failed");
-    if (failed > 0) {
-      System.exit(1);
-    }
+    CHECKS.finish();
   }
 
   private static void one(String input, String expected) {
@@ -155,17 +152,6 @@ public final class ExpressionParserTest {
   }
 
   private static void check(String input, String expected, Supplier<String> actual) {
-    String result;
-    try {
-      result = actual.get();
-    } catch (RuntimeException e) {
-      result = e.getClass().getSimpleName() + ": " + e.getMessage();
-    }
-    if (result.equals(expected)) {
-      passed++;
-    } else {
-      failed++;
-      System.out.println("FAIL " + input + "\n  expected: " + expected + "\n  actual:   " + result);
-    }
+    CHECKS.check(input, expected, actual);
   }
 }
