@@ -470,7 +470,12 @@ class TableEnvironment:
         first_word = stmt.split(None, 1)[0].upper() if stmt.strip() else ""
         if first_word == "EXPLAIN":
             return _ExplainResult._of_plan(Table(result.rows(), self))
-        return TableResult._of_table(Table(result.rows(), self), first_word in ("SHOW", "DESCRIBE", "DESC"))
+        listing = first_word in ("SHOW", "DESCRIBE", "DESC")
+        if self._streaming and not listing:
+            from pyflink_table import _streaming
+
+            return _streaming.execute(Table(result.rows(), self))
+        return TableResult._of_table(Table(result.rows(), self), listing)
 
     def sql_update(self, stmt: str) -> None:
         """FLIP-38: run a DDL or INSERT statement."""

@@ -354,6 +354,10 @@ public final class ConnectorCatalog {
           + def.connector() + "' of table '" + name + "' does not.");
     }
     Dataset<Row> aligned = align(name, def, table.df);
+    if (env.isStreaming()) {
+      String sink = identifier(name).replace("`", "");
+      return org.pyflink_table.bridge.streaming.StreamSinks.write(env, sink, def, aligned, overwrite, hadoop());
+    }
     return Connectors.write(spark(), name, def, aligned, overwrite, hadoop());
   }
 

@@ -39,7 +39,7 @@ import org.apache.spark.util.LongAccumulator;
 import org.pyflink_table.bridge.errors.TableException;
 
 /** Flink's csv, json and print layouts expressed as Spark column expressions. */
-final class Formats {
+public final class Formats {
   private Formats() {}
 
   static final String CORRUPT = "__pyflink_table_corrupt_record";
@@ -444,7 +444,7 @@ final class Formats {
     return lines;
   }
 
-  private static String printRow(Row r) {
+  public static String printRow(Row r) {
     StringBuilder sb = new StringBuilder("[");
     for (int i = 0; i < r.length(); i++) {
       if (i > 0) sb.append(", ");

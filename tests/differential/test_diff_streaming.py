@@ -1,0 +1,60 @@
+"""Streaming mode: changelogs of bounded inputs (row kinds, the ``op`` column, the print sink,
+append-only sinks refusing updates), compared with PyFlink 2.3 in streaming mode at parallelism 1."""
+
+import pytest
+
+from harness import Comparison, differential  # noqa: F401 - the fixture
+
+STREAM = """
+from pyflink.table import EnvironmentSettings, TableEnvironment
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+src = t_env.from_elements([(1, 'a'), (2, 'b'), (3, 'a'), (3, 'a'), (-1, 'b')], ['v', 'k'])
+"""
+
+KINDS = """
+with {table}.execute().collect() as it:
+    for row in it:
+        print(str(row.get_row_kind()), list(row))
+"""
+
+COUNT = "counts = src.group_by(col('k')).select(col('k'), col('v').count.alias('c'))\n"
+
+programs = {
+    # T1: an updating count, collected with kinds and printed with the op column.
+    "group_by_count_kinds": STREAM + COUNT + KINDS.format(table="counts"),
+    "group_by_count_print": STREAM + COUNT + "counts.execute().print()",
+    # T12: global aggregates retract their previous value.
+    "global_aggregates_print": STREAM + "src.select(col('v').count.alias('n'), col('v').sum.alias('s')).execute().print()",
+    # An unchanged result (max stays 3) emits nothing, as Flink's GroupAggFunction.
+    "max_unchanged_emits_nothing": STREAM + KINDS.format(
+        table="src.group_by(col('k')).select(col('k'), col('v').max.alias('m'))"),
+    # A filter above the aggregation applies to each change record (-U rows too).
+    "filter_above_aggregate": STREAM + COUNT + KINDS.format(table="counts.where(col('c') > 1)"),
+    "projection_above_aggregate": STREAM + COUNT + KINDS.format(
+        table="counts.select(col('k'), (col('c') * 10).alias('c10'))"),
+    "sql_group_by_print": STREAM + "t_env.create_temporary_view('src', src)\n"
+    + "t_env.execute_sql('SELECT k, SUM(v) AS s, MIN(v) AS lo FROM src GROUP BY k').print()",
+    "insert_only_print": STREAM + "src.where(col('v') > 1).execute().print()",
+    "empty_changelog_print": STREAM + "src.where(col('v') > 100).group_by(col('k')).select(col('k'), col('v').sum)"
+    ".execute().print()",
+    # T19: an append-only sink refuses updates.
+    "filesystem_sink_refuses_updates": STREAM + COUNT
+    + "import tempfile\n"
+    + "t_env.execute_sql(\"CREATE TABLE fs (k STRING, c BIGINT) WITH ('connector' = 'filesystem', "
+    + "'path' = '\" + tempfile.mkdtemp() + \"', 'format' = 'csv')\")\n"
+    + "counts.execute_insert('fs').wait()",
+}
+
+
+@pytest.mark.parametrize("name", sorted(programs))
+def test_same_as_pyflink(differential: Comparison, name: str) -> None:
+    differential.assert_same(name)
+
+
+def test_updating_sink_message_names_the_sink_and_the_aggregate(differential: Comparison) -> None:
+    prefix = ("Table sink 'default_catalog.default_database.fs' doesn't support consuming update changes which is "
+              "produced by node GroupAggregate(groupBy=[k], select=[k, ")
+    for side in (differential.pyflink, differential.ours):
+        message = side["filesystem_sink_refuses_updates"]["error"][1]
+        assert message.split("TableException: ")[-1].startswith(prefix), message
