@@ -59,10 +59,16 @@ from pyflink_table.explain_detail import ExplainDetail  # noqa: E402
 from pyflink_table.module import Module, ModuleEntry  # noqa: E402
 from pyflink_table.sql_dialect import SqlDialect  # noqa: E402
 from pyflink_table.table_environment import StreamTableEnvironment  # noqa: E402
+# --- job handles, as pyflink.common exports them (streaming jobs run in the background)
+from pyflink_table.job_client import CompletableFuture, JobClient, JobID, JobStatus  # noqa: E402
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "CompletableFuture",
+    "JobClient",
+    "JobID",
+    "JobStatus",
     "AggregateFunction",
     "DataView",
     "FunctionContext",

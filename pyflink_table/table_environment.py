@@ -572,6 +572,10 @@ class TableEnvironment:
         else:
             printed = self._j_env.connectors().insertIntoDescriptor(target._java_definition(table), table._j_table,
                                                                     overwrite)
+        if printed is not None and printed[0] == "stream-job":  # an unbounded input: runs in the background
+            from pyflink_table import _streaming
+
+            return _streaming.InsertResult([_streaming.start_insert(self, printed[1])])
         _show_printed(printed)
         return TableResult._ok()
 
