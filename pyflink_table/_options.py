@@ -61,6 +61,8 @@ OWN_OPTIONS: Dict[str, str] = {
     "python.requirements": "requirements.txt[#cache_dir] installed with pip and shipped to the workers.",
     "python.archives": "Comma-separated archive[#target_dir] extracted in the workers' working directory.",
     "python.metric.enabled": "Accepted for compatibility; UDF metrics are always collected.",
+    "execution.checkpointing.interval": "Streaming mode: the micro-batch trigger interval of jobs over unbounded "
+                                        "sources (default 200 ms).",
 }
 
 

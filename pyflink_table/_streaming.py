@@ -90,6 +90,40 @@ def execute(table: "Table") -> TableResult:
     return ChangelogResult(names, types, ResultKind.SUCCESS_WITH_CONTENT, lambda: changelog_rows(table))
 
 
+# --- streaming options ---------------------------------------------------------------------------
+
+#: Options that change results or guarantees and have no Spark mapping yet, with the value that
+#: means "off" (setting them to it is accepted).
+_REFUSED_OPTIONS = {
+    "table.exec.state.ttl": ("0", "0 ms", "0ms", "0 s", "0s"),
+    "table.exec.source.idle-timeout": ("0", "0 ms", "0ms", "0 s", "0s"),
+    "table.exec.emit.early-fire.enabled": ("false",),
+    "table.exec.emit.late-fire.enabled": ("false",),
+    "table.exec.emit.allow-lateness": ("0", "0 ms", "0ms", "0 s", "0s"),
+    "execution.checkpointing.mode": ("exactly_once",),
+}
+
+#: Tuning options with no effect here (they do not change final results): one warning each.
+_TUNING_OPTIONS = ("table.exec.mini-batch.", "execution.checkpointing.timeout", "execution.checkpointing.min-pause",
+                   "execution.checkpointing.max-concurrent-checkpoints", "state.backend", "pipeline.auto-watermark-interval")
+
+_warned: set = set()
+
+
+def check_option(key: str, value: str) -> None:
+    """Refuse a streaming option that would change results without a mapping; warn once for tuning ones."""
+    off = _REFUSED_OPTIONS.get(key)
+    if off is not None and str(value).strip().lower() not in off:
+        raise TableException(f"Unsupported: option '{key}' = '{value}' changes streaming results and has no "
+                             "equivalent in pyflink_table on Spark yet; remove it (see the streaming docs page).")
+    if key.startswith(_TUNING_OPTIONS) and key not in _warned:
+        _warned.add(key)
+        import logging
+
+        logging.getLogger("pyflink_table").warning("Option '%s' has no effect in pyflink_table on Spark (Spark "
+                                                   "runs micro-batches; it only tunes Flink's runtime).", key)
+
+
 # --- jobs over unbounded sources -----------------------------------------------------------------
 
 #: Micro-batch trigger interval when 'execution.checkpointing.interval' is not set.
@@ -256,11 +290,28 @@ class StreamResult(TableResult):
         print(f"{count} row{'s' if count != 1 else ''} in set")
 
 
-class InsertResult(TableResult):
-    """The result of an INSERT whose input is a stream: the job runs; ``wait`` blocks on it."""
+class FinishedJob:
+    """A job that ran to its end before its result was returned (an INSERT of bounded input)."""
 
-    def __init__(self, jobs: List[StreamJob]) -> None:
-        super().__init__(["result"], [parse_type_string("STRING")], ResultKind.SUCCESS, lambda: [])
+    def __init__(self) -> None:
+        self.job_id = uuid.uuid4().hex
+
+    def status(self) -> JobStatus:
+        """Always FINISHED."""
+        return JobStatus.FINISHED
+
+    def cancel(self) -> None:
+        """Nothing runs any more."""
+
+    def wait(self, timeout_ms: Optional[int]) -> None:
+        """Returns at once."""
+
+
+class InsertResult(TableResult):
+    """The result of an INSERT in streaming mode: a stream's job runs on; ``wait`` blocks on it."""
+
+    def __init__(self, jobs: List[Any]) -> None:
+        super().__init__(["result"], [parse_type_string("STRING")], ResultKind.SUCCESS, lambda: [Row("OK")])
         self._jobs = jobs
 
     def get_job_client(self) -> JobClient:  # type: ignore[override]
@@ -280,7 +331,7 @@ class InsertResult(TableResult):
 class _JobGroup:
     """The queries of one statement set, seen as one job."""
 
-    def __init__(self, jobs: List[StreamJob]) -> None:
+    def __init__(self, jobs: List[Any]) -> None:
         self._jobs = jobs
         self.job_id = jobs[0].job_id
 

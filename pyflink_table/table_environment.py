@@ -117,6 +117,10 @@ class TableEnvironment:
         return self._config
 
     def _apply_option(self, key: str, value: str) -> None:
+        if self._streaming:
+            from pyflink_table import _streaming
+
+            _streaming.check_option(key, value)
         mapped = _options.spark_setting(key, value)
         if mapped is None:
             return
@@ -577,6 +581,10 @@ class TableEnvironment:
 
             return _streaming.InsertResult([_streaming.start_insert(self, printed[1])])
         _show_printed(printed)
+        if self._streaming:  # a bounded input: the job has run; its client reports FINISHED
+            from pyflink_table import _streaming
+
+            return _streaming.InsertResult([_streaming.FinishedJob()])
         return TableResult._ok()
 
     # --- end of the connectors block ----------------------------------------------------------

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+import time
+from pathlib import Path
+from typing import Callable, Iterator, List
 
 import pytest
 
-from pyflink_table import EnvironmentSettings, TableEnvironment
-from pyflink_table.expressions import col
+from pyflink_table import EnvironmentSettings, JobStatus, TableEnvironment, TableException
+from pyflink_table.expressions import col, lit
+from pyflink_table.window import Tumble
 
 
 @pytest.fixture()
@@ -25,3 +28,106 @@ def test_print_sink_writes_changes_with_their_kind(s_env: TableEnvironment, caps
     s_env.execute_sql("CREATE TABLE pr (k STRING, c BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'x')")
     src.group_by(col("k")).select(col("k"), col("v").count).execute_insert("pr").wait()
     assert capsys.readouterr().out.splitlines() == ["x> +I[a, 1]", "x> +I[b, 1]", "x> -U[a, 1]", "x> +U[a, 2]"]
+
+
+def _publish(directory: Path, name: str, text: str) -> None:
+    """Write a file under a hidden name, then rename it: the file stream sees it complete."""
+    hidden = directory / ("." + name)
+    hidden.write_text(text)
+    hidden.rename(directory / name)
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float = 180.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting for the streaming job"
+        time.sleep(0.2)
+
+
+def test_stream_inserts_run_in_the_background_with_a_job_client(
+        s_env: TableEnvironment, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source, out = tmp_path / "in", tmp_path / "out"
+    source.mkdir()
+    _publish(source, "f1.csv", "a,1\nb,2\n")
+    s_env.execute_sql(f"CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '{source}', "
+                      "'format' = 'csv', 'source.monitor-interval' = '100ms')")
+    s_env.execute_sql("CREATE TABLE pr (k STRING, v INT) WITH ('connector' = 'print')")
+    s_env.execute_sql(f"CREATE TABLE fs (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '{out}', "
+                      "'format' = 'csv')")
+    src = s_env.from_path("src")
+    statements = s_env.create_statement_set()
+    statements.add_insert("pr", src)
+    statements.add_insert("fs", src.where(col("v") > 1))
+    result = statements.execute()  # returns while the jobs run
+    client = result.get_job_client()
+    assert client is not None and len(str(client.get_job_id())) == 32
+    assert client.get_job_status().result() == JobStatus.RUNNING
+    with pytest.raises(TimeoutError):
+        result.wait(300)
+    printed: List[str] = []
+
+    def printed_lines() -> List[str]:
+        printed.extend(capsys.readouterr().out.splitlines())
+        return sorted(printed)
+
+    _wait_for(lambda: printed_lines() == ["+I[a, 1]", "+I[b, 2]"])
+    _publish(source, "f2.csv", "c,3\n")  # arrives while the jobs run
+    _wait_for(lambda: printed_lines() == ["+I[a, 1]", "+I[b, 2]", "+I[c, 3]"])
+
+    def written() -> List[str]:
+        return sorted(line for f in out.rglob("*") if f.is_file() and not f.name.startswith((".", "_"))
+                      for line in f.read_text().splitlines())
+
+    _wait_for(lambda: written() == ["b,2", "c,3"])
+    client.cancel().result()
+    assert client.get_job_status().result() == JobStatus.CANCELED
+    result.wait()  # returns at once: the jobs have ended
+
+
+def test_updating_aggregation_over_a_stream_is_refused(s_env: TableEnvironment, tmp_path: Path) -> None:
+    s_env.execute_sql(f"CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', "
+                      "'format' = 'csv', 'source.monitor-interval' = '1s')")
+    counts = s_env.from_path("src").group_by(col("k")).select(col("k"), col("v").count)
+    with pytest.raises(TableException, match="updating aggregation .*GroupAggregate"):
+        counts.execute()
+
+
+def test_window_over_a_stream_needs_a_watermark(s_env: TableEnvironment, tmp_path: Path) -> None:
+    s_env.execute_sql(f"CREATE TABLE src (k STRING, ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', "
+                      f"'path' = '{tmp_path}', 'format' = 'csv', 'source.monitor-interval' = '1s')")
+    w = s_env.from_path("src").window(Tumble.over(lit(5).seconds).on(col("ts")).alias("w"))
+    with pytest.raises(TableException, match="needs a time attribute with a watermark"):
+        w.group_by(col("w"), col("k")).select(col("k"), col("w").start).execute().collect()
+
+
+def test_unsupported_watermark_expression_is_named(s_env: TableEnvironment, tmp_path: Path) -> None:
+    # Refused when the table is created (streaming mode), and the table is not registered.
+    with pytest.raises(TableException, match=r"watermark expression 'ts \+ INTERVAL '1' SECOND'"):
+        s_env.execute_sql(f"CREATE TABLE src (k STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts + INTERVAL '1' SECOND) "
+                          f"WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'csv')")
+    assert "src" not in s_env.list_tables()
+
+
+def test_bounded_insert_has_a_finished_job_client(s_env: TableEnvironment, capsys: pytest.CaptureFixture[str]) -> None:
+    # PyFlink 2.3 streaming: execute_insert returns a result whose job client is not None (measured).
+    s_env.execute_sql("CREATE TABLE pr (v BIGINT) WITH ('connector' = 'print')")
+    result = s_env.from_elements([(1,)], ["v"]).execute_insert("pr")
+    result.wait()
+    assert result.get_job_client().get_job_status().result() == JobStatus.FINISHED
+    assert capsys.readouterr().out == "+I[1]\n"
+
+
+def test_result_changing_options_without_mapping_are_refused(s_env: TableEnvironment,
+                                                              caplog: pytest.LogCaptureFixture) -> None:
+    with pytest.raises(TableException, match="option 'table.exec.state.ttl' = '1 h'"):
+        s_env.get_config().set("table.exec.state.ttl", "1 h")
+    s_env.get_config().set("table.exec.state.ttl", "0 ms")  # the default: no TTL
+    with pytest.raises(TableException, match="table.exec.source.idle-timeout"):
+        s_env.get_config().set("table.exec.source.idle-timeout", "5 s")
+    from pyflink_table import _streaming
+
+    _streaming._warned.discard("table.exec.mini-batch.size")  # once per process: start from "not warned"
+    with caplog.at_level("WARNING", logger="pyflink_table"):
+        s_env.get_config().set("table.exec.mini-batch.size", "1000")
+        s_env.get_config().set("table.exec.mini-batch.size", "2000")
+    assert sum("table.exec.mini-batch.size" in r.getMessage() for r in caplog.records) == 1

@@ -20,7 +20,43 @@ with {table}.execute().collect() as it:
 
 COUNT = "counts = src.group_by(col('k')).select(col('k'), col('v').count.alias('c'))\n"
 
+# A bounded file read as a stream: the row a@2 arrives after b@6, when the watermark (delay 0) is
+# 6 s, so it is late for [0, 5) (dropped) but not for the sliding window [0, 10).
+EVENTS = """
+import os, tempfile
+from pyflink.table import EnvironmentSettings, TableEnvironment
+from pyflink.table.window import Slide, Tumble
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+d = tempfile.mkdtemp()
+with open(os.path.join(d, 'events.csv'), 'w') as f:
+    f.write('a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\nb,3,1970-01-01 00:00:06\\n'
+            'a,4,1970-01-01 00:00:02\\na,5,1970-01-01 00:00:07\\na,6,1970-01-01 00:00:12\\n')
+t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) "
+                  "WITH ('connector' = 'filesystem', 'path' = '" + d + "', 'format' = 'csv')")
+ev = t_env.from_path('ev')
+"""
+
 programs = {
+    # T2: a bounded stream drops late rows; every other window fires at the end of input.
+    "bounded_tumble_drops_late_rows": EVENTS
+    + "result = ev.window(Tumble.over(lit(5).seconds).on(col('ts')).alias('w')).group_by(col('w'), col('k'))"
+    + ".select(col('k'), col('w').start, col('v').sum, col('v').count)",
+    "bounded_sql_tumble_drops_late_rows": EVENTS
+    + "result = t_env.sql_query(\"SELECT k, TUMBLE_END(ts, INTERVAL '5' SECOND) AS e, SUM(v) AS s FROM ev "
+    + "GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)\")",
+    "bounded_slide_judges_lateness_per_window": EVENTS
+    + "result = ev.window(Slide.over(lit(10).seconds).every(lit(5).seconds).on(col('ts')).alias('w'))"
+    + ".group_by(col('w'), col('k')).select(col('k'), col('w').start, col('v').sum)",
+    "bounded_filesystem_sink_drops_late_rows": EVENTS
+    + "out = tempfile.mkdtemp()\n"
+    + "t_env.execute_sql(\"CREATE TABLE o (k STRING, s INT) WITH ('connector' = 'filesystem', 'path' = '\" + out"
+    + " + \"', 'format' = 'csv')\")\n"
+    + "ev.window(Tumble.over(lit(5).seconds).on(col('ts')).alias('w')).group_by(col('w'), col('k'))"
+    + ".select(col('k'), col('v').sum).execute_insert('o').wait()\n"
+    + "print(sorted(line for n in os.listdir(out) if not n.startswith(('.', '_')) "
+    + "for line in open(os.path.join(out, n)).read().splitlines()))",
+
     # T1: an updating count, collected with kinds and printed with the op column.
     "group_by_count_kinds": STREAM + COUNT + KINDS.format(table="counts"),
     "group_by_count_print": STREAM + COUNT + "counts.execute().print()",

@@ -59,9 +59,14 @@ public final class Changelog {
 
   /** The table's rows plus the {@link #OP} column, in changelog order. */
   public static Dataset<Row> of(JTable table) {
-    LogicalPlan plan = table.df.queryExecution().analyzed();
+    LogicalPlan analyzed = table.df.queryExecution().analyzed();
+    // Event time first: late rows never reach the windows (BoundedEventTime).
+    LogicalPlan plan = BoundedEventTime.dropLateRows(session(table), analyzed);
     LogicalPlan rewritten = rewrite(table, plan);
-    if (rewritten == null) return table.df.withColumn(OP, lit("+I"));
+    if (rewritten == null) {
+      Dataset<Row> rows = plan == analyzed ? table.df : org.apache.spark.sql.classic.Dataset.ofRows(session(table), plan);
+      return rows.withColumn(OP, lit("+I"));
+    }
     Dataset<Row> changes = org.apache.spark.sql.classic.Dataset.ofRows(session(table), rewritten);
     // Output columns by position of the rewritten plan (names may repeat in Flink results).
     String[] cols = changes.columns();

@@ -85,7 +85,8 @@ public final class StreamSinks {
       return printLines(def, Changelog.of(table).collectAsList());
     }
     checkAppendOnly(sink, rows);
-    return Connectors.write(env.spark, sink, def, rows, overwrite, hadoop);
+    // Insert-only: the changelog is the rows (late rows of event-time windows dropped) with +I.
+    return Connectors.write(env.spark, sink, def, Changelog.of(table).drop(Changelog.OP), overwrite, hadoop);
   }
 
   /** Flink's refusal of updates by a sink that only appends. */
