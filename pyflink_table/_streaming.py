@@ -13,7 +13,7 @@ import shutil
 import sys
 import tempfile
 import uuid
-from typing import TYPE_CHECKING, Any, Callable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Set
 
 from pyflink_table.errors import TableException
 from pyflink_table.java_gateway import bridge
@@ -107,7 +107,7 @@ _REFUSED_OPTIONS = {
 _TUNING_OPTIONS = ("table.exec.mini-batch.", "execution.checkpointing.timeout", "execution.checkpointing.min-pause",
                    "execution.checkpointing.max-concurrent-checkpoints", "state.backend", "pipeline.auto-watermark-interval")
 
-_warned: set = set()
+_warned: Set[str] = set()
 
 
 def check_option(key: str, value: str) -> None:

@@ -131,3 +131,17 @@ def test_result_changing_options_without_mapping_are_refused(s_env: TableEnviron
         s_env.get_config().set("table.exec.mini-batch.size", "1000")
         s_env.get_config().set("table.exec.mini-batch.size", "2000")
     assert sum("table.exec.mini-batch.size" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_to_changelog_op_mapping_of_an_updating_table(s_env: TableEnvironment) -> None:
+    # The changelog is PyFlink 2.3's (test_diff_streaming: to_changelog_of_updating_count); with
+    # op_mapping, INSERT and UPDATE_AFTER become 'upsert' and the unmapped UPDATE_BEFORE rows go.
+    from pyflink_table.expressions import descriptor, map_
+
+    src = s_env.from_elements([(1, "a"), (2, "b"), (3, "a"), (3, "a"), (-1, "b")], ["v", "k"])
+    counts = src.group_by(col("k")).select(col("k"), col("v").count.alias("c"))
+    upserts = counts.to_changelog(descriptor("kind").as_argument("op"),
+                                  map_("INSERT, UPDATE_AFTER", "upsert").as_argument("op_mapping"))
+    assert upserts.get_schema().get_field_names() == ["kind", "k", "c"]
+    assert [tuple(r) for r in upserts.execute().collect()] == [
+        ("upsert", "a", 1), ("upsert", "b", 1), ("upsert", "a", 2), ("upsert", "a", 3), ("upsert", "b", 2)]

@@ -74,6 +74,9 @@ programs = {
     "insert_only_print": STREAM + "src.where(col('v') > 1).execute().print()",
     "empty_changelog_print": STREAM + "src.where(col('v') > 100).group_by(col('k')).select(col('k'), col('v').sum)"
     ".execute().print()",
+    # T9: to_changelog of an updating table names each change's kind.
+    # (PyFlink 2.3's Python descriptor() fails in Py4J, so op_mapping is tested in test_streaming.py.)
+    "to_changelog_of_updating_count": STREAM + COUNT + KINDS.format(table="counts.to_changelog()"),
     # T19: an append-only sink refuses updates.
     "filesystem_sink_refuses_updates": STREAM + COUNT
     + "import tempfile\n"
@@ -83,9 +86,15 @@ programs = {
 }
 
 
+# Types that differ in batch mode too (not streaming): CSV STRING columns read as NOT NULL, and SQL
+# TUMBLE_END typed TIMESTAMP(6) instead of TIMESTAMP(3) NOT NULL. The rows are compared exactly.
+BATCH_TYPE_DIFFERENCES = {"bounded_tumble_drops_late_rows", "bounded_sql_tumble_drops_late_rows",
+                          "bounded_slide_judges_lateness_per_window"}
+
+
 @pytest.mark.parametrize("name", sorted(programs))
 def test_same_as_pyflink(differential: Comparison, name: str) -> None:
-    differential.assert_same(name)
+    differential.assert_same(name, compare_types=name not in BATCH_TYPE_DIFFERENCES)
 
 
 def test_updating_sink_message_names_the_sink_and_the_aggregate(differential: Comparison) -> None:
