@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Callable, Iterator, List
@@ -145,3 +146,34 @@ def test_to_changelog_op_mapping_of_an_updating_table(s_env: TableEnvironment) -
     assert upserts.get_schema().get_field_names() == ["kind", "k", "c"]
     assert [tuple(r) for r in upserts.execute().collect()] == [
         ("upsert", "a", 1), ("upsert", "b", 1), ("upsert", "a", 2), ("upsert", "a", 3), ("upsert", "b", 2)]
+
+
+def test_print_of_a_stream_prints_rows_until_the_job_is_cancelled(
+        s_env: TableEnvironment, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _publish(tmp_path, "f1.csv", "a,1\nb,22\n")
+    s_env.execute_sql(f"CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', "
+                      "'format' = 'csv', 'source.monitor-interval' = '100ms')")
+    result = s_env.from_path("src").execute()
+    client = result.get_job_client()  # starts the job
+    assert client.get_job_status().result() == JobStatus.RUNNING
+
+    def cancel_after_first_batch() -> None:
+        query = result._iterator.job._query  # type: ignore[attr-defined]
+        _wait_for(lambda: any(p["numInputRows"] > 0 for p in query.recentProgress))
+        client.cancel()
+
+    canceller = threading.Thread(target=cancel_after_first_batch)
+    canceller.start()
+    result.print()  # returns once the job is cancelled
+    canceller.join()
+    # The layout of PyFlink's streaming tableau (measured for bounded input in test_diff_streaming).
+    assert capsys.readouterr().out.splitlines() == [
+        "+----+--------------------------------+-------------+",
+        "| op |                              k |           v |",
+        "+----+--------------------------------+-------------+",
+        "| +I |                              a |           1 |",
+        "| +I |                              b |          22 |",
+        "+----+--------------------------------+-------------+",
+        "2 rows in set",
+    ]
+    assert client.get_job_status().result() == JobStatus.CANCELED
