@@ -468,8 +468,17 @@ class TableEnvironment:
         if stmt.lstrip()[:7].upper() in ("INSERT ", "EXECUTE", "CREATE "):
             self._before_job()  # INSERT and CREATE TABLE ... AS SELECT run a job here
         result = self._j_env.executeSql(stmt)
-        _show_printed(result.printed())
+        printed = result.printed()
+        if printed is not None and printed[0] == "stream-job":  # INSERTs of streams: they run in the background
+            from pyflink_table import _streaming
+
+            return _streaming.InsertResult([_streaming.start_insert(self, i) for i in list(printed)[1:]])
+        _show_printed(printed)
         if result.rows() is None:
+            if self._streaming and stmt.lstrip()[:7].upper() in ("INSERT ", "EXECUTE"):
+                from pyflink_table import _streaming
+
+                return _streaming.InsertResult([_streaming.FinishedJob()])  # bounded: already run
             return TableResult._ok()
         first_word = stmt.split(None, 1)[0].upper() if stmt.strip() else ""
         if first_word == "EXPLAIN":

@@ -55,11 +55,9 @@ def test_stream_inserts_run_in_the_background_with_a_job_client(
     s_env.execute_sql("CREATE TABLE pr (k STRING, v INT) WITH ('connector' = 'print')")
     s_env.execute_sql(f"CREATE TABLE fs (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '{out}', "
                       "'format' = 'csv')")
-    src = s_env.from_path("src")
-    statements = s_env.create_statement_set()
-    statements.add_insert("pr", src)
-    statements.add_insert("fs", src.where(col("v") > 1))
-    result = statements.execute()  # returns while the jobs run
+    # SQL's statement set and the Table API's: both return while their jobs run.
+    result = s_env.execute_sql("EXECUTE STATEMENT SET BEGIN INSERT INTO pr SELECT * FROM src; "
+                               "INSERT INTO fs SELECT * FROM src WHERE v > 1; END")
     client = result.get_job_client()
     assert client is not None and len(str(client.get_job_id())) == 32
     assert client.get_job_status().result() == JobStatus.RUNNING
@@ -112,10 +110,17 @@ def test_unsupported_watermark_expression_is_named(s_env: TableEnvironment, tmp_
 def test_bounded_insert_has_a_finished_job_client(s_env: TableEnvironment, capsys: pytest.CaptureFixture[str]) -> None:
     # PyFlink 2.3 streaming: execute_insert returns a result whose job client is not None (measured).
     s_env.execute_sql("CREATE TABLE pr (v BIGINT) WITH ('connector' = 'print')")
-    result = s_env.from_elements([(1,)], ["v"]).execute_insert("pr")
+    src = s_env.from_elements([(1,)], ["v"])
+    result = src.execute_insert("pr")
     result.wait()
     assert result.get_job_client().get_job_status().result() == JobStatus.FINISHED
-    assert capsys.readouterr().out == "+I[1]\n"
+    s_env.create_temporary_view("src", src)
+    sql_result = s_env.execute_sql("INSERT INTO pr SELECT v + 1 FROM src")
+    assert sql_result.get_job_client().get_job_status().result() == JobStatus.FINISHED
+    statements = s_env.create_statement_set()
+    statements.add_insert("pr", src)
+    assert statements.execute().get_job_client().get_job_status().result() == JobStatus.FINISHED
+    assert capsys.readouterr().out == "+I[1]\n+I[2]\n+I[1]\n"
 
 
 def test_result_changing_options_without_mapping_are_refused(s_env: TableEnvironment,
