@@ -20,6 +20,10 @@ __version__ = "0.1.0"
 # The public names are loaded on first use (PEP 562), so that importing the package, as Spark's
 # Python workers do to reach pyflink_table._worker, loads no driver-side module and no py4j.
 _EXPORTS = {
+    "CompletableFuture": "pyflink_table.job_client",
+    "JobClient": "pyflink_table.job_client",
+    "JobID": "pyflink_table.job_client",
+    "JobStatus": "pyflink_table.job_client",
     "ConfigOption": "pyflink_table.config_options",
     "ConfigOptions": "pyflink_table.config_options",
     "Configuration": "pyflink_table.configuration",
@@ -69,6 +73,10 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    from pyflink_table.job_client import CompletableFuture as CompletableFuture
+    from pyflink_table.job_client import JobClient as JobClient
+    from pyflink_table.job_client import JobID as JobID
+    from pyflink_table.job_client import JobStatus as JobStatus
     from pyflink_table.config_options import ConfigOption as ConfigOption
     from pyflink_table.config_options import ConfigOptions as ConfigOptions
     from pyflink_table.configuration import Configuration as Configuration
@@ -117,6 +125,10 @@ if TYPE_CHECKING:
     from pyflink_table.table_environment import StreamTableEnvironment as StreamTableEnvironment
 
 __all__ = [
+    "CompletableFuture",
+    "JobClient",
+    "JobID",
+    "JobStatus",
     "AggregateFunction",
     "DataView",
     "FunctionContext",

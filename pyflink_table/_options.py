@@ -68,6 +68,8 @@ OWN_OPTIONS: Dict[str, str] = {
                                     "DEBUG, TRACE or a number). See the Logging and metrics page.",
     "python.logging.level.overrides": "Levels of named loggers in the Python workers, e.g. "
                                       "'my.module:DEBUG,noisy.lib:ERROR'.",
+    "execution.checkpointing.interval": "Streaming mode: the micro-batch trigger interval of jobs over unbounded "
+                                        "sources (default 200 ms).",
 }
 
 

@@ -33,6 +33,9 @@ PACKED_AGGREGATION_FUNCTION = "packed_aggregation"
 LAYOUT_KEYS = "keys"
 LAYOUT_ARGUMENTS = "arguments"
 
+# First word of an INSERT's printed answer when it started a streaming job (its id follows).
+STREAM_JOB = "stream-job"
+
 # Spark local properties set by the driver per job and read by the workers' TaskContext.
 PROPERTY_JOB_PARAMETERS = "pyflink_table.job-parameters"
 PROPERTY_PARALLELISM = "pyflink_table.parallelism"

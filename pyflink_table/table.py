@@ -436,7 +436,12 @@ class Table:
     # --- execution ----------------------------------------------------------------------------
 
     def execute(self) -> TableResult:
-        """Run the query; the result's ``collect()`` yields :class:`Row` objects."""
+        """Run the query; the result's ``collect()`` yields :class:`Row` objects (in streaming mode
+        with their :class:`~pyflink_table.row.RowKind`, and ``print()`` shows the ``op`` column)."""
+        if self._t_env._streaming:
+            from pyflink_table import _streaming
+
+            return _streaming.execute(self)
         return TableResult._of_table(self)
 
     def to_pandas(self) -> "pd.DataFrame":

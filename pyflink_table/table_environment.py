@@ -122,6 +122,10 @@ class TableEnvironment:
         return self._config
 
     def _apply_option(self, key: str, value: str) -> None:
+        if self._streaming:
+            from pyflink_table import _streaming
+
+            _streaming.check_option(key, value)
         mapped = _options.spark_setting(key, value)
         if mapped is None:
             return
@@ -473,12 +477,26 @@ class TableEnvironment:
         if statement.runsJob():
             self._before_job()  # INSERT and CREATE TABLE ... AS SELECT run a job here
         result = self._j_env.executeStatement(statement)
-        _show_printed(result.printed())
+        printed = result.printed()
+        if printed is not None and printed[0] == _protocol.STREAM_JOB:  # INSERTs of streams: they run in the background
+            from pyflink_table import _streaming
+
+            return _streaming.InsertResult([_streaming.start_insert(self, i) for i in list(printed)[1:]])
+        _show_printed(printed)
         if result.rows() is None:
+            if self._streaming and stmt.lstrip()[:7].upper() in ("INSERT ", "EXECUTE"):
+                from pyflink_table import _streaming
+
+                return _streaming.InsertResult([_streaming.FinishedJob()])  # bounded: already run
             return TableResult._ok()
         if statement.isExplain():
             return _ExplainResult._of_plan(Table(result.rows(), self))
-        return TableResult._of_table(Table(result.rows(), self), statement.listsObjects())
+        listing = statement.listsObjects()
+        if self._streaming and not listing:
+            from pyflink_table import _streaming
+
+            return _streaming.execute(Table(result.rows(), self))
+        return TableResult._of_table(Table(result.rows(), self), listing)
 
     def sql_update(self, stmt: str) -> None:
         """FLIP-38: run a DDL or INSERT statement."""
@@ -575,7 +593,15 @@ class TableEnvironment:
         else:
             printed = self._j_env.connectors().insertIntoDescriptor(target._java_definition(table), table._j_table,
                                                                     overwrite)
+        if printed is not None and printed[0] == _protocol.STREAM_JOB:  # an unbounded input: runs in the background
+            from pyflink_table import _streaming
+
+            return _streaming.InsertResult([_streaming.start_insert(self, printed[1])])
         _show_printed(printed)
+        if self._streaming:  # a bounded input: the job has run; its client reports FINISHED
+            from pyflink_table import _streaming
+
+            return _streaming.InsertResult([_streaming.FinishedJob()])
         # as Flink: one BIGINT column per sink, named by the sink, holding -1 (affected rows unknown)
         if isinstance(target, str):
             sink = self._object_identifier(target).as_summary_string()

@@ -296,7 +296,7 @@ public final class ConnectorCatalog {
       df = Connectors.failingScan(spark(), Connectors.physicalSchema(e.definition), "Connector '"
           + e.definition.connector() + "' can only be used as a sink; table '" + e.name + "' cannot be read.");
     } else {
-      df = Connectors.read(spark(), e.name, e.definition, hadoop(), env.functions);
+      df = read(e.name, e.definition);
     }
     df.createOrReplaceTempView(e.name);
   }
@@ -304,7 +304,13 @@ public final class ConnectorCatalog {
   /** A source table from a descriptor without registering it (from_descriptor). */
   public JTable fromDefinition(TableDefinition def) {
     Connectors.validate("*anonymous*", def);
-    return env.fromDataset(Connectors.read(spark(), "*anonymous_" + def.connector() + "*", def, hadoop(), env.functions));
+    return env.fromDataset(read("*anonymous_" + def.connector() + "*", def));
+  }
+
+  /** A source's rows; in streaming mode unbounded sources are Spark streams (streaming package). */
+  private Dataset<Row> read(String name, TableDefinition def) {
+    return env.isStreaming() ? org.pyflink_table.bridge.streaming.StreamSources.read(spark(), name, def, hadoop(), env.functions)
+        : Connectors.read(spark(), name, def, hadoop(), env.functions);
   }
 
   // --- inserts -----------------------------------------------------------------------------------
@@ -358,6 +364,10 @@ public final class ConnectorCatalog {
           + def.connector() + "' of table '" + name + "' does not.");
     }
     Dataset<Row> aligned = align(name, def, table.df);
+    if (env.isStreaming()) {
+      String sink = identifier(name).replace("`", "");
+      return org.pyflink_table.bridge.streaming.StreamSinks.write(env, sink, def, aligned, overwrite, hadoop());
+    }
     return Connectors.write(spark(), name, def, aligned, overwrite, hadoop());
   }
 

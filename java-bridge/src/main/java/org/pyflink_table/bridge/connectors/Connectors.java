@@ -241,6 +241,27 @@ public final class Connectors {
     return withComputedColumns(physical, d, path, functions);
   }
 
+  /**
+   * Whether a source never ends in streaming mode: a filesystem table with
+   * 'source.monitor-interval', or datagen without 'number-of-rows' and without sequence fields.
+   */
+  public static boolean isUnbounded(TableDefinition d) {
+    if (d.connector().equals("filesystem")) return d.options.containsKey("source.monitor-interval");
+    if (!d.connector().equals("datagen") || d.options.containsKey("number-of-rows")) return false;
+    for (TableDefinition.Column c : d.physicalColumns()) {
+      if ("sequence".equals(d.options.get("fields." + c.name + ".kind"))) return false;
+    }
+    return true;
+  }
+
+  /** The rows of an unbounded source as a Spark stream (see {@link #isUnbounded}). */
+  public static Dataset<Row> readUnbounded(SparkSession spark, String path, TableDefinition d,
+      org.apache.hadoop.conf.Configuration hadoop, org.pyflink_table.bridge.expressions.FunctionCatalog functions) {
+    Dataset<Row> physical = d.connector().equals("datagen") ? DataGen.readStream(spark, d)
+        : readFiles(spark, path, d, hadoop, true);
+    return withComputedColumns(physical, d, path, functions);
+  }
+
   static Dataset<Row> withComputedColumns(Dataset<Row> physical, TableDefinition d, String path,
       org.pyflink_table.bridge.expressions.FunctionCatalog functions) {
     Dataset<Row> df = physical;
@@ -272,11 +293,19 @@ public final class Connectors {
   }
 
   private static Dataset<Row> readFiles(SparkSession spark, String path, TableDefinition d, org.apache.hadoop.conf.Configuration hadoop) {
+    return readFiles(spark, path, d, hadoop, false);
+  }
+
+  private static Dataset<Row> readFiles(SparkSession spark, String path, TableDefinition d, org.apache.hadoop.conf.Configuration hadoop,
+      boolean streaming) {
     String location = d.options.get("path");
     StructType schema = physicalSchema(d);
     try {
       org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
       if (!p.getFileSystem(hadoop).exists(p)) {
+        if (streaming) {
+          throw new ValidationException("Directory '" + location + "' monitored by table '" + path + "' does not exist.");
+        }
         return failingScan(spark, schema, "File or directory '" + location + "' of table '" + path + "' does not exist.");
       }
     } catch (java.io.IOException e) {
@@ -285,19 +314,21 @@ public final class Connectors {
     String format = d.options.get("format");
     switch (format) {
       case "csv":
-        return Formats.readCsv(spark, location, path, d, schema, hadoop);
+        return Formats.readCsv(spark, location, path, d, schema, hadoop, streaming);
       case "json":
-        return Formats.readJson(spark, location, path, d, schema);
+        return Formats.readJson(spark, location, path, d, schema, streaming);
       case "parquet":
       case "orc":
-        return reorder(spark.read().schema(nullable(schema)).format(format).load(location), schema);
+        return reorder(streaming ? spark.readStream().schema(nullable(schema)).format(format).load(location)
+            : spark.read().schema(nullable(schema)).format(format).load(location), schema);
       case "raw": {
         TableDefinition.Column only = dataColumns(d).get(0);
         StructType textSchema = new StructType().add("value", DataTypes.StringType);
         for (StructField f : schema.fields()) {
           if (d.partitionKeys.contains(f.name())) textSchema = textSchema.add(f.name(), f.dataType());
         }
-        Dataset<Row> text = spark.read().schema(textSchema).text(location).withColumnRenamed("value", only.name);
+        Dataset<Row> text = (streaming ? spark.readStream().schema(textSchema).text(location)
+            : spark.read().schema(textSchema).text(location)).withColumnRenamed("value", only.name);
         return reorder(text, schema);
       }
       default:

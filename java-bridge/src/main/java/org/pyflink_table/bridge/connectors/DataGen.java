@@ -58,7 +58,19 @@ final class DataGen {
         n = Math.min(n, Math.max(0, end - start + 1));
       }
     }
-    Dataset<Row> base = spark.range(n).toDF("__pyflink_table_seq");
+    return generated(spark.range(n).toDF("__pyflink_table_seq"), d);
+  }
+
+  /** An unbounded datagen table: Spark's rate source paced by 'rows-per-second' (default 10000). */
+  static Dataset<Row> readStream(SparkSession spark, TableDefinition d) {
+    long rate = parseLong(d.option("rows-per-second", "10000"), "rows-per-second");
+    Dataset<Row> base = spark.readStream().format("rate").option("rowsPerSecond", rate).load()
+        .select(col("value").as("__pyflink_table_seq"));
+    return generated(base, d);
+  }
+
+  /** The declared fields computed from the row number column {@code __pyflink_table_seq}. */
+  private static Dataset<Row> generated(Dataset<Row> base, TableDefinition d) {
     List<Column> out = new ArrayList<>();
     for (StructField f : Connectors.physicalSchema(d).fields()) {
       TableDefinition.Column c = d.column(f.name());

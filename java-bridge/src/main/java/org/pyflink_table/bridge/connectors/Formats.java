@@ -39,7 +39,7 @@ import org.apache.spark.util.LongAccumulator;
 import org.pyflink_table.bridge.errors.TableException;
 
 /** Flink's csv, json and print layouts expressed as Spark column expressions. */
-final class Formats {
+public final class Formats {
   private Formats() {}
 
   static final String CORRUPT = "__pyflink_table_corrupt_record";
@@ -48,6 +48,12 @@ final class Formats {
 
   static Dataset<Row> readCsv(SparkSession spark, String location, String table, TableDefinition d, StructType schema,
       org.apache.hadoop.conf.Configuration hadoop) {
+    return readCsv(spark, location, table, d, schema, hadoop, false);
+  }
+
+  /** CSV rows; {@code streaming} reads the directory as a file stream (new files as they arrive). */
+  static Dataset<Row> readCsv(SparkSession spark, String location, String table, TableDefinition d, StructType schema,
+      org.apache.hadoop.conf.Configuration hadoop, boolean streaming) {
     String delim = Connectors.unescape(d.option("csv.field-delimiter", ","));
     boolean noQuote = d.flag("csv.disable-quote-character");
     String quote = d.option("csv.quote-character", "\"");
@@ -62,19 +68,22 @@ final class Formats {
     // Line by line unless a quoted value holds a line break: record-by-record reading (Spark's
     // multiLine) cannot split a file between tasks, so it is used only for files that need it.
     List<org.apache.hadoop.fs.Path> unclosedFiles = new ArrayList<>();
-    CsvText.Layout layout = csvLayout(location, dialect, hadoop, unclosedFiles);
+    // A stream's files are not there yet: records are read line by line.
+    CsvText.Layout layout = streaming ? new CsvText.Layout(false, null, false)
+        : csvLayout(location, dialect, hadoop, unclosedFiles);
     dialect = dialect.withMultiLine(layout.quotedLineBreak);
     ParseErrors.registerDialect(table, dialect);
     StructType text = new StructType();
     for (StructField f : schema.fields()) text = text.add(f.name(), DataTypes.StringType, true);
     text = text.add(CORRUPT, DataTypes.StringType, true);
-    org.apache.spark.sql.DataFrameReader reader = spark.read().schema(text);
+    java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
     // Spark turns a quoted "\r\n" into "\n" unless it is told the files' line break.
     // (Spark's warning about a two-character separator is silenced in log4j2.properties.)
     if (dialect.multiLine && layout.separator != null) {
-      reader = reader.option("lineSep", layout.separator);
+      options.put("lineSep", layout.separator);
     }
-    Dataset<Row> raw = reader
+    CsvOptions reader = new CsvOptions(options);
+    reader
         .option("header", String.valueOf(header))
         .option("multiLine", String.valueOf(dialect.multiLine))
         .option("sep", delim)
@@ -87,8 +96,9 @@ final class Formats {
         .option("ignoreTrailingWhiteSpace", "false")
         .option("comment", comments ? "#" : "\u0000")
         .option("quote", noQuote ? "\u0000" : quote)
-        .option("escape", escape != null ? escape : quote)
-        .csv(location);
+        .option("escape", escape != null ? escape : quote);
+    Dataset<Row> raw = streaming ? spark.readStream().schema(text).options(options).csv(location)
+        : spark.read().schema(text).options(options).csv(location);
     int dataFields = 0;
     for (StructField f : schema.fields()) if (!d.partitionKeys.contains(f.name())) dataFields++;
     // Spark marks a record with too few or too many fields (or an unclosed quote) as corrupt and
@@ -174,6 +184,20 @@ final class Formats {
       checked = raw.filter(when(anyBad, raise_error(message)).otherwise(lit(true)));
     }
     return checked.select(out.toArray(new Column[0]));
+  }
+
+  /** Collects reader options, so batch and stream readers get the same ones. */
+  private static final class CsvOptions {
+    private final java.util.Map<String, String> options;
+
+    CsvOptions(java.util.Map<String, String> options) {
+      this.options = options;
+    }
+
+    CsvOptions option(String key, String value) {
+      options.put(key, value);
+      return this;
+    }
   }
 
   /**
@@ -340,15 +364,19 @@ final class Formats {
   // --- JSON --------------------------------------------------------------------------------------
 
   static Dataset<Row> readJson(SparkSession spark, String location, String table, TableDefinition d, StructType schema) {
+    return readJson(spark, location, table, d, schema, false);
+  }
+
+  /** JSON rows; {@code streaming} reads the directory as a file stream. */
+  static Dataset<Row> readJson(SparkSession spark, String location, String table, TableDefinition d, StructType schema,
+      boolean streaming) {
     boolean iso = "ISO-8601".equals(d.option("json.timestamp-format.standard", "SQL"));
     String ts = iso ? "yyyy-MM-dd'T'HH:mm:ss[.SSSSSSSSS]" : "yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]";
     StructType js = Connectors.nullable(schema).add(CORRUPT, DataTypes.StringType, true);
-    Dataset<Row> raw = spark.read().schema(js)
-        .option("mode", "PERMISSIVE")
-        .option("columnNameOfCorruptRecord", CORRUPT)
-        .option("timestampNTZFormat", ts)
-        .option("timestampFormat", ts + "['Z'][XXX]")
-        .json(location);
+    java.util.Map<String, String> options = java.util.Map.of("mode", "PERMISSIVE", "columnNameOfCorruptRecord", CORRUPT,
+        "timestampNTZFormat", ts, "timestampFormat", ts + "['Z'][XXX]");
+    Dataset<Row> raw = streaming ? spark.readStream().schema(js).options(options).json(location)
+        : spark.read().schema(js).options(options).json(location);
     // Spark keeps the fields it could read of a record with a mistyped field and its text; the
     // text read as a generic object tells those (Flink: the field is NULL) from non-objects (dropped).
     Column corrupt = col(CORRUPT).isNotNull();
@@ -444,7 +472,7 @@ final class Formats {
     return lines;
   }
 
-  private static String printRow(Row r) {
+  public static String printRow(Row r) {
     StringBuilder sb = new StringBuilder("[");
     for (int i = 0; i < r.length(); i++) {
       if (i > 0) sb.append(", ");

@@ -36,6 +36,9 @@ public final class Protocol {
   public static final String LAYOUT_KEYS = "keys";
   public static final String LAYOUT_ARGUMENTS = "arguments";
 
+  /** First word of an INSERT's printed answer when it started a streaming job (its id follows). */
+  public static final String STREAM_JOB = "stream-job";
+
   /** Every constant above by name, for the test that both sides agree. */
   public static Map<String, Object> constants() {
     Map<String, Object> out = new TreeMap<>();

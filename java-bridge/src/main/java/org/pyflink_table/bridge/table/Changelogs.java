@@ -99,6 +99,10 @@ public final class Changelogs {
         }
       }
     }
+    // Streaming mode: an updating table's changelog has more kinds than INSERT (streaming package).
+    if (org.pyflink_table.bridge.streaming.ChangelogTables.appliesTo(t)) {
+      return org.pyflink_table.bridge.streaming.ChangelogTables.toChangelog(t, a.op, a.mapping);
+    }
     List<Column> cols = new ArrayList<>();
     // NULLIF(code, NULL) is the code typed nullable, as Flink types the column (STRING).
     cols.add(org.apache.spark.sql.functions.nullif(lit(code == null ? "" : code), lit(null).cast("string")).as(a.op));

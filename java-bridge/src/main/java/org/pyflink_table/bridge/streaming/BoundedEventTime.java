@@ -1,0 +1,73 @@
+package org.pyflink_table.bridge.streaming;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.monotonically_increasing_id;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.types.StructType;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
+
+/**
+ * Flink's event time over a bounded stream, at parallelism 1: rows arrive in order and the
+ * watermark a row meets is {@code max(rowtime of the rows before it) - delay}. A row is late for
+ * a group window, and dropped, when the window's last instant ({@code end - 1 ms}) is at or before
+ * that watermark. Every other window fires at the end of input (Flink's MAX_WATERMARK), so the
+ * remaining rows aggregate as in batch. Applied below each group-window aggregation whose input
+ * has a rowtime with a WATERMARK; sliding windows are judged per window, as Flink does.
+ */
+final class BoundedEventTime {
+  private BoundedEventTime() {}
+
+  private static final String SEQ = "__pft_arrival";
+  private static final String ROW_WATERMARK = "__pft_row_watermark";
+
+  /** The plan with late rows dropped below its group-window aggregations. */
+  static LogicalPlan dropLateRows(org.apache.spark.sql.classic.SparkSession spark, LogicalPlan p) {
+    List<LogicalPlan> children = new ArrayList<>();
+    boolean changed = false;
+    for (LogicalPlan c : ScalaInterop.list(p.children())) {
+      LogicalPlan r = dropLateRows(spark, c);
+      changed |= r != c;
+      children.add(r);
+    }
+    LogicalPlan node = changed ? p.withNewChildren(ScalaInterop.seq(children)) : p;
+    if (node instanceof Aggregate && Changelog.isWindowed((Aggregate) node)) return withoutLateRows(spark, (Aggregate) node);
+    return node;
+  }
+
+  private static LogicalPlan withoutLateRows(org.apache.spark.sql.classic.SparkSession spark, Aggregate a) {
+    Attribute window = null;
+    for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+      if (g instanceof Attribute && g.dataType() instanceof StructType && window == null) window = (Attribute) g;
+    }
+    Attribute rowtime = null;
+    for (Attribute attr : ScalaInterop.list(a.child().output())) {
+      if (rowtime == null && attr.metadata().contains(StreamSources.WATERMARK_DELAY_MS)) rowtime = attr;
+    }
+    if (window == null || rowtime == null) return a;
+    long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
+    Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
+    List<Column> keep = new ArrayList<>();
+    for (Attribute attr : ScalaInterop.list(a.child().output())) keep.add(Jobs.column(attr));
+    // Arrival order is the scan order (one partition at parallelism 1, files in order).
+    Dataset<Row> ordered = child.withColumn(SEQ, monotonically_increasing_id());
+    Column seenBefore = max(Jobs.column(rowtime)).over(Window.orderBy(col(SEQ)).rowsBetween(Window.unboundedPreceding(), -1));
+    Column interval = org.apache.spark.sql.functions.expr("INTERVAL '" + delayMs + "' MILLISECOND");
+    Column lastInstant = Jobs.column(window).getField("end").minus(org.apache.spark.sql.functions.expr("INTERVAL 1 MILLISECOND"));
+    Dataset<Row> onTime = ordered.withColumn(ROW_WATERMARK, seenBefore.minus(interval))
+        .filter(col(ROW_WATERMARK).isNull().or(lastInstant.gt(col(ROW_WATERMARK))))
+        .select(keep.toArray(new Column[0]));
+    return new Aggregate(a.groupingExpressions(), a.aggregateExpressions(), onTime.queryExecution().analyzed(), a.hint());
+  }
+
+}

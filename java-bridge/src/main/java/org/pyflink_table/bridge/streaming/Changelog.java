@@ -1,0 +1,232 @@
+package org.pyflink_table.bridge.streaming;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.when;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Ascending$;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.CurrentRow$;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.MonotonicallyIncreasingID;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.NullsFirst$;
+import org.apache.spark.sql.catalyst.expressions.RowFrame$;
+import org.apache.spark.sql.catalyst.expressions.RowNumber;
+import org.apache.spark.sql.catalyst.expressions.SortOrder;
+import org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame;
+import org.apache.spark.sql.catalyst.expressions.UnboundedPreceding$;
+import org.apache.spark.sql.catalyst.expressions.WindowExpression;
+import org.apache.spark.sql.catalyst.expressions.WindowSpecDefinition;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.expressions.WindowSpec;
+import org.apache.spark.sql.types.StructType;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.table.JTable;
+
+/**
+ * Flink's changelog of a bounded table in streaming mode, computed in one Spark batch job.
+ *
+ * <p>Flink processes a bounded stream row by row; at parallelism 1 an unbounded aggregation
+ * (group_by without a window, a global aggregate) emits {@code +I} for a key's first row and
+ * {@code -U old, +U new} for each later row that changes the result (an unchanged result emits
+ * nothing). The same sequence follows from the input in arrival order: each aggregate becomes a
+ * running window aggregate (ROWS UNBOUNDED PRECEDING ordered by arrival) and each row is compared
+ * with its key's previous result. Projections and filters above the aggregation apply to every
+ * change record, as Flink's Calc does. Group-window aggregates and plain queries are insert-only.
+ */
+public final class Changelog {
+  private Changelog() {}
+
+  /** Hidden columns: the change kind ({@code +I/-U/+U/-D}), arrival order, and order within one arrival. */
+  public static final String OP = "__pft_op";
+  static final String SEQ = "__pft_seq";
+  static final String SUB = "__pft_sub";
+
+  /** The table's rows plus the {@link #OP} column, in changelog order. */
+  public static Dataset<Row> of(JTable table) {
+    LogicalPlan analyzed = table.df.queryExecution().analyzed();
+    // Event time first: late rows never reach the windows (BoundedEventTime).
+    LogicalPlan plan = BoundedEventTime.dropLateRows(session(table), analyzed);
+    LogicalPlan rewritten = rewrite(table, plan);
+    if (rewritten == null) {
+      Dataset<Row> rows = plan == analyzed ? table.df : org.apache.spark.sql.classic.Dataset.ofRows(session(table), plan);
+      return rows.withColumn(OP, lit("+I"));
+    }
+    Dataset<Row> changes = org.apache.spark.sql.classic.Dataset.ofRows(session(table), rewritten);
+    // Output columns by position of the rewritten plan (names may repeat in Flink results).
+    String[] cols = changes.columns();
+    List<Column> keep = new ArrayList<>();
+    for (int i = 0; i < plan.output().size(); i++) keep.add(changes.col("`" + cols[i] + "`"));
+    keep.add(changes.col(OP));
+    return changes.orderBy(changes.col(SEQ), changes.col(SUB)).select(keep.toArray(new Column[0]));
+  }
+
+  /** Whether the table's changelog holds updates (so append-only sinks refuse it). */
+  public static boolean isUpdating(JTable table) {
+    return updatingNode(table.df.queryExecution().analyzed()) != null;
+  }
+
+  /** Flink's name of the node that produces updates, e.g. {@code GroupAggregate(groupBy=[k], select=[...])}; null when insert-only. */
+  public static String updatingNode(LogicalPlan plan) {
+    if (plan instanceof Aggregate && !isWindowed((Aggregate) plan)) {
+      Aggregate a = (Aggregate) plan;
+      List<String> keys = new ArrayList<>();
+      for (Expression g : ScalaInterop.list(a.groupingExpressions())) keys.add(g instanceof NamedExpression ? ((NamedExpression) g).name() : g.sql());
+      List<String> select = new ArrayList<>();
+      for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+        select.add(e instanceof Alias ? ((Alias) e).child().sql().replace("`", "") + " AS " + e.name() : e.name());
+      }
+      return "GroupAggregate(" + (keys.isEmpty() ? "" : "groupBy=[" + String.join(", ", keys) + "], ") + "select=["
+          + String.join(", ", select) + "])";
+    }
+    for (LogicalPlan c : ScalaInterop.list(plan.children())) {
+      String found = updatingNode(c);
+      if (found != null) return found;
+    }
+    return null;
+  }
+
+  static org.apache.spark.sql.classic.SparkSession session(JTable table) {
+    return (org.apache.spark.sql.classic.SparkSession) table.env.spark;
+  }
+
+  /** Group-window aggregations group by Spark's window struct (start, end): they are insert-only. */
+  static boolean isWindowed(Aggregate a) {
+    for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+      if (g.dataType() instanceof StructType) {
+        StructType s = (StructType) g.dataType();
+        if (s.fields().length == 2 && s.fields()[0].name().equals("start") && s.fields()[1].name().equals("end")) return true;
+      }
+    }
+    return false;
+  }
+
+  /** The plan with OP, SEQ and SUB columns appended, or null when it is insert-only. */
+  private static LogicalPlan rewrite(JTable table, LogicalPlan p) {
+    if (p instanceof Aggregate && !isWindowed((Aggregate) p)) {
+      Aggregate a = (Aggregate) p;
+      if (rewrite(table, a.child()) != null) throw unsupported("an aggregation of an updating table");
+      return aggregate(table, a);
+    }
+    if (p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias) {
+      LogicalPlan child = rewrite(table, p.children().head());
+      if (child == null) return null;
+      if (p instanceof Project) {
+        List<NamedExpression> items = new ArrayList<>(ScalaInterop.list(((Project) p).projectList()));
+        items.addAll(hidden(child));
+        return new Project(ScalaInterop.seq(items), child);
+      }
+      return p.withNewChildren(ScalaInterop.seq(List.of(child)));
+    }
+    for (LogicalPlan c : ScalaInterop.list(p.children())) {
+      if (rewrite(table, c) != null) throw unsupported(p.nodeName() + " over an updating table");
+    }
+    return null;
+  }
+
+  private static TableException unsupported(String what) {
+    return TableException.unsupported(what + " in streaming mode (only projections and filters may follow an "
+        + "unbounded aggregation for now)");
+  }
+
+  private static List<NamedExpression> hidden(LogicalPlan p) {
+    List<NamedExpression> out = new ArrayList<>();
+    for (String name : List.of(OP, SEQ, SUB)) {
+      for (Attribute a : ScalaInterop.list(p.output())) if (a.name().equals(name)) out.add(a);
+    }
+    return out;
+  }
+
+  private static Alias alias(Expression e, String name) {
+    return new Alias(e, name, org.apache.spark.sql.catalyst.expressions.NamedExpression$.MODULE$.newExprId(),
+        ScalaInterop.seq(List.of()), scala.Option.empty(), ScalaInterop.seq(List.of()));
+  }
+
+  /** Each aggregate as a running aggregate over its key's rows in arrival order. */
+  private static Expression running(Expression e, WindowSpecDefinition spec) {
+    if (e instanceof AggregateExpression) return new WindowExpression(e, spec);
+    List<Expression> children = new ArrayList<>();
+    boolean changed = false;
+    for (Expression c : ScalaInterop.list(e.children())) {
+      Expression r = running(c, spec);
+      changed |= r != c;
+      children.add(r);
+    }
+    return changed ? e.withNewChildren(ScalaInterop.seq(children)) : e;
+  }
+
+  private static LogicalPlan aggregate(JTable table, Aggregate a) {
+    Alias seqAlias = alias(new MonotonicallyIncreasingID(), SEQ);
+    List<NamedExpression> withSeqItems = new ArrayList<>(ScalaInterop.list(a.child().output()));
+    withSeqItems.add(seqAlias);
+    LogicalPlan withSeq = new Project(ScalaInterop.seq(withSeqItems), a.child());
+    Attribute seqAttr = seqAlias.toAttribute();
+    List<Expression> keys = ScalaInterop.list(a.groupingExpressions());
+    SortOrder bySeq = new SortOrder(seqAttr, Ascending$.MODULE$, NullsFirst$.MODULE$, ScalaInterop.seq(List.of()));
+    WindowSpecDefinition spec = new WindowSpecDefinition(ScalaInterop.seq(keys), ScalaInterop.seq(List.of(bySeq)),
+        new SpecifiedWindowFrame(RowFrame$.MODULE$, UnboundedPreceding$.MODULE$, CurrentRow$.MODULE$));
+    List<NamedExpression> outputs = ScalaInterop.list(a.aggregateExpressions());
+    List<NamedExpression> stage = new ArrayList<>();
+    for (int i = 0; i < outputs.size(); i++) {
+      NamedExpression ne = outputs.get(i);
+      Expression value = ne instanceof Alias ? ((Alias) ne).child() : (Expression) (Object) ne;
+      stage.add(alias(running(value, spec), "__pft_o" + i));
+    }
+    for (int j = 0; j < keys.size(); j++) stage.add(alias(keys.get(j), "__pft_g" + j));
+    stage.add(seqAttr);
+    stage.add(alias(new WindowExpression(new RowNumber(), spec), "__pft_rn"));
+    Dataset<Row> running = org.apache.spark.sql.classic.Dataset.ofRows(session(table), new Project(ScalaInterop.seq(stage), withSeq));
+
+    List<Column> keyCols = new ArrayList<>();
+    for (int j = 0; j < keys.size(); j++) keyCols.add(col("__pft_g" + j));
+    WindowSpec byKey = Window.partitionBy(keyCols.toArray(new Column[0])).orderBy(col(SEQ));
+    Column same = lit(true);
+    for (int i = 0; i < outputs.size(); i++) {
+      running = running.withColumn("__pft_p" + i, org.apache.spark.sql.functions.lag(col("__pft_o" + i), 1).over(byKey));
+      same = same.and(col("__pft_o" + i).eqNullSafe(col("__pft_p" + i)));
+    }
+    Column first = col("__pft_rn").equalTo(1);
+    List<Column> after = new ArrayList<>();
+    List<Column> before = new ArrayList<>();
+    for (int i = 0; i < outputs.size(); i++) {
+      after.add(col("__pft_o" + i));
+      before.add(col("__pft_p" + i).as("__pft_o" + i));
+    }
+    after.add(when(first, lit("+I")).otherwise(lit("+U")).as(OP));
+    after.add(col(SEQ));
+    after.add(lit(1).as(SUB));
+    before.add(lit("-U").as(OP));
+    before.add(col(SEQ));
+    before.add(lit(0).as(SUB));
+    // An unchanged result emits nothing, as Flink's GroupAggFunction.
+    Dataset<Row> changes = running.filter(first.or(not(same))).select(after.toArray(new Column[0]))
+        .unionAll(running.filter(not(first).and(not(same))).select(before.toArray(new Column[0])));
+    LogicalPlan plan = changes.queryExecution().analyzed();
+    // The aggregate's own output attributes (same ids, names and Flink type metadata) on top, so
+    // the projections and filters above it still resolve.
+    List<Attribute> attrs = ScalaInterop.list(plan.output());
+    List<NamedExpression> restored = new ArrayList<>();
+    for (int i = 0; i < outputs.size(); i++) {
+      NamedExpression ne = outputs.get(i);
+      restored.add(new Alias(attrs.get(i), ne.name(), ne.exprId(), ne.qualifier(), scala.Option.apply(ne.metadata()),
+          ScalaInterop.seq(List.of())));
+    }
+    for (int k = outputs.size(); k < attrs.size(); k++) restored.add(attrs.get(k));
+    return new Project(ScalaInterop.seq(restored), plan);
+  }
+}

@@ -1,0 +1,120 @@
+package org.pyflink_table.bridge.streaming;
+
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
+import org.apache.spark.sql.types.StructType;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.table.JTable;
+
+/**
+ * What the Python side needs to run a table over an unbounded source as a Spark streaming query.
+ *
+ * <p>Event time: Spark's watermark must be on a TIMESTAMP_LTZ column, Flink's rowtime is usually a
+ * TIMESTAMP. Below each group-window aggregation over a stream, the rowtime (marked by
+ * {@link StreamSources}) is copied as TIMESTAMP_LTZ and watermarked there; the aggregation then also
+ * groups by the window's last instant ({@code end - 1 ms}, Flink's {@code maxTimestamp}) carrying
+ * the watermark delay. Spark thus emits a window once the watermark reaches its maxTimestamp and
+ * drops rows whose window has already fired, Flink's two rules, at micro-batch granularity.
+ */
+public final class Jobs {
+  private Jobs() {}
+
+  private static final String ROWTIME_LTZ = "__pft_rowtime";
+  private static final String WINDOW_MAX = "__pft_window_max";
+
+  /** Whether the table reads an unbounded source (so it runs as a streaming query). */
+  public static boolean isUnbounded(JTable table) {
+    return table.df.isStreaming();
+  }
+
+  /**
+   * Refuses what this version cannot run on a stream yet: an unbounded (updating) aggregation,
+   * whose retractions need per-key state (group-window aggregations are fine: they only append).
+   */
+  public static void checkStreamable(Dataset<Row> rows) {
+    String node = Changelog.updatingNode(rows.queryExecution().analyzed());
+    if (node != null) {
+      throw TableException.unsupported("an updating aggregation (" + node + ") over an unbounded source in streaming "
+          + "mode; aggregate over a group window (with a WATERMARK), or read a bounded source");
+    }
+  }
+
+  /** The table's rows as a stream to start, with watermarks placed (after {@link #checkStreamable}). */
+  public static Dataset<Row> streamOf(JTable table) {
+    return streamOf(table.env.spark, table.df);
+  }
+
+  /** {@link #streamOf(JTable)} for a Dataset (the rows of an INSERT). */
+  public static Dataset<Row> streamOf(org.apache.spark.sql.SparkSession spark, Dataset<Row> df) {
+    checkStreamable(df);
+    LogicalPlan plan = df.queryExecution().analyzed();
+    LogicalPlan placed = placeWatermarks((org.apache.spark.sql.classic.SparkSession) spark, plan);
+    return placed == plan ? df : org.apache.spark.sql.classic.Dataset.ofRows((org.apache.spark.sql.classic.SparkSession) spark, placed);
+  }
+
+  private static LogicalPlan placeWatermarks(org.apache.spark.sql.classic.SparkSession spark, LogicalPlan p) {
+    List<LogicalPlan> children = new ArrayList<>();
+    boolean changed = false;
+    for (LogicalPlan c : ScalaInterop.list(p.children())) {
+      LogicalPlan r = placeWatermarks(spark, c);
+      changed |= r != c;
+      children.add(r);
+    }
+    LogicalPlan node = changed ? p.withNewChildren(ScalaInterop.seq(children)) : p;
+    if (node instanceof Aggregate && Changelog.isWindowed((Aggregate) node) && node.isStreaming()) {
+      return watermarked(spark, (Aggregate) node);
+    }
+    return node;
+  }
+
+  /** A Column of an analysed expression (its attribute ids kept). */
+  static Column column(Expression e) {
+    return new Column(org.apache.spark.sql.classic.ExpressionColumnNode.apply(e,
+        org.apache.spark.sql.classic.ExpressionColumnNode.apply$default$2()));
+  }
+
+  private static Aggregate watermarked(org.apache.spark.sql.classic.SparkSession spark, Aggregate a) {
+    Attribute window = null;
+    for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+      if (g instanceof Attribute && g.dataType() instanceof StructType && window == null) window = (Attribute) g;
+    }
+    Attribute rowtime = null;
+    for (Attribute attr : ScalaInterop.list(a.child().output())) {
+      if (rowtime == null && attr.metadata().contains(StreamSources.WATERMARK_DELAY_MS)) rowtime = attr;
+    }
+    if (window == null || rowtime == null) {
+      throw new TableException("A group window over an unbounded source needs a time attribute with a watermark: "
+          + "declare WATERMARK FOR <column> AS <column> - INTERVAL '...' SECOND on the source table and window on "
+          + "that column.");
+    }
+    long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
+    Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
+    List<Column> keep = new ArrayList<>();
+    for (Attribute attr : ScalaInterop.list(a.child().output())) keep.add(column(attr));
+    Metadata delay = new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build();
+    // Flink fires a window when the watermark reaches end - 1 ms and drops rows of fired windows.
+    Column maxTimestamp = column(window).getField("end").cast(DataTypes.TimestampType)
+        .minus(org.apache.spark.sql.functions.expr("INTERVAL 1 MILLISECOND"));
+    keep.add(maxTimestamp.as(WINDOW_MAX, delay));
+    Dataset<Row> marked = child.withColumn(ROWTIME_LTZ, column(rowtime).cast(DataTypes.TimestampType))
+        .withWatermark(ROWTIME_LTZ, delayMs + " milliseconds")
+        .select(keep.toArray(new Column[0]));
+    LogicalPlan markedPlan = marked.queryExecution().analyzed();
+    List<Expression> grouping = new ArrayList<>(ScalaInterop.list(a.groupingExpressions()));
+    List<Attribute> out = ScalaInterop.list(markedPlan.output());
+    grouping.add(out.get(out.size() - 1));
+    return new Aggregate(ScalaInterop.seq(grouping), a.aggregateExpressions(), markedPlan, a.hint());
+  }
+}

@@ -1,0 +1,116 @@
+package org.pyflink_table.bridge.streaming;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.pyflink_table.bridge.connectors.Connectors;
+import org.pyflink_table.bridge.connectors.Formats;
+import org.pyflink_table.bridge.connectors.TableDefinition;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.protocol.Protocol;
+import org.pyflink_table.bridge.session.TableEnv;
+import org.pyflink_table.bridge.table.JTable;
+
+/**
+ * Sinks in streaming mode. The print sink shows each change with its kind ({@code +I[...]},
+ * {@code -U[...]}); append-only sinks (filesystem, blackhole) refuse updating input with Flink's
+ * message, as Flink's planner does.
+ */
+public final class StreamSinks {
+  private StreamSinks() {}
+
+  /** First line of {@link #write}'s answer for an insert whose input is a stream; the second is its id. */
+  public static final String STREAM_JOB = Protocol.STREAM_JOB;
+
+  private static final Map<String, StreamInsert> PENDING = new ConcurrentHashMap<>();
+  private static final AtomicLong IDS = new AtomicLong();
+
+  /** An INSERT of a stream into a sink, run by the Python side one micro-batch at a time ({@link #writeBatch}). */
+  public static final class StreamInsert {
+    final TableEnv env;
+    final String sink;
+    final TableDefinition def;
+    final Dataset<Row> rows;
+    final org.apache.hadoop.conf.Configuration hadoop;
+
+    StreamInsert(TableEnv env, String sink, TableDefinition def, Dataset<Row> rows, org.apache.hadoop.conf.Configuration hadoop) {
+      this.env = env;
+      this.sink = sink;
+      this.def = def;
+      this.rows = rows;
+      this.hadoop = hadoop;
+    }
+
+    /** The rows to write, a Spark stream. */
+    public Dataset<Row> rows() {
+      return rows;
+    }
+
+    /** The sink's full name. */
+    public String sink() {
+      return sink;
+    }
+  }
+
+  /** The insert registered under {@code id} by {@link #write} (once). */
+  public static StreamInsert take(String id) {
+    return PENDING.remove(id);
+  }
+
+  /** Writes one micro-batch of a stream insert; returns the print sink's lines or null. */
+  public static String[] writeBatch(StreamInsert insert, Dataset<Row> batch) {
+    if (insert.def.connector().equals("print")) {
+      return printLines(insert.def, batch.withColumn(Changelog.OP, org.apache.spark.sql.functions.lit("+I")).collectAsList());
+    }
+    return Connectors.write(insert.env.spark, insert.sink, insert.def, batch, false, insert.hadoop);
+  }
+
+  /**
+   * Writes the rows of a bounded table and returns the print sink's lines or null; for a stream,
+   * registers the insert and returns {@link #STREAM_JOB} and its id.
+   */
+  public static String[] write(TableEnv env, String sink, TableDefinition def, Dataset<Row> rows, boolean overwrite,
+      org.apache.hadoop.conf.Configuration hadoop) {
+    if (rows.isStreaming()) {
+      if (overwrite) throw new TableException("Streaming mode not support overwrite.");
+      Jobs.checkStreamable(rows);
+      String id = String.valueOf(IDS.incrementAndGet());
+      PENDING.put(id, new StreamInsert(env, sink, def, rows, hadoop));
+      return new String[] {STREAM_JOB, id};
+    }
+    JTable table = new JTable(env, rows);
+    if (def.connector().equals("print")) {
+      return printLines(def, Changelog.of(table).collectAsList());
+    }
+    checkAppendOnly(sink, rows);
+    // Insert-only: the changelog is the rows (late rows of event-time windows dropped) with +I.
+    return Connectors.write(env.spark, sink, def, Changelog.of(table).drop(Changelog.OP), overwrite, hadoop);
+  }
+
+  /** Flink's refusal of updates by a sink that only appends. */
+  public static void checkAppendOnly(String sink, Dataset<Row> rows) {
+    String node = Changelog.updatingNode(rows.queryExecution().analyzed());
+    if (node != null) {
+      throw new TableException("Table sink '" + sink + "' doesn't support consuming update changes which is produced by node "
+          + node);
+    }
+  }
+
+  /** The print sink's lines for change rows whose last column is the kind: first the stream's name. */
+  public static String[] printLines(TableDefinition def, List<Row> changes) {
+    String id = def.options.get("print-identifier");
+    String prefix = id == null ? "" : id + "> ";
+    String[] lines = new String[changes.size() + 1];
+    lines[0] = def.flag("standard-error") ? "stderr" : "stdout";
+    for (int i = 0; i < changes.size(); i++) {
+      Row r = changes.get(i);
+      Object[] values = new Object[r.length() - 1];
+      for (int j = 0; j < values.length; j++) values[j] = r.get(j);
+      lines[i + 1] = prefix + r.getString(r.length() - 1) + Formats.printRow(org.apache.spark.sql.RowFactory.create(values));
+    }
+    return lines;
+  }
+}

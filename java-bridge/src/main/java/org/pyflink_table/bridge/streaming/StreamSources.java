@@ -1,0 +1,69 @@
+package org.pyflink_table.bridge.streaming;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.pyflink_table.bridge.connectors.Connectors;
+import org.pyflink_table.bridge.connectors.TableDefinition;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.FunctionCatalog;
+
+/**
+ * Source tables in streaming mode. Unbounded sources (a monitored directory, datagen without a row
+ * count) are Spark streams; bounded ones stay batch scans, whose changelog {@link Changelog}
+ * computes. A DDL {@code WATERMARK FOR ts AS ts [- INTERVAL 'n' unit]} marks the rowtime column
+ * with its delay ({@link #WATERMARK_DELAY_MS}); {@link Jobs} turns it into Spark's watermark.
+ */
+public final class StreamSources {
+  private StreamSources() {}
+
+  private static final Pattern WATERMARK = Pattern.compile("(?is)^WATERMARK\\s+FOR\\s+(`[^`]+`|\\S+)\\s+AS\\s+(.+)$");
+  private static final Pattern BOUNDED_DELAY = Pattern.compile(
+      "(?is)^(`[^`]+`|\\S+)\\s*(?:-\\s*INTERVAL\\s+'\\s*(\\d+)\\s*'\\s+(MILLISECOND|SECOND|MINUTE|HOUR|DAY)S?)?$");
+
+  /** The rows of a source table in streaming mode, with its watermark. */
+  public static Dataset<Row> read(SparkSession spark, String path, TableDefinition d,
+      org.apache.hadoop.conf.Configuration hadoop, FunctionCatalog functions) {
+    Dataset<Row> df = Connectors.isUnbounded(d) ? Connectors.readUnbounded(spark, path, d, hadoop, functions)
+        : Connectors.read(spark, path, d, hadoop, functions);
+    return withWatermark(df, d, path);
+  }
+
+  /** Spark's watermark for the table's WATERMARK clause (the table unchanged without one). */
+  static Dataset<Row> withWatermark(Dataset<Row> df, TableDefinition d, String path) {
+    if (d.watermark == null) return df;
+    Matcher m = WATERMARK.matcher(d.watermark.strip());
+    if (!m.matches()) throw new ValidationException("Invalid watermark of table '" + path + "': " + d.watermark);
+    String column = unquote(m.group(1));
+    if (d.column(column) == null) {
+      throw new ValidationException("The rowtime attribute field '" + column + "' is not defined in the table schema of '"
+          + path + "'. Fields: " + String.join(", ", d.columnNames()) + ".");
+    }
+    Matcher e = BOUNDED_DELAY.matcher(m.group(2).strip());
+    if (!e.matches() || !unquote(e.group(1)).equals(column)) {
+      throw TableException.unsupported("watermark expression '" + m.group(2).strip() + "' of table '" + path
+          + "' in streaming mode (supported: " + column + " and " + column + " - INTERVAL 'n' SECOND/MINUTE/...)");
+    }
+    long delayMs = e.group(2) == null ? 0 : Long.parseLong(e.group(2)) * UNIT_MS.get(e.group(3).toUpperCase(Locale.ROOT));
+    // Spark's watermark needs a TIMESTAMP_LTZ column, Flink's rowtime is usually TIMESTAMP: the
+    // delay travels as column metadata to the window aggregation, where Jobs places the watermark.
+    org.apache.spark.sql.types.StructField f = df.schema().apply(column);
+    org.apache.spark.sql.types.Metadata marked = new org.apache.spark.sql.types.MetadataBuilder()
+        .withMetadata(f.metadata()).putLong(WATERMARK_DELAY_MS, delayMs).build();
+    return df.withColumn(column, org.apache.spark.sql.functions.col("`" + column + "`").as(column, marked));
+  }
+
+  /** Column metadata on a rowtime attribute: its watermark delay in milliseconds. */
+  public static final String WATERMARK_DELAY_MS = "pyflink_table.watermarkDelayMs";
+
+  private static final java.util.Map<String, Long> UNIT_MS = java.util.Map.of(
+      "MILLISECOND", 1L, "SECOND", 1000L, "MINUTE", 60_000L, "HOUR", 3_600_000L, "DAY", 86_400_000L);
+
+  private static String unquote(String s) {
+    return s.startsWith("`") ? s.substring(1, s.length() - 1) : s;
+  }
+}

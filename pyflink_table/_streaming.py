@@ -1,0 +1,367 @@
+"""Streaming mode: changelog results (row kinds, PyFlink's ``op`` column) and running stream jobs.
+
+The changelog itself is computed in the JVM (``org.pyflink_table.bridge.streaming``); this module
+turns it into PyFlink's results: collected rows carry their :class:`~pyflink_table.row.RowKind` and
+``print()`` shows the ``op`` column.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import shutil
+import sys
+import tempfile
+import uuid
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Set
+
+from pyflink_table.errors import TableException
+from pyflink_table.java_gateway import bridge
+from pyflink_table.job_client import JobClient, JobStatus
+from pyflink_table.row import Row, RowKind
+from pyflink_table.table_result import (
+    _NULL,
+    CloseableIterator,
+    ResultKind,
+    TableResult,
+    _fit,
+    _type_width,
+    display_width,
+    format_value,
+)
+from pyflink_table.types import DataType, parse_type_string
+
+if TYPE_CHECKING:
+    from pyflink_table.table import Table
+    from pyflink_table.table_environment import TableEnvironment
+
+_KINDS = {"+I": RowKind.INSERT, "-U": RowKind.UPDATE_BEFORE, "+U": RowKind.UPDATE_AFTER, "-D": RowKind.DELETE}
+
+
+def changelog_rows(table: "Table") -> List[Row]:
+    """The rows of a bounded table as Flink's streaming changelog, each with its kind."""
+    from pyspark.sql import DataFrame
+
+    from pyflink_table.table import _to_python
+
+    table._t_env._before_job()
+    j_changes = bridge().streaming.Changelog.of(table._j_table)
+    types = [parse_type_string(t) for t in table._j_table.fieldTypes()]
+    out = []
+    for r in DataFrame(j_changes, table._t_env._spark).collect():
+        row = Row(*[_to_python(v, t) for v, t in zip(r, types)])
+        row.set_row_kind(_KINDS[r[-1]])
+        out.append(row)
+    return out
+
+
+def format_changelog(names: List[str], types: List[DataType], rows: List[Row]) -> str:
+    """Flink's streaming tableau: an ``op`` column in front of the columns of :func:`format_table`."""
+    if not rows:
+        return "Empty set"
+    widths = [2] + [max(_type_width(t), display_width(n), len(_NULL)) for n, t in zip(names, types)]
+    cells = [[str(r.get_row_kind())] + [format_value(v, t) for v, t in zip(r, types)] for r in rows]
+    border = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+
+    def line(values: List[str]) -> str:
+        return "|" + "|".join(" " + _fit(c, w) + " " for c, w in zip(values, widths)) + "|"
+
+    lines = [border, line(["op"] + names), border] + [line(c) for c in cells] + [border]
+    lines.append(f"{len(rows)} row{'s' if len(rows) != 1 else ''} in set")
+    return "\n".join(lines)
+
+
+class ChangelogResult(TableResult):
+    """The result of ``execute()`` in streaming mode: rows carry their kind, ``print()`` shows ``op``."""
+
+    def print(self) -> None:
+        """Print the changelog as Flink's streaming tableau (with the ``op`` column)."""
+        print(format_changelog(self._names, self._types, self._materialize()))
+
+
+def execute(table: "Table") -> TableResult:
+    """``Table.execute()`` in streaming mode: a changelog for bounded input, a running query otherwise."""
+    j = table._j_table
+    names = list(j.fieldNames())
+    types = [parse_type_string(t) for t in j.fieldTypes()]
+    if bridge().streaming.Jobs.isUnbounded(j):
+        j_stream = bridge().streaming.Jobs.streamOf(j)  # refuses what cannot run on a stream, now
+        return StreamResult(table._t_env, j_stream, names, types)
+    return ChangelogResult(names, types, ResultKind.SUCCESS_WITH_CONTENT, lambda: changelog_rows(table))
+
+
+# --- streaming options ---------------------------------------------------------------------------
+
+#: Options that change results or guarantees and have no Spark mapping yet, with the value that
+#: means "off" (setting them to it is accepted).
+_REFUSED_OPTIONS = {
+    "table.exec.state.ttl": ("0", "0 ms", "0ms", "0 s", "0s"),
+    "table.exec.source.idle-timeout": ("0", "0 ms", "0ms", "0 s", "0s"),
+    "table.exec.emit.early-fire.enabled": ("false",),
+    "table.exec.emit.late-fire.enabled": ("false",),
+    "table.exec.emit.allow-lateness": ("0", "0 ms", "0ms", "0 s", "0s"),
+    "execution.checkpointing.mode": ("exactly_once",),
+}
+
+#: Tuning options with no effect here (they do not change final results): one warning each.
+_TUNING_OPTIONS = ("table.exec.mini-batch.", "execution.checkpointing.timeout", "execution.checkpointing.min-pause",
+                   "execution.checkpointing.max-concurrent-checkpoints", "state.backend", "pipeline.auto-watermark-interval")
+
+_warned: Set[str] = set()
+
+
+def check_option(key: str, value: str) -> None:
+    """Refuse a streaming option that would change results without a mapping; warn once for tuning ones."""
+    off = _REFUSED_OPTIONS.get(key)
+    if off is not None and str(value).strip().lower() not in off:
+        raise TableException(f"Unsupported: option '{key}' = '{value}' changes streaming results and has no "
+                             "equivalent in pyflink_table on Spark yet; remove it (see the streaming docs page).")
+    if key.startswith(_TUNING_OPTIONS) and key not in _warned:
+        _warned.add(key)
+        import logging
+
+        logging.getLogger("pyflink_table").warning("Option '%s' has no effect in pyflink_table on Spark (Spark "
+                                                   "runs micro-batches; it only tunes Flink's runtime).", key)
+
+
+# --- jobs over unbounded sources -----------------------------------------------------------------
+
+#: Micro-batch trigger interval when 'execution.checkpointing.interval' is not set.
+_DEFAULT_INTERVAL_MS = 200
+
+_DURATION = re.compile(r"^\s*(\d+)\s*(ms|milli|millis|millisecond|milliseconds|s|sec|secs|second|seconds|"
+                       r"min|mins|minute|minutes|h|hour|hours)?\s*$")
+_UNIT_MS = {"ms": 1, "milli": 1, "millis": 1, "millisecond": 1, "milliseconds": 1, "s": 1000, "sec": 1000,
+            "secs": 1000, "second": 1000, "seconds": 1000, "min": 60000, "mins": 60000, "minute": 60000,
+            "minutes": 60000, "h": 3600000, "hour": 3600000, "hours": 3600000}
+
+
+def trigger_interval_ms(t_env: "TableEnvironment") -> int:
+    """The micro-batch interval: Flink's checkpoint interval (Spark commits once per micro-batch)."""
+    text = t_env.get_config().get("execution.checkpointing.interval", None)
+    if not text:
+        return _DEFAULT_INTERVAL_MS
+    m = _DURATION.match(str(text).lower())
+    if m is None:
+        raise TableException(f"Invalid duration for 'execution.checkpointing.interval': '{text}'.")
+    return int(m.group(1)) * _UNIT_MS[m.group(2) or "ms"]
+
+
+class StreamJob:
+    """A Spark streaming query: each micro-batch's rows go to ``on_batch`` (on the driver)."""
+
+    def __init__(self, t_env: "TableEnvironment", j_stream: Any, on_batch: Callable[[Any, int], None]) -> None:
+        from pyspark.sql import DataFrame
+
+        t_env._before_job()
+        self.job_id = uuid.uuid4().hex
+        self._cancelled = False
+        self._checkpoint = tempfile.mkdtemp(prefix="pyflink_table_checkpoint_")
+        writer = (DataFrame(j_stream, t_env._spark).writeStream.foreachBatch(on_batch).outputMode("append")
+                  .option("checkpointLocation", self._checkpoint)
+                  .trigger(processingTime=f"{trigger_interval_ms(t_env)} milliseconds"))
+        try:
+            self._query = writer.start()
+        except Exception as e:
+            shutil.rmtree(self._checkpoint, ignore_errors=True)
+            raise TableException(f"The streaming job could not start: {_first_line(e)}") from None
+
+    def active(self) -> bool:
+        """Whether the query still runs."""
+        return bool(self._query.isActive)
+
+    def status(self) -> JobStatus:
+        """RUNNING, CANCELED, FAILED or FINISHED."""
+        if self._query.isActive:
+            return JobStatus.RUNNING
+        if self._query.exception() is not None:
+            return JobStatus.FAILED
+        return JobStatus.CANCELED if self._cancelled else JobStatus.FINISHED
+
+    def cancel(self) -> None:
+        """Stop the query (idempotent)."""
+        self._cancelled = True
+        self._query.stop()
+        shutil.rmtree(self._checkpoint, ignore_errors=True)
+
+    def wait(self, timeout_ms: Optional[int]) -> None:
+        """Block until the query ends; a timeout raises ``TimeoutError``, a failure ``TableException``."""
+        try:
+            if timeout_ms is None:
+                self._query.awaitTermination()
+            elif not self._query._jsq.awaitTermination(max(int(timeout_ms), 1)):  # milliseconds
+                raise TimeoutError(f"The job {self.job_id} did not finish within {timeout_ms} ms.")
+        except TimeoutError:
+            raise
+        except Exception as e:
+            raise TableException(f"The streaming job failed: {_first_line(e)}") from None
+        self.raise_if_failed()
+
+    def raise_if_failed(self) -> None:
+        """Raise the query's failure, if it failed."""
+        error = self._query.exception()
+        if error is not None and not self._cancelled:
+            raise TableException(f"The streaming job failed: {_first_line(error)}")
+
+
+def _first_line(e: Any) -> str:
+    text = str(getattr(e, "desc", None) or e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+class StreamIterator(CloseableIterator):
+    """Rows of a running query as they are produced; ``close()`` stops the query."""
+
+    def __init__(self, t_env: "TableEnvironment", j_stream: Any, types: List[DataType]) -> None:
+        self._types = types
+        self._queue: "queue.Queue[Row]" = queue.Queue()
+        self.job = StreamJob(t_env, j_stream, self._on_batch)
+
+    def _on_batch(self, batch: Any, batch_id: int) -> None:
+        from pyflink_table.table import _to_python
+
+        for r in batch.collect():
+            row = Row(*[_to_python(v, t) for v, t in zip(r, self._types)])
+            row.set_row_kind(RowKind.INSERT)
+            self._queue.put(row)
+
+    def __next__(self) -> Row:
+        while True:
+            try:
+                return self._queue.get(timeout=0.05)
+            except queue.Empty:
+                if not self.job.active() and self._queue.empty():
+                    self.job.raise_if_failed()
+                    raise StopIteration from None
+
+    def next(self) -> Row:
+        """The next row (blocks until the query produces one)."""
+        return self.__next__()
+
+    def close(self) -> None:
+        """Stop the query."""
+        self.job.cancel()
+
+
+class StreamResult(TableResult):
+    """The result of ``execute()`` on an unbounded table: the query starts on first use."""
+
+    def __init__(self, t_env: "TableEnvironment", j_stream: Any, names: List[str], types: List[DataType]) -> None:
+        super().__init__(names, types, ResultKind.SUCCESS_WITH_CONTENT, lambda: [])
+        self._t_env = t_env
+        self._j_stream = j_stream
+        self._iterator: Optional[StreamIterator] = None
+
+    def _started(self) -> StreamIterator:
+        if self._iterator is None:
+            self._iterator = StreamIterator(self._t_env, self._j_stream, self._types)
+        return self._iterator
+
+    def get_job_client(self) -> JobClient:  # type: ignore[override]
+        """The running query's client."""
+        return JobClient(self._started().job)
+
+    def wait(self, timeout_ms: Optional[int] = None) -> None:
+        """Wait for the query to end (an unbounded one ends when cancelled)."""
+        self._started().job.wait(timeout_ms)
+
+    def collect(self) -> CloseableIterator:
+        """Rows as the query produces them; ``close()`` stops it."""
+        return self._started()
+
+    def print(self) -> None:
+        """Print the tableau row by row as rows arrive, until the query ends."""
+        widths = [2] + [max(_type_width(t), display_width(n), len(_NULL)) for n, t in zip(self._names, self._types)]
+        border = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+
+        def line(values: List[str]) -> str:
+            return "|" + "|".join(" " + _fit(c, w) + " " for c, w in zip(values, widths)) + "|"
+
+        print(border)
+        print(line(["op"] + self._names))
+        print(border, flush=True)
+        count = 0
+        with self.collect() as rows:
+            for r in rows:
+                print(line([str(r.get_row_kind())] + [format_value(v, t) for v, t in zip(r, self._types)]),
+                      flush=True)
+                count += 1
+        print(border)
+        print(f"{count} row{'s' if count != 1 else ''} in set")
+
+
+class FinishedJob:
+    """A job that ran to its end before its result was returned (an INSERT of bounded input)."""
+
+    def __init__(self) -> None:
+        self.job_id = uuid.uuid4().hex
+
+    def status(self) -> JobStatus:
+        """Always FINISHED."""
+        return JobStatus.FINISHED
+
+    def cancel(self) -> None:
+        """Nothing runs any more."""
+
+    def wait(self, timeout_ms: Optional[int]) -> None:
+        """Returns at once."""
+
+
+class InsertResult(TableResult):
+    """The result of an INSERT in streaming mode: a stream's job runs on; ``wait`` blocks on it."""
+
+    def __init__(self, jobs: List[Any]) -> None:
+        super().__init__(["result"], [parse_type_string("STRING")], ResultKind.SUCCESS, lambda: [Row("OK")])
+        self._jobs = jobs
+
+    def get_job_client(self) -> JobClient:  # type: ignore[override]
+        """The job's client (for a statement set, one client for all its queries)."""
+        return JobClient(_JobGroup(self._jobs) if len(self._jobs) > 1 else self._jobs[0])
+
+    def wait(self, timeout_ms: Optional[int] = None) -> None:
+        """Wait for the job to end; ``timeout_ms`` raises ``TimeoutError`` when it runs longer."""
+        for job in self._jobs:
+            job.wait(timeout_ms)
+
+    def print(self) -> None:
+        """An INSERT's result prints as PyFlink's: the affected-rows column is not known for streams."""
+        print("OK")
+
+
+class _JobGroup:
+    """The queries of one statement set, seen as one job."""
+
+    def __init__(self, jobs: List[Any]) -> None:
+        self._jobs = jobs
+        self.job_id = jobs[0].job_id
+
+    def status(self) -> JobStatus:
+        states = [j.status() for j in self._jobs]
+        for s in (JobStatus.FAILED, JobStatus.RUNNING, JobStatus.CANCELED):
+            if s in states:
+                return s
+        return JobStatus.FINISHED
+
+    def cancel(self) -> None:
+        for j in self._jobs:
+            j.cancel()
+
+    def wait(self, timeout_ms: Optional[int]) -> None:
+        for j in self._jobs:
+            j.wait(timeout_ms)
+
+
+def start_insert(t_env: "TableEnvironment", insert_id: str) -> StreamJob:
+    """Start the stream INSERT the JVM registered under ``insert_id``: each micro-batch goes to its sink."""
+    streaming = bridge().streaming
+    j_insert = streaming.StreamSinks.take(insert_id)
+
+    def write(batch: Any, batch_id: int) -> None:
+        printed = streaming.StreamSinks.writeBatch(j_insert, batch._jdf)
+        if printed is not None:
+            lines = list(printed)
+            stream = sys.stderr if lines[0] == "stderr" else sys.stdout
+            for text in lines[1:]:
+                print(text, file=stream, flush=True)
+
+    return StreamJob(t_env, bridge().streaming.Jobs.streamOf(t_env._j_env.sparkSession(), j_insert.rows()), write)

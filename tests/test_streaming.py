@@ -1,0 +1,184 @@
+"""Streaming mode beyond what the differential tests compare: the print sink's changelog lines
+(PyFlink prints them from its task manager, measured there) and streaming jobs."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Iterator, List
+
+import pytest
+
+from pyflink_table import EnvironmentSettings, JobStatus, TableEnvironment, TableException
+from pyflink_table.expressions import col, lit
+from pyflink_table.window import Tumble
+
+
+@pytest.fixture()
+def s_env(_spark_started: None) -> Iterator[TableEnvironment]:
+    """A streaming environment at parallelism 1."""
+    env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    env.get_config().set("parallelism.default", "1")
+    yield env
+
+
+def test_print_sink_writes_changes_with_their_kind(s_env: TableEnvironment, capsys: pytest.CaptureFixture[str]) -> None:
+    # Measured on PyFlink 2.3 streaming (task manager output): +I[a, 1] +I[b, 1] -U[a, 1] +U[a, 2].
+    src = s_env.from_elements([(1, "a"), (2, "b"), (3, "a")], ["v", "k"])
+    s_env.execute_sql("CREATE TABLE pr (k STRING, c BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'x')")
+    src.group_by(col("k")).select(col("k"), col("v").count).execute_insert("pr").wait()
+    assert capsys.readouterr().out.splitlines() == ["x> +I[a, 1]", "x> +I[b, 1]", "x> -U[a, 1]", "x> +U[a, 2]"]
+
+
+def _publish(directory: Path, name: str, text: str) -> None:
+    """Write a file under a hidden name, then rename it: the file stream sees it complete."""
+    hidden = directory / ("." + name)
+    hidden.write_text(text)
+    hidden.rename(directory / name)
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float = 180.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting for the streaming job"
+        time.sleep(0.2)
+
+
+def test_stream_inserts_run_in_the_background_with_a_job_client(
+        s_env: TableEnvironment, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source, out = tmp_path / "in", tmp_path / "out"
+    source.mkdir()
+    _publish(source, "f1.csv", "a,1\nb,2\n")
+    s_env.execute_sql(f"CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '{source}', "
+                      "'format' = 'csv', 'source.monitor-interval' = '100ms')")
+    s_env.execute_sql("CREATE TABLE pr (k STRING, v INT) WITH ('connector' = 'print')")
+    s_env.execute_sql(f"CREATE TABLE fs (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '{out}', "
+                      "'format' = 'csv')")
+    # SQL's statement set and the Table API's: both return while their jobs run.
+    result = s_env.execute_sql("EXECUTE STATEMENT SET BEGIN INSERT INTO pr SELECT * FROM src; "
+                               "INSERT INTO fs SELECT * FROM src WHERE v > 1; END")
+    client = result.get_job_client()
+    assert client is not None and len(str(client.get_job_id())) == 32
+    assert client.get_job_status().result() == JobStatus.RUNNING
+    with pytest.raises(TimeoutError):
+        result.wait(300)
+    printed: List[str] = []
+
+    def printed_lines() -> List[str]:
+        printed.extend(capsys.readouterr().out.splitlines())
+        return sorted(printed)
+
+    _wait_for(lambda: printed_lines() == ["+I[a, 1]", "+I[b, 2]"])
+    _publish(source, "f2.csv", "c,3\n")  # arrives while the jobs run
+    _wait_for(lambda: printed_lines() == ["+I[a, 1]", "+I[b, 2]", "+I[c, 3]"])
+
+    def written() -> List[str]:
+        return sorted(line for f in out.rglob("*") if f.is_file() and not f.name.startswith((".", "_"))
+                      for line in f.read_text().splitlines())
+
+    _wait_for(lambda: written() == ["b,2", "c,3"])
+    client.cancel().result()
+    assert client.get_job_status().result() == JobStatus.CANCELED
+    result.wait()  # returns at once: the jobs have ended
+
+
+def test_updating_aggregation_over_a_stream_is_refused(s_env: TableEnvironment, tmp_path: Path) -> None:
+    s_env.execute_sql(f"CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', "
+                      "'format' = 'csv', 'source.monitor-interval' = '1s')")
+    counts = s_env.from_path("src").group_by(col("k")).select(col("k"), col("v").count)
+    with pytest.raises(TableException, match="updating aggregation .*GroupAggregate"):
+        counts.execute()
+
+
+def test_window_over_a_stream_needs_a_watermark(s_env: TableEnvironment, tmp_path: Path) -> None:
+    s_env.execute_sql(f"CREATE TABLE src (k STRING, ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', "
+                      f"'path' = '{tmp_path}', 'format' = 'csv', 'source.monitor-interval' = '1s')")
+    w = s_env.from_path("src").window(Tumble.over(lit(5).seconds).on(col("ts")).alias("w"))
+    with pytest.raises(TableException, match="needs a time attribute with a watermark"):
+        w.group_by(col("w"), col("k")).select(col("k"), col("w").start).execute().collect()
+
+
+def test_unsupported_watermark_expression_is_named(s_env: TableEnvironment, tmp_path: Path) -> None:
+    # Refused when the table is created (streaming mode), and the table is not registered.
+    with pytest.raises(TableException, match=r"watermark expression 'ts \+ INTERVAL '1' SECOND'"):
+        s_env.execute_sql(f"CREATE TABLE src (k STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts + INTERVAL '1' SECOND) "
+                          f"WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'csv')")
+    assert "src" not in s_env.list_tables()
+
+
+def test_bounded_insert_has_a_finished_job_client(s_env: TableEnvironment, capsys: pytest.CaptureFixture[str]) -> None:
+    # PyFlink 2.3 streaming: execute_insert returns a result whose job client is not None (measured).
+    s_env.execute_sql("CREATE TABLE pr (v BIGINT) WITH ('connector' = 'print')")
+    src = s_env.from_elements([(1,)], ["v"])
+    result = src.execute_insert("pr")
+    result.wait()
+    assert result.get_job_client().get_job_status().result() == JobStatus.FINISHED
+    s_env.create_temporary_view("src", src)
+    sql_result = s_env.execute_sql("INSERT INTO pr SELECT v + 1 FROM src")
+    assert sql_result.get_job_client().get_job_status().result() == JobStatus.FINISHED
+    statements = s_env.create_statement_set()
+    statements.add_insert("pr", src)
+    assert statements.execute().get_job_client().get_job_status().result() == JobStatus.FINISHED
+    assert capsys.readouterr().out == "+I[1]\n+I[2]\n+I[1]\n"
+
+
+def test_result_changing_options_without_mapping_are_refused(s_env: TableEnvironment,
+                                                              caplog: pytest.LogCaptureFixture) -> None:
+    with pytest.raises(TableException, match="option 'table.exec.state.ttl' = '1 h'"):
+        s_env.get_config().set("table.exec.state.ttl", "1 h")
+    s_env.get_config().set("table.exec.state.ttl", "0 ms")  # the default: no TTL
+    with pytest.raises(TableException, match="table.exec.source.idle-timeout"):
+        s_env.get_config().set("table.exec.source.idle-timeout", "5 s")
+    from pyflink_table import _streaming
+
+    _streaming._warned.discard("table.exec.mini-batch.size")  # once per process: start from "not warned"
+    with caplog.at_level("WARNING", logger="pyflink_table"):
+        s_env.get_config().set("table.exec.mini-batch.size", "1000")
+        s_env.get_config().set("table.exec.mini-batch.size", "2000")
+    assert sum("table.exec.mini-batch.size" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_to_changelog_op_mapping_of_an_updating_table(s_env: TableEnvironment) -> None:
+    # The changelog is PyFlink 2.3's (test_diff_streaming: to_changelog_of_updating_count); with
+    # op_mapping, INSERT and UPDATE_AFTER become 'upsert' and the unmapped UPDATE_BEFORE rows go.
+    from pyflink_table.expressions import descriptor, map_
+
+    src = s_env.from_elements([(1, "a"), (2, "b"), (3, "a"), (3, "a"), (-1, "b")], ["v", "k"])
+    counts = src.group_by(col("k")).select(col("k"), col("v").count.alias("c"))
+    upserts = counts.to_changelog(descriptor("kind").as_argument("op"),
+                                  map_("INSERT, UPDATE_AFTER", "upsert").as_argument("op_mapping"))
+    assert upserts.get_schema().get_field_names() == ["kind", "k", "c"]
+    assert [tuple(r) for r in upserts.execute().collect()] == [
+        ("upsert", "a", 1), ("upsert", "b", 1), ("upsert", "a", 2), ("upsert", "a", 3), ("upsert", "b", 2)]
+
+
+def test_print_of_a_stream_prints_rows_until_the_job_is_cancelled(
+        s_env: TableEnvironment, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _publish(tmp_path, "f1.csv", "a,1\nb,22\n")
+    s_env.execute_sql(f"CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', "
+                      "'format' = 'csv', 'source.monitor-interval' = '100ms')")
+    result = s_env.from_path("src").execute()
+    client = result.get_job_client()  # starts the job
+    assert client.get_job_status().result() == JobStatus.RUNNING
+
+    def cancel_after_first_batch() -> None:
+        query = result._iterator.job._query  # type: ignore[attr-defined]
+        _wait_for(lambda: any(p["numInputRows"] > 0 for p in query.recentProgress))
+        client.cancel()
+
+    canceller = threading.Thread(target=cancel_after_first_batch)
+    canceller.start()
+    result.print()  # returns once the job is cancelled
+    canceller.join()
+    # The layout of PyFlink's streaming tableau (measured for bounded input in test_diff_streaming).
+    assert capsys.readouterr().out.splitlines() == [
+        "+----+--------------------------------+-------------+",
+        "| op |                              k |           v |",
+        "+----+--------------------------------+-------------+",
+        "| +I |                              a |           1 |",
+        "| +I |                              b |          22 |",
+        "+----+--------------------------------+-------------+",
+        "2 rows in set",
+    ]
+    assert client.get_job_status().result() == JobStatus.CANCELED
