@@ -273,6 +273,7 @@ public final class Connectors {
   private static Dataset<Row> readFiles(SparkSession spark, String path, TableDefinition d, org.apache.hadoop.conf.Configuration hadoop) {
     String location = d.options.get("path");
     StructType schema = physicalSchema(d);
+    FileCommitter.recover(hadoop, location); // a commit a dead process left half done is finished first
     try {
       org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
       if (!p.getFileSystem(hadoop).exists(p)) {
