@@ -26,6 +26,7 @@ __all__ = [
     "TableAlreadyExistException",
     "TableNotExistException",
     "java_errors",
+    "check_argument",
 ]
 
 
@@ -180,6 +181,21 @@ def _wrap(func: F) -> F:
             raise translated from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def check_argument(function: str, name: str, value: Any, expected: Type[Any]) -> None:
+    """Raise TypeError naming ``function``'s argument ``name`` unless ``value`` is an ``expected``.
+
+    Without it a wrong type reaches Py4J, whose error names neither (bool is not an int here).
+
+    :param function: the called method, e.g. ``'Table.limit'``.
+    :param name: the argument's name.
+    :param value: what the caller passed.
+    :param expected: the type the argument must have.
+    """
+    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+        raise TypeError(f"{function}() argument '{name}' must be {expected.__name__}, "
+                        f"got {type(value).__name__}: {value!r}")
 
 
 def java_errors(cls: C) -> C:

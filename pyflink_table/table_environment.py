@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sys
+import threading
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from pyflink_table import _options
 from pyflink_table.configuration import Configuration
 from pyflink_table.environment_settings import EnvironmentSettings
-from pyflink_table.errors import TableException, ValidationException, java_errors, quiet_spark_error_logs
+from pyflink_table.errors import (TableException, ValidationException, check_argument, java_errors,
+                                  quiet_spark_error_logs)
 from pyflink_table.java_gateway import bridge, root_spark_session, to_string_array
 from pyflink_table.row import Row
 from pyflink_table.table import Table
@@ -46,6 +48,8 @@ class TableEnvironment:
         self._streaming = streaming
         self._pending_inserts: List[Tuple[str, Table]] = []
         self._modules_in_use: List[str] = ["core"]  # list_modules/use_modules
+        # Check-then-register of functions is one step for threads sharing this environment.
+        self._registration_lock = threading.Lock()
         config._attach(self._apply_option)
 
     @staticmethod
@@ -123,10 +127,14 @@ class TableEnvironment:
         spark_key, spark_value, static = mapped
         if static:
             return  # applied at start-up only (a running SparkContext cannot change it)
-        if spark_value == "":
-            self._spark.conf.unset(spark_key)
-        else:
-            self._spark.conf.set(spark_key, spark_value)
+        try:
+            if spark_value == "":
+                self._spark.conf.unset(spark_key)
+            else:
+                self._spark.conf.set(spark_key, spark_value)
+        except Exception as e:  # Spark refuses the value (IllegalArgumentException): say which
+            message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise ValueError(f"Spark setting '{spark_key}' = '{spark_value}' was refused: {message}") from None
 
     def set_parallelism(self, parallelism: int) -> None:
         """FLIP-38: the default parallelism of later jobs."""
@@ -207,6 +215,7 @@ class TableEnvironment:
 
     def from_path(self, path: str) -> Table:
         """The registered table or view at ``path``."""
+        check_argument("TableEnvironment.from_path", "path", path, str)
         return Table(self._j_env.fromPath(path), self)
 
     def scan(self, *table_path: str) -> Table:
@@ -217,6 +226,7 @@ class TableEnvironment:
 
     def create_temporary_view(self, view_path: str, table_or_data: Any, *fields: Any) -> None:
         """Register a table (or a pandas DataFrame / elements) as a temporary view."""
+        check_argument("TableEnvironment.create_temporary_view", "view_path", view_path, str)
         table = table_or_data if isinstance(table_or_data, Table) else self.from_elements(table_or_data)
         if fields:
             table = table.alias(*[str(f) for f in fields])
@@ -272,20 +282,22 @@ class TableEnvironment:
                 raise ValidationException(
                     f"Function '{name}' must be wrapped with udf(), udtf(), udaf() or udtaf() before it is "
                     f"registered; got {type(function).__name__}.")
-        catalog = self._function_catalog()
-        exists = catalog.hasSystem(name) if system else catalog.hasTemporary(name)
-        if exists:
-            if ignore_if_exists:
-                return
-            kind = "temporary system function" if system else "temporary catalog function"
-            raise ValidationException(f"Could not register {kind} '{name}': a function of that name already exists.")
-        j_function = wrapper._java_user_function(self)
-        if system:
-            catalog.registerSystem(name, j_function)
-        else:
-            catalog.registerTemporary(name, j_function)
-        # SQL sees the function under its registered name too.
-        j_function.registerForSql(self._j_env.sparkSession(), name)
+        with self._registration_lock:
+            catalog = self._function_catalog()
+            exists = catalog.hasSystem(name) if system else catalog.hasTemporary(name)
+            if exists:
+                if ignore_if_exists:
+                    return
+                kind = "temporary system function" if system else "temporary catalog function"
+                raise ValidationException(
+                    f"Could not register {kind} '{name}': a function of that name already exists.")
+            j_function = wrapper._java_user_function(self)
+            if system:
+                catalog.registerSystem(name, j_function)
+            else:
+                catalog.registerTemporary(name, j_function)
+            # SQL sees the function under its registered name too.
+            j_function.registerForSql(self._j_env.sparkSession(), name)
 
     def _function_catalog(self) -> Any:
         # A public Java field: Py4J reaches fields through reflection only.
@@ -457,10 +469,12 @@ class TableEnvironment:
 
     def sql_query(self, query: str) -> Table:
         """A table from a SQL query (Spark SQL, which reads most Flink SQL queries the same)."""
+        check_argument("TableEnvironment.sql_query", "query", query, str)
         return Table(self._j_env.sqlQuery(query), self)
 
     def execute_sql(self, stmt: str) -> TableResult:
         """Run one SQL statement: a query, SHOW, DESCRIBE, DDL or INSERT."""
+        check_argument("TableEnvironment.execute_sql", "stmt", stmt, str)
         if stmt.lstrip()[:7].upper() in ("INSERT ", "EXECUTE", "CREATE "):
             self._before_job()  # INSERT and CREATE TABLE ... AS SELECT run a job here
         result = self._j_env.executeSql(stmt)
