@@ -7,7 +7,9 @@ the Spark configuration here rather than later.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -56,8 +58,26 @@ def _default_conf() -> Dict[str, str]:
         "spark.python.worker.reuse": "true",
         "spark.driver.memory": "2g",
         # Spark creates its warehouse folder at start-up; keep it out of the user's working directory.
-        "spark.sql.warehouse.dir": tempfile.mkdtemp(prefix="pyflink-table-warehouse-"),
+        # It and Spark's local dirs (shuffle files, block manager) live in a private directory.
+        "spark.sql.warehouse.dir": os.path.join(_private_dir(), "warehouse"),
     }
+
+
+# --- private temporary directory (reliability) -------------------------------------------------
+_private: Optional[str] = None
+
+
+def _private_dir() -> str:
+    """This process's temporary directory: mode 0700 (other local users cannot read shuffle files
+    or spilled rows), removed when the process exits."""
+    global _private
+    if _private is None:
+        _private = tempfile.mkdtemp(prefix="pyflink-table-")  # mkdtemp creates it 0700
+        atexit.register(shutil.rmtree, _private, True)
+        # Read by the JVM this process starts (spark.local.dir would log a warning at every start).
+        os.environ.setdefault("SPARK_LOCAL_DIRS", os.path.join(_private, "local"))
+    return _private
+# --- end private temporary directory -----------------------------------------------------------
 
 
 # --- start-up settings from the command line and for quiet logging (pyflink_table.cli) ---------
