@@ -45,10 +45,16 @@ def bridge_jar() -> str:
     return str(jar)
 
 
+#: Attempts per task in local mode (the F of local[N,F]).
+LOCAL_TASK_ATTEMPTS = 4
+
+
 def _default_conf() -> Dict[str, str]:
     cores = os.cpu_count() or 2
     return {
-        "spark.master": "local[*]",
+        # local[N,F]: local mode retries a failed task (a killed Python worker, say) up to F-1
+        # times, as a cluster does (spark.task.maxFailures); plain local[*] never retries.
+        "spark.master": f"local[*,{LOCAL_TASK_ATTEMPTS}]",
         "spark.app.name": "pyflink_table",
         # Small, local jobs: 200 shuffle partitions would mostly schedule empty tasks.
         "spark.sql.shuffle.partitions": str(cores),

@@ -11,7 +11,7 @@ from pyflink_table.configuration import Configuration
 from pyflink_table.environment_settings import EnvironmentSettings
 from pyflink_table.errors import (TableException, ValidationException, check_argument, java_errors,
                                   quiet_spark_error_logs)
-from pyflink_table.java_gateway import bridge, root_spark_session, to_string_array
+from pyflink_table.java_gateway import LOCAL_TASK_ATTEMPTS, bridge, root_spark_session, to_string_array
 from pyflink_table.row import Row
 from pyflink_table.table import Table
 from pyflink_table.table_config import TableConfig
@@ -85,7 +85,7 @@ class TableEnvironment:
             if key == "pyflink_table.log.level":
                 static[key] = value
         if "parallelism.default" in config.to_dict() and "spark.master" not in static:
-            static["spark.master"] = f"local[{config.get('parallelism.default')}]"
+            static["spark.master"] = f"local[{config.get('parallelism.default')},{LOCAL_TASK_ATTEMPTS}]"
         root = root_spark_session(static)
         return TableEnvironment._on_session(root, config, streaming)
 
