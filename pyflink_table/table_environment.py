@@ -189,7 +189,11 @@ class TableEnvironment:
 
         j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
         schema = StructType.fromJson(__import__("json").loads(j_schema.json()))
-        df = self._spark.createDataFrame(rows, schema=schema, verifySchema=verify)
+        try:
+            df = self._spark.createDataFrame(rows, schema=schema, verifySchema=verify)
+        except Exception as e:  # noqa: BLE001 - PySpark's error names neither row nor column: find them
+            _raise_bad_element(rows, schema, e)
+            raise
         return Table(self._j_env.fromDataset(df._jdf), self)
 
     def from_pandas(self, pdf: "pd.DataFrame", schema: Union[RowType, Sequence[str], Sequence[DataType], None] = None,
@@ -840,3 +844,25 @@ def _to_spark_value(value: Any) -> Any:
     if isinstance(value, dict):
         return {_to_spark_value(k): _to_spark_value(v) for k, v in value.items()}
     return value
+
+
+def _raise_bad_element(rows: List[Any], schema: Any, cause: Exception) -> None:
+    """Raise ValidationException naming the first row (0-based, as given) and column whose value
+    does not fit its declared type; return when every value fits (the cause was something else)."""
+    from pyspark.sql.types import _make_type_verifier
+
+    fields = schema.fields
+    verifiers = [_make_type_verifier(f.dataType, f.nullable, name=f.name) for f in fields]
+    for i, row in enumerate(rows):
+        values = tuple(row) if isinstance(row, (tuple, list)) else (row,)
+        if len(values) != len(fields):
+            raise ValidationException(
+                f"Row {i} of the elements has {len(values)} fields, but the schema has {len(fields)}: "
+                f"{', '.join(f.name for f in fields)}.") from None
+        for field, verify, value in zip(fields, verifiers, values):
+            try:
+                verify(value)
+            except Exception as e:  # noqa: BLE001 - PySpark's TypeError/ValueError, reworded below
+                raise ValidationException(
+                    f"Row {i}, column '{field.name}': value {value!r} ({type(value).__name__}) does not fit the "
+                    f"column's type: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None

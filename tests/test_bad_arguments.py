@@ -55,3 +55,14 @@ def test_restart_strategy_options_are_refused_by_name(t_env: Any) -> None:
         with pytest.raises(TableException, match=f"Unsupported option '{key}'.*spark.task.maxFailures"):
             t_env.get_config().set(key, value)
         assert t_env.get_config().get(key) is None
+
+
+def test_mismatched_elements_name_row_and_column(t_env: Any) -> None:
+    from pyflink_table import DataTypes
+
+    schema = DataTypes.ROW([DataTypes.FIELD("a", DataTypes.INT()), DataTypes.FIELD("b", DataTypes.STRING())])
+    with pytest.raises(ValidationException, match=r"Row 1, column 'a': value 'x' \(str\) does not fit"):
+        t_env.from_elements([(1, "a"), ("x", "b")], schema)
+    with pytest.raises(ValidationException, match=r"Row 2, column 'a': value 2.5 \(float\) does not fit"):
+        t_env.from_elements([(1, "a"), (2, "b"), (2.5, "c")], schema)
+    assert rows(t_env.from_elements([(1, "a")], schema)) == [(1, "a")]
