@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
@@ -51,6 +52,7 @@ class TableEnvironment:
         # Check-then-register of functions is one step for threads sharing this environment.
         self._registration_lock = threading.Lock()
         config._attach(self._apply_option)
+        _install_interrupt_handler()
 
     @staticmethod
     def create(environment_settings: Union[EnvironmentSettings, TableConfig, Configuration, None] = None
@@ -866,3 +868,39 @@ def _raise_bad_element(rows: List[Any], schema: Any, cause: Exception) -> None:
                 raise ValidationException(
                     f"Row {i}, column '{field.name}': value {value!r} ({type(value).__name__}) does not fit the "
                     f"column's type: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+
+
+_interrupt_handler_installed = False
+
+
+def _install_interrupt_handler() -> None:
+    """Ctrl-C (SIGINT) cancels the running Spark jobs and stops filesystem writes in flight before
+    they commit, then raises KeyboardInterrupt.
+
+    It replaces PySpark's handler, whose cancelAllJobs() goes over the interrupted thread's own
+    Py4J connection (pinned-thread mode), which is busy with the call being interrupted: it fails
+    ("reentrant call") and the job runs on. Here the calls go from a helper thread.
+    """
+    global _interrupt_handler_installed
+    if _interrupt_handler_installed or threading.current_thread() is not threading.main_thread():
+        return
+
+    def cancel() -> None:
+        from pyspark import SparkContext
+
+        try:
+            bridge().connectors.Connectors.interruptWrites()
+            sc = SparkContext._active_spark_context
+            if sc is not None:
+                sc.cancelAllJobs()
+        except Exception:  # noqa: BLE001 - the JVM may be gone; the interrupt still goes through
+            pass
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        helper = threading.Thread(target=cancel, name="pyflink-table-interrupt", daemon=True)
+        helper.start()
+        helper.join(30)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    _interrupt_handler_installed = True

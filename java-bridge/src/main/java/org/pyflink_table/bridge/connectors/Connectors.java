@@ -333,6 +333,11 @@ public final class Connectors {
 
   // --- writing -----------------------------------------------------------------------------------
 
+  /** Ctrl-C in the driver: filesystem writes in flight stop before their commit (see FileCommitter). */
+  public static void interruptWrites() {
+    FileCommitter.interrupted();
+  }
+
   /**
    * Writes {@code rows} (already shaped as the physical columns) into the table. Returns the lines
    * the print connector shows (the caller prints them, so they reach Python's stdout), else null.

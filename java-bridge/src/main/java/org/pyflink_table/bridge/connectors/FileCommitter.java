@@ -44,6 +44,12 @@ final class FileCommitter {
   /** One commit (or recovery) at a time per target within this JVM. */
   private static final java.util.concurrent.ConcurrentHashMap<String, Object> LOCKS = new java.util.concurrent.ConcurrentHashMap<>();
   private static final long PID = ProcessHandle.current().pid();
+  /** Bumped by Ctrl-C in the driver: a write that began before it does not commit. */
+  private static final java.util.concurrent.atomic.AtomicLong INTERRUPTS = new java.util.concurrent.atomic.AtomicLong();
+
+  static void interrupted() {
+    INTERRUPTS.incrementAndGet();
+  }
 
   private static int crashStep() {
     try {
@@ -87,6 +93,7 @@ final class FileCommitter {
         sparkFormat = format;
     }
     if (single) shaped = shaped.coalesce(1);
+    long interrupts = INTERRUPTS.get();
     try {
       Path target = new Path(d.options.get("path"));
       FileSystem fs = target.getFileSystem(hadoop);
@@ -111,6 +118,9 @@ final class FileCommitter {
       try {
         w.save(staging.toString());
         synchronized (lock(target)) {
+          if (INTERRUPTS.get() != interrupts) {
+            throw new TableException("The write to '" + d.options.get("path") + "' was interrupted (Ctrl-C); the table is unchanged.");
+          }
           recover(fs, target);
           List<String> journal = single
               ? planSingleFile(fs, staging, target, overwrite || d.flag(Connectors.OVERWRITE))
