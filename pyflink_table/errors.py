@@ -124,6 +124,10 @@ def translate(error: BaseException) -> BaseException:
     """Return the PyFlink exception for a JVM error (or the error itself if it is not one)."""
     if isinstance(error, JavaException):
         return error
+    if _engine_gone(error):
+        return TableException(
+            "The Spark engine (the JVM) of this process has stopped (it crashed or was killed); it cannot be "
+            "restarted in the same Python process: run the program again.")
     java_exc = _java_exception_of(error)
     if java_exc is None:
         return error
@@ -133,6 +137,15 @@ def translate(error: BaseException) -> BaseException:
     if kind == "PythonException":
         message = _python_failure_message(str(error), message)
     return _KINDS.get(kind, TableException)(message)
+
+
+def _engine_gone(error: BaseException) -> bool:
+    """Whether ``error`` says the JVM is unreachable (its Py4J connection refused or broken)."""
+    if isinstance(error, (ConnectionRefusedError, BrokenPipeError, ConnectionResetError)):
+        return True
+    from py4j.protocol import Py4JNetworkError
+
+    return isinstance(error, Py4JNetworkError)
 
 
 def _python_failure_message(pyspark_text: str, java_text: str) -> str:
