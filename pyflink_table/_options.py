@@ -21,6 +21,13 @@ class OptionMapping(NamedTuple):
     convert: Callable[[str], str] = str
 
 
+def _parallelism(value: str) -> str:
+    # Refused when set, as Flink's typed option would be when read: a bad value must not be kept.
+    if not value.strip().lstrip("-").isdigit() or not (int(value) > 0 or int(value) == -1):
+        raise ValueError(f"Could not parse value '{value}' as a parallelism (a positive integer, or -1).")
+    return "" if int(value) == -1 else str(int(value))  # -1: the start-up setting
+
+
 def _time_zone(value: str) -> str:
     # Flink's 'default' means the JVM's own zone; Spark's session default is the same.
     return "" if value == "default" else value
@@ -30,9 +37,9 @@ OPTIONS: Dict[str, OptionMapping] = {
     o.flink_key: o
     for o in [
         OptionMapping("parallelism.default", "spark.sql.shuffle.partitions", False,
-                      "Tasks per shuffle stage (Spark partitions after a shuffle)."),
+                      "Tasks per shuffle stage (Spark partitions after a shuffle).", _parallelism),
         OptionMapping("table.exec.resource.default-parallelism", "spark.sql.shuffle.partitions", False,
-                      "Same as parallelism.default for table operators."),
+                      "Same as parallelism.default for table operators.", _parallelism),
         OptionMapping("pipeline.name", "spark.app.name", True,
                       "Application name at start-up; later also the Spark job description."),
         OptionMapping("table.local-time-zone", "spark.sql.session.timeZone", False,
@@ -73,8 +80,21 @@ OWN_OPTIONS: Dict[str, str] = {
 }
 
 
+#: Flink's job restart options: Spark retries tasks instead (spark.task.maxFailures, local[N,F]).
+RESTART_PREFIX = "restart-strategy."
+
+
 def spark_setting(key: str, value: str) -> Optional[tuple[str, str, bool]]:
-    """(spark key, spark value, static) for a Flink option, ``spark.*`` keys passed through."""
+    """(spark key, spark value, static) for a Flink option, ``spark.*`` keys passed through.
+
+    Raises ValueError for a value the option cannot take, and NotImplementedError for Flink's
+    ``restart-strategy.*`` options (Spark retries failed tasks, it does not restart jobs).
+    """
+    if key.startswith(RESTART_PREFIX):
+        raise NotImplementedError(
+            f"Unsupported option '{key}': Spark retries failed tasks rather than restarting the job; "
+            "set 'spark.task.maxFailures' (or spark.master 'local[N,F]' in local mode) when the "
+            "environment is first created instead.")
     if key.startswith("spark."):
         return key, value, _is_static_spark_key(key)
     mapping = OPTIONS.get(key)

@@ -28,6 +28,7 @@ __all__ = [
     "TableAlreadyExistException",
     "TableNotExistException",
     "java_errors",
+    "check_argument",
 ]
 
 
@@ -125,6 +126,10 @@ def translate(error: BaseException) -> BaseException:
     """Return the PyFlink exception for a JVM error (or the error itself if it is not one)."""
     if isinstance(error, JavaException):
         return error
+    if _engine_gone(error):
+        return TableException(
+            "The Spark engine (the JVM) of this process has stopped (it crashed or was killed); it cannot be "
+            "restarted in the same Python process: run the program again.")
     java_exc = _java_exception_of(error)
     if java_exc is None:
         return error
@@ -134,6 +139,15 @@ def translate(error: BaseException) -> BaseException:
     if kind == _protocol.ERROR_PYTHON:
         message = _python_failure_message(str(error), message)
     return _KINDS.get(kind, TableException)(message)
+
+
+def _engine_gone(error: BaseException) -> bool:
+    """Whether ``error`` says the JVM is unreachable (its Py4J connection refused or broken)."""
+    if isinstance(error, (ConnectionRefusedError, BrokenPipeError, ConnectionResetError)):
+        return True
+    from py4j.protocol import Py4JNetworkError
+
+    return isinstance(error, Py4JNetworkError)
 
 
 def _python_failure_message(pyspark_text: str, java_text: str) -> str:
@@ -182,6 +196,21 @@ def _wrap(func: F) -> F:
             raise translated from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def check_argument(function: str, name: str, value: Any, expected: Type[Any]) -> None:
+    """Raise TypeError naming ``function``'s argument ``name`` unless ``value`` is an ``expected``.
+
+    Without it a wrong type reaches Py4J, whose error names neither (bool is not an int here).
+
+    :param function: the called method, e.g. ``'Table.limit'``.
+    :param name: the argument's name.
+    :param value: what the caller passed.
+    :param expected: the type the argument must have.
+    """
+    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+        raise TypeError(f"{function}() argument '{name}' must be {expected.__name__}, "
+                        f"got {type(value).__name__}: {value!r}")
 
 
 def java_errors(cls: C) -> C:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, List, Union
 
+from pyflink_table.errors import check_argument
 from pyflink_table.expression import (
     Expression,
     JsonOnNull,
@@ -43,6 +44,7 @@ def col(name: str) -> Expression[Any]:
 
         >>> tab.select(col('a'), col('b') + 1)
     """
+    check_argument("col", "name", name, str)
     return Expression(_exprs().col(name))
 
 

@@ -7,7 +7,9 @@ the Spark configuration here rather than later.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -43,10 +45,16 @@ def bridge_jar() -> str:
     return str(jar)
 
 
+#: Attempts per task in local mode (the F of local[N,F]).
+LOCAL_TASK_ATTEMPTS = 4
+
+
 def _default_conf() -> Dict[str, str]:
     cores = os.cpu_count() or 2
     return {
-        "spark.master": "local[*]",
+        # local[N,F]: local mode retries a failed task (a killed Python worker, say) up to F-1
+        # times, as a cluster does (spark.task.maxFailures); plain local[*] never retries.
+        "spark.master": f"local[*,{LOCAL_TASK_ATTEMPTS}]",
         "spark.app.name": "pyflink_table",
         # Small, local jobs: 200 shuffle partitions would mostly schedule empty tasks.
         "spark.sql.shuffle.partitions": str(cores),
@@ -56,8 +64,26 @@ def _default_conf() -> Dict[str, str]:
         "spark.python.worker.reuse": "true",
         "spark.driver.memory": "2g",
         # Spark creates its warehouse folder at start-up; keep it out of the user's working directory.
-        "spark.sql.warehouse.dir": tempfile.mkdtemp(prefix="pyflink-table-warehouse-"),
+        # It and Spark's local dirs (shuffle files, block manager) live in a private directory.
+        "spark.sql.warehouse.dir": os.path.join(_private_dir(), "warehouse"),
     }
+
+
+# --- private temporary directory (reliability) -------------------------------------------------
+_private: Optional[str] = None
+
+
+def _private_dir() -> str:
+    """This process's temporary directory: mode 0700 (other local users cannot read shuffle files
+    or spilled rows), removed when the process exits."""
+    global _private
+    if _private is None:
+        _private = tempfile.mkdtemp(prefix="pyflink-table-")  # mkdtemp creates it 0700
+        atexit.register(shutil.rmtree, _private, True)
+        # Read by the JVM this process starts (spark.local.dir would log a warning at every start).
+        os.environ.setdefault("SPARK_LOCAL_DIRS", os.path.join(_private, "local"))
+    return _private
+# --- end private temporary directory -----------------------------------------------------------
 
 
 # --- start-up settings from the command line and for quiet logging (pyflink_table.cli) ---------

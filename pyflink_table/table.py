@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Union
 
-from pyflink_table.errors import TableException, java_errors
+from pyflink_table.errors import TableException, check_argument, java_errors
 from pyflink_table.expression import Expression
 from pyflink_table.java_gateway import bridge, to_java_array, to_string_array
 from pyflink_table.row import Row
@@ -326,14 +326,18 @@ class Table:
 
     def offset(self, offset: int) -> "Table":
         """Skip the first ``offset`` rows (works without ``fetch`` too)."""
+        check_argument("Table.offset", "offset", offset, int)
         return self._wrap(self._j_table.offset(offset))
 
     def fetch(self, fetch: int) -> "Table":
         """Keep the first ``fetch`` rows."""
+        check_argument("Table.fetch", "fetch", fetch, int)
         return self._wrap(self._j_table.fetch(fetch))
 
     def limit(self, fetch: int, offset: int = 0) -> "Table":
         """Keep ``fetch`` rows after skipping ``offset``."""
+        check_argument("Table.limit", "fetch", fetch, int)
+        check_argument("Table.limit", "offset", offset, int)
         t = self.offset(offset) if offset else self
         return t.fetch(fetch)
 

@@ -7,7 +7,7 @@ import os
 from typing import Any, Callable, Dict, Optional
 
 from pyflink_table.configuration import Configuration
-from pyflink_table.errors import TableException
+from pyflink_table.errors import TableException, ValidationException
 from pyflink_table.sql_dialect import SqlDialect
 
 __all__ = ["TableConfig"]
@@ -86,9 +86,22 @@ class TableConfig:
         """Set an option; runtime settings take effect at once."""
         if key == "table.sql-dialect" and str(value).lower() != "default":
             self.set_sql_dialect(SqlDialect.HIVE if str(value).lower() == "hive" else value)
+        previous = self._configuration.get(key)
         self._configuration.set(key, value)
         if self._listener is not None:
-            self._listener(key, self._configuration.get_string(key, ""))
+            try:
+                self._listener(key, self._configuration.get_string(key, ""))
+            except Exception as e:
+                # A value that cannot apply is not kept: later jobs run with the previous one.
+                if previous is None:
+                    self._configuration.remove_config(key)
+                else:
+                    self._configuration.set(key, previous)
+                if isinstance(e, NotImplementedError):
+                    raise TableException(str(e)) from None
+                if isinstance(e, ValueError):
+                    raise ValidationException(f"Invalid value for option '{key}': {e}") from None
+                raise
         return self
 
     def get(self, key: str, default_value: Optional[str] = None) -> Optional[str]:

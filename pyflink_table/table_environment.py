@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import signal
 import sys
+import threading
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from pyflink_table import _options, _protocol
 from pyflink_table.configuration import Configuration
 from pyflink_table.environment_settings import EnvironmentSettings
-from pyflink_table.errors import TableException, ValidationException, java_errors, quiet_spark_error_logs
-from pyflink_table.java_gateway import bridge, root_spark_session, to_string_array
+from pyflink_table.errors import (TableException, ValidationException, check_argument, java_errors,
+                                  quiet_spark_error_logs)
+from pyflink_table.java_gateway import LOCAL_TASK_ATTEMPTS, bridge, root_spark_session, to_string_array
 from pyflink_table.row import Row
 from pyflink_table.table import Table
 from pyflink_table.table_config import TableConfig
@@ -50,7 +53,10 @@ class TableEnvironment:
         self._streaming = streaming
         self._pending_inserts: List[Any] = []  # TablePipeline objects not executed yet
         self._modules_in_use: List[str] = ["core"]  # list_modules/use_modules
+        # Check-then-register of functions is one step for threads sharing this environment.
+        self._registration_lock = threading.Lock()
         config._attach(self._apply_option)
+        _install_interrupt_handler()
 
     @staticmethod
     def create(environment_settings: Union[EnvironmentSettings, TableConfig, Configuration, None] = None
@@ -86,7 +92,7 @@ class TableEnvironment:
                 static[key] = value
         default_master = None
         if "parallelism.default" in config.to_dict():
-            default_master = f"local[{config.get('parallelism.default')}]"
+            default_master = f"local[{config.get('parallelism.default')},{LOCAL_TASK_ATTEMPTS}]"
         root = root_spark_session(static, default_master)
         return TableEnvironment._on_session(root, config, streaming)
 
@@ -132,10 +138,14 @@ class TableEnvironment:
         spark_key, spark_value, static = mapped
         if static:
             return  # applied at start-up only (a running SparkContext cannot change it)
-        if spark_value == "":
-            self._spark.conf.unset(spark_key)
-        else:
-            self._spark.conf.set(spark_key, spark_value)
+        try:
+            if spark_value == "":
+                self._spark.conf.unset(spark_key)
+            else:
+                self._spark.conf.set(spark_key, spark_value)
+        except Exception as e:  # Spark refuses the value (IllegalArgumentException): say which
+            message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise ValueError(f"Spark setting '{spark_key}' = '{spark_value}' was refused: {message}") from None
 
     def set_parallelism(self, parallelism: int) -> None:
         """FLIP-38: the default parallelism of later jobs."""
@@ -190,7 +200,11 @@ class TableEnvironment:
 
         j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
         schema = StructType.fromJson(__import__("json").loads(j_schema.json()))
-        df = self._spark.createDataFrame(rows, schema=schema, verifySchema=verify)
+        try:
+            df = self._spark.createDataFrame(rows, schema=schema, verifySchema=verify)
+        except Exception as e:  # noqa: BLE001 - PySpark's error names neither row nor column: find them
+            _raise_bad_element(rows, schema, e)
+            raise
         return Table(self._j_env.fromDataset(df._jdf), self)
 
     def from_pandas(self, pdf: "pd.DataFrame", schema: Union[RowType, Sequence[str], Sequence[DataType], None] = None,
@@ -216,6 +230,7 @@ class TableEnvironment:
 
     def from_path(self, path: str) -> Table:
         """The registered table or view at ``path``."""
+        check_argument("TableEnvironment.from_path", "path", path, str)
         return Table(self._j_env.fromPath(path), self)
 
     def scan(self, *table_path: str) -> Table:
@@ -226,6 +241,7 @@ class TableEnvironment:
 
     def create_temporary_view(self, view_path: str, table_or_data: Any, *fields: Any) -> None:
         """Register a table (or a pandas DataFrame / elements) as a temporary view."""
+        check_argument("TableEnvironment.create_temporary_view", "view_path", view_path, str)
         table = table_or_data if isinstance(table_or_data, Table) else self.from_elements(table_or_data)
         if fields:
             table = table.alias(*[str(f) for f in fields])
@@ -281,20 +297,22 @@ class TableEnvironment:
                 raise ValidationException(
                     f"Function '{name}' must be wrapped with udf(), udtf(), udaf() or udtaf() before it is "
                     f"registered; got {type(function).__name__}.")
-        catalog = self._function_catalog()
-        exists = catalog.hasSystem(name) if system else catalog.hasTemporary(name)
-        if exists:
-            if ignore_if_exists:
-                return
-            kind = "temporary system function" if system else "temporary catalog function"
-            raise ValidationException(f"Could not register {kind} '{name}': a function of that name already exists.")
-        j_function = wrapper._java_user_function(self)
-        if system:
-            catalog.registerSystem(name, j_function)
-        else:
-            catalog.registerTemporary(name, j_function)
-        # SQL sees the function under its registered name too.
-        j_function.registerForSql(self._j_env.sparkSession(), name)
+        with self._registration_lock:
+            catalog = self._function_catalog()
+            exists = catalog.hasSystem(name) if system else catalog.hasTemporary(name)
+            if exists:
+                if ignore_if_exists:
+                    return
+                kind = "temporary system function" if system else "temporary catalog function"
+                raise ValidationException(
+                    f"Could not register {kind} '{name}': a function of that name already exists.")
+            j_function = wrapper._java_user_function(self)
+            if system:
+                catalog.registerSystem(name, j_function)
+            else:
+                catalog.registerTemporary(name, j_function)
+            # SQL sees the function under its registered name too.
+            j_function.registerForSql(self._j_env.sparkSession(), name)
 
     def _function_catalog(self) -> Any:
         # A public Java field: Py4J reaches fields through reflection only.
@@ -469,10 +487,12 @@ class TableEnvironment:
 
     def sql_query(self, query: str) -> Table:
         """A table from a SQL query (Spark SQL, which reads most Flink SQL queries the same)."""
+        check_argument("TableEnvironment.sql_query", "query", query, str)
         return Table(self._j_env.sqlQuery(query), self)
 
     def execute_sql(self, stmt: str) -> TableResult:
         """Run one SQL statement: a query, SHOW, DESCRIBE, DDL or INSERT."""
+        check_argument("TableEnvironment.execute_sql", "stmt", stmt, str)
         statement = self._j_env.classifySql(stmt)  # classified once, by the bridge's SqlStatement
         if statement.runsJob():
             self._before_job()  # INSERT and CREATE TABLE ... AS SELECT run a job here
@@ -876,3 +896,61 @@ def _to_spark_value(value: Any) -> Any:
     if isinstance(value, dict):
         return {_to_spark_value(k): _to_spark_value(v) for k, v in value.items()}
     return value
+
+
+def _raise_bad_element(rows: List[Any], schema: Any, cause: Exception) -> None:
+    """Raise ValidationException naming the first row (0-based, as given) and column whose value
+    does not fit its declared type; return when every value fits (the cause was something else)."""
+    from pyspark.sql.types import _make_type_verifier
+
+    fields = schema.fields
+    verifiers = [_make_type_verifier(f.dataType, f.nullable, name=f.name) for f in fields]
+    for i, row in enumerate(rows):
+        values = tuple(row) if isinstance(row, (tuple, list)) else (row,)
+        if len(values) != len(fields):
+            raise ValidationException(
+                f"Row {i} of the elements has {len(values)} fields, but the schema has {len(fields)}: "
+                f"{', '.join(f.name for f in fields)}.") from None
+        for field, verify, value in zip(fields, verifiers, values):
+            try:
+                verify(value)
+            except Exception as e:  # noqa: BLE001 - PySpark's TypeError/ValueError, reworded below
+                raise ValidationException(
+                    f"Row {i}, column '{field.name}': value {value!r} ({type(value).__name__}) does not fit the "
+                    f"column's type: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+
+
+_interrupt_handler_installed = False
+
+
+def _install_interrupt_handler() -> None:
+    """Ctrl-C (SIGINT) cancels the running Spark jobs and stops filesystem writes in flight before
+    they commit, then raises KeyboardInterrupt.
+
+    It replaces PySpark's handler, whose cancelAllJobs() goes over the interrupted thread's own
+    Py4J connection (pinned-thread mode), which is busy with the call being interrupted: it fails
+    ("reentrant call") and the job runs on. Here the calls go from a helper thread.
+    """
+    global _interrupt_handler_installed
+    if _interrupt_handler_installed or threading.current_thread() is not threading.main_thread():
+        return
+
+    def cancel() -> None:
+        from pyspark import SparkContext
+
+        try:
+            bridge().connectors.Connectors.interruptWrites()
+            sc = SparkContext._active_spark_context
+            if sc is not None:
+                sc.cancelAllJobs()
+        except Exception:  # noqa: BLE001 - the JVM may be gone; the interrupt still goes through
+            pass
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        helper = threading.Thread(target=cancel, name="pyflink-table-interrupt", daemon=True)
+        helper.start()
+        helper.join(30)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    _interrupt_handler_installed = True

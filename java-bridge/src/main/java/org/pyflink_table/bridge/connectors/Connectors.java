@@ -300,6 +300,7 @@ public final class Connectors {
       boolean streaming) {
     String location = d.options.get("path");
     StructType schema = physicalSchema(d);
+    FileCommitter.recover(hadoop, location); // a commit a dead process left half done is finished first
     try {
       org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
       if (!p.getFileSystem(hadoop).exists(p)) {
@@ -363,6 +364,11 @@ public final class Connectors {
   }
 
   // --- writing -----------------------------------------------------------------------------------
+
+  /** Ctrl-C in the driver: filesystem writes in flight stop before their commit (see FileCommitter). */
+  public static void interruptWrites() {
+    FileCommitter.interrupted();
+  }
 
   /**
    * Writes {@code rows} (already shaped as the physical columns) into the table. Returns the lines

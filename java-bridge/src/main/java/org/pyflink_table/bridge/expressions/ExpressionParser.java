@@ -83,8 +83,12 @@ public final class ExpressionParser {
       Map.entry("SQL_TIMESTAMP", "TIMESTAMP(3)"),
       Map.entry("INTERVAL_MONTHS", "INTERVAL MONTH"), Map.entry("INTERVAL_MILLIS", "INTERVAL SECOND(3)"));
 
+  /** Deeper nesting is refused with a parse error rather than overflowing the JVM's stack. */
+  static final int MAX_NESTING = 200;
+
   private final String text;
   private int pos;
+  private int nesting;
 
   private ExpressionParser(String text) {
     this.text = text == null ? "" : text;
@@ -171,6 +175,17 @@ public final class ExpressionParser {
   }
 
   private Expr unary() {
+    if (++nesting > MAX_NESTING) {
+      throw error(pos, "expression nested deeper than " + MAX_NESTING + " levels");
+    }
+    try {
+      return unaryOperand();
+    } finally {
+      nesting--;
+    }
+  }
+
+  private Expr unaryOperand() {
     if (startsNumber()) {
       // A minus sign glued to digits belongs to the literal, so -1.minutes is one interval.
       return composite();

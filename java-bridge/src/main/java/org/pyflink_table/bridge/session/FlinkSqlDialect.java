@@ -50,6 +50,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.sql.types.YearMonthIntervalType;
+import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.types.FlinkTypes;
@@ -109,10 +110,14 @@ public final class FlinkSqlDialect {
 
   // ---------------------------------------------------------------- tokenizer
 
+  /** Deeper bracket nesting is refused with a parse error rather than overflowing the JVM's stack. */
+  static final int MAX_NESTING = 200;
+
   private static List<Token> tokenize(String sql) {
     List<Token> out = new ArrayList<>();
     int i = 0;
     int n = sql.length();
+    int depth = 0;
     while (i < n) {
       char c = sql.charAt(i);
       int start = i;
@@ -125,7 +130,8 @@ public final class FlinkSqlDialect {
         out.add(new Token(Kind.SPACE, sql.substring(start, i)));
       } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
         int end = sql.indexOf("*/", i + 2);
-        i = end < 0 ? n : end + 2;
+        if (end < 0) throw lexicalError(sql, start, "unterminated comment");
+        i = end + 2;
         out.add(new Token(Kind.SPACE, sql.substring(start, i)));
       } else if ((c == 'U' || c == 'u') && sql.startsWith("&'", i + 1)) {
         i = quoted(sql, i + 2, '\'');
@@ -143,11 +149,41 @@ public final class FlinkSqlDialect {
         while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '.')) i++;
         out.add(new Token(Kind.NUMBER, sql.substring(start, i)));
       } else {
+        if (c == '(' || c == '[') {
+          if (++depth > MAX_NESTING) {
+            throw new SqlParserException("SQL parse failed. Brackets nested deeper than " + MAX_NESTING
+                + " levels at " + position(sql, i) + ".");
+          }
+        } else if (c == ')' || c == ']') {
+          depth--;
+        }
         out.add(new Token(Kind.SYMBOL, String.valueOf(c)));
         i++;
       }
     }
     return out;
+  }
+
+  /** "line L, column C" (1-based) of offset {@code at}, as Flink's parser reports positions. */
+  private static String position(String sql, int at) {
+    int line = 1;
+    int col = 1;
+    for (int k = 0; k < at; k++) {
+      if (sql.charAt(k) == '\n') {
+        line++;
+        col = 1;
+      } else {
+        col++;
+      }
+    }
+    return "line " + line + ", column " + col;
+  }
+
+  private static SqlParserException lexicalError(String sql, int at, String what) {
+    String rest = sql.substring(at);
+    if (rest.length() > 40) rest = rest.substring(0, 40) + "...";
+    return new SqlParserException("SQL parse failed. Lexical error at " + position(sql, at) + ": " + what + ": "
+        + rest.replace("\n", "\\n"));
   }
 
   /** End (exclusive) of a quoted token opening at {@code open}; a doubled quote is an escape. */
@@ -163,7 +199,7 @@ public final class FlinkSqlDialect {
       }
       i++;
     }
-    return sql.length(); // unterminated: Spark's parser reports it
+    throw lexicalError(sql, open, quote == '\'' ? "unterminated string literal" : "unterminated quoted identifier");
   }
 
   // ---------------------------------------------------------------- text rewrite

@@ -52,6 +52,8 @@ public final class TableEnv {
     this.streaming = streaming;
     // Flink's TIME functions (CURRENT_TIME, EXTRACT from TIME, TO_TIME) need Spark's TIME type on.
     spark.conf().set("spark.sql.timeType.enabled", "true");
+    // Flink reserves SQL's keywords: "FROM t WHERE" is an error, not t aliased as WHERE.
+    spark.conf().set("spark.sql.ansi.enforceReservedKeywords", "true");
     // Flink's NaN comparisons and NULL-propagating GREATEST/LEAST, for the Table API and SQL alike.
     spark.experimental().extraOptimizations_$eq(ScalaInterop.seq(
         List.of(new FlinkFloatingComparisons())));
@@ -85,6 +87,7 @@ public final class TableEnv {
 
   public JTable fromPath(String path) {
     connectors.refresh();
+    checkIdentifier(path);
     String p = sparkPath(path);
     if (!spark.catalog().tableExists(p)) {
       throw new ValidationException("Table `" + path + "` was not found. Existing tables: ["
@@ -93,13 +96,61 @@ public final class TableEnv {
     return new JTable(this, spark.table(p));
   }
 
-  public void createTemporaryView(String path, JTable table) {
-    String p = sparkPath(path);
+  /** Check and registration are one step: of two threads creating one name, one gets "already exists". */
+  public synchronized void createTemporaryView(String path, JTable table) {
+    List<String> parts = new ArrayList<>(checkIdentifier(path));
+    if (parts.size() == 3 && parts.get(0).equals("default_catalog")) parts.remove(0);
+    if (parts.size() == 2 && parts.get(0).equals("default_database")) parts.remove(0);
+    String p = parts.size() == 1 ? parts.get(0) : sparkPath(path); // `v` is v, as in Flink
     if (isTemporaryView(p)) {
-      throw new ValidationException("Temporary table '" + path + "' already exists");
+      throw new ValidationException("Temporary table '`default_catalog`.`default_database`.`" + p.replace("`", "``")
+          + "`' already exists");
     }
     // Names such as UnnamedTable$0 (from str(table)) must be back-quoted for Spark's parser.
-    table.df.createOrReplaceTempView(p.matches("[A-Za-z0-9_.`]+") ? p : "`" + p.replace("`", "``") + "`");
+    table.df.createOrReplaceTempView(p.matches("[A-Za-z0-9_.`]+") && parts.size() > 1 ? p : "`" + p.replace("`", "``") + "`");
+  }
+
+  /**
+   * The parts of a Flink object path ({@code [catalog.][database.]name}, parts optionally
+   * back-quoted with {@code ``} for a back quote), refused as Flink refuses them: an unquoted part
+   * must be an SQL identifier, and no part may be empty or blank.
+   */
+  static List<String> checkIdentifier(String path) {
+    List<String> parts = new ArrayList<>();
+    int i = 0;
+    int n = path.length();
+    while (true) {
+      StringBuilder part = new StringBuilder();
+      if (i < n && path.charAt(i) == '`') {
+        i++;
+        while (true) {
+          if (i >= n) throw new org.pyflink_table.bridge.errors.SqlParserException("Invalid SQL identifier " + path + ".");
+          char c = path.charAt(i++);
+          if (c == '`') {
+            if (i < n && path.charAt(i) == '`') {
+              part.append('`');
+              i++;
+              continue;
+            }
+            break;
+          }
+          part.append(c);
+        }
+      } else {
+        while (i < n && path.charAt(i) != '.') part.append(path.charAt(i++));
+        String word = part.toString();
+        if (!word.isBlank() && !word.matches("[\\p{L}_$][\\p{L}\\p{Nd}_$]*")) {
+          throw new org.pyflink_table.bridge.errors.SqlParserException("Invalid SQL identifier " + path + ".");
+        }
+      }
+      if (part.toString().isBlank()) {
+        throw new ValidationException("Parts of the object identifier are null or whitespace-only.");
+      }
+      parts.add(part.toString());
+      if (i >= n) return parts;
+      if (path.charAt(i) != '.') throw new org.pyflink_table.bridge.errors.SqlParserException("Invalid SQL identifier " + path + ".");
+      i++;
+    }
   }
 
   public boolean isTemporaryView(String name) {

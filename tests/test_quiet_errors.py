@@ -1,0 +1,32 @@
+"""Errors we translate reach the user as one exception, without Java stack traces on stderr."""
+
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+CHILD = textwrap.dedent("""
+    import sys
+    from pyflink_table import EnvironmentSettings, TableEnvironment
+    from pyflink_table.errors import JavaException
+    t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    out = sys.argv[1]
+    t_env.execute_sql(f"CREATE TABLE sink (a INT) WITH ('connector'='filesystem', 'path'='{out}', 'format'='csv')")
+    t_env.create_temporary_view("strings", t_env.from_elements([("7",), ("x",)], ["s"]))
+    for verb in ("INTO", "OVERWRITE"):
+        try:
+            t_env.execute_sql(f"INSERT {verb} sink SELECT CAST(s AS INT) FROM strings").wait()
+        except JavaException as e:
+            print("RAISED", type(e).__name__, flush=True)
+""")
+
+
+def test_failed_insert_prints_no_java_frames(tmp_path: Any) -> None:
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    p = subprocess.run([sys.executable, str(script), str(tmp_path / "out")], capture_output=True, text=True,
+                       timeout=900)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.stdout.count("RAISED") == 2, p.stdout
+    frames = [line for line in p.stderr.splitlines() if line.lstrip().startswith("at ")]
+    assert frames == [], p.stderr[:3000]

@@ -1,0 +1,97 @@
+"""One TableEnvironment shared by threads; object names quoted and checked as Flink does.
+
+Expected exceptions and messages were measured on PyFlink 2.3 (tests/reference/probe_reliability.py).
+"""
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, List
+
+import pytest
+
+from conftest import rows, sorted_rows
+from pyflink_table import DataTypes
+from pyflink_table.errors import SqlParserException, ValidationException
+from pyflink_table.expressions import col
+from pyflink_table.udf import udf
+
+
+def test_eight_threads_one_hundred_queries(t_env: Any) -> None:
+    t_env.create_temporary_view("base", t_env.from_elements([(i, i % 3) for i in range(30)], ["v", "k"]))
+
+    def query(n: int) -> List[Any]:
+        # Each query registers its own view, then reads it through SQL and the Table API.
+        t_env.create_temporary_view(f"q{n}", t_env.from_elements([(n, j) for j in range(n % 5 + 1)], ["n", "j"]))
+        joined = t_env.sql_query(f"SELECT n, COUNT(*) AS c, SUM(j) AS s FROM q{n} GROUP BY n")
+        filtered = t_env.from_path("base").where(col("k") == n % 3).select(col("v"))
+        return [rows(joined), sorted_rows(filtered)]
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(query, range(100)))
+    for n, (joined, filtered) in enumerate(results):
+        m = n % 5 + 1
+        assert joined == [(n, m, m * (m - 1) // 2)], n
+        assert filtered == [(v,) for v in range(30) if v % 3 == n % 3], n
+    assert sum(1 for v in t_env.list_temporary_views() if v.startswith("q")) == 100
+
+
+def _race(action: Any) -> List[Any]:
+    """Runs action in two threads released at once; what each did (None or the exception)."""
+    barrier = threading.Barrier(2)
+    outcome: List[Any] = [None, None]
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            action()
+        except Exception as e:  # noqa: BLE001 - the outcome is what the test checks
+            outcome[i] = e
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return outcome
+
+
+def test_registering_one_name_from_two_threads_fails_once(t_env: Any) -> None:
+    table = t_env.from_elements([(1,)], ["a"])
+    for attempt in range(5):
+        outcome = _race(lambda: t_env.create_temporary_view(f"same{attempt}", table))
+        errors = [e for e in outcome if e is not None]
+        assert len(errors) == 1, outcome
+        assert isinstance(errors[0], ValidationException) and "already exists" in str(errors[0])
+        f = udf(lambda x: x + 1, result_type=DataTypes.BIGINT())
+        outcome = _race(lambda: t_env.create_temporary_function(f"fn{attempt}", f))
+        errors = [e for e in outcome if e is not None]
+        assert len(errors) == 1, outcome
+        assert isinstance(errors[0], ValidationException) and "already exist" in str(errors[0])
+
+
+def test_quoted_name_is_the_same_name(t_env: Any) -> None:
+    t_env.create_temporary_view("v", t_env.from_elements([(1,)], ["a"]))
+    for name in ("`v`", "default_catalog.default_database.v", "`default_catalog`.`default_database`.`v`"):
+        with pytest.raises(ValidationException,
+                           match=r"Temporary table '`default_catalog`.`default_database`.`v`' already exists"):
+            t_env.create_temporary_view(name, t_env.from_elements([(2,)], ["a"]))
+    assert rows(t_env.from_path("`v`")) == [(1,)]
+
+
+def test_names_that_cannot_be_read_back_are_refused(t_env: Any) -> None:
+    table = t_env.from_elements([(1,)], ["a"])
+    with pytest.raises(ValidationException, match="Parts of the object identifier are null or whitespace-only"):
+        t_env.create_temporary_view("", table)
+    with pytest.raises(ValidationException, match="Parts of the object identifier are null or whitespace-only"):
+        t_env.create_temporary_view("` `", table)
+    for bad in ("sp ace", "a-b", "`open"):
+        with pytest.raises(SqlParserException, match="Invalid SQL identifier"):
+            t_env.create_temporary_view(bad, table)
+        with pytest.raises(SqlParserException, match="Invalid SQL identifier"):
+            t_env.from_path(bad)
+    assert "sp ace" not in t_env.list_temporary_views()
+    # Quoted, the same name is fine and reads back.
+    t_env.create_temporary_view("`sp ace`", table)
+    assert rows(t_env.from_path("`sp ace`")) == [(1,)]
+    assert "sp ace" in t_env.list_temporary_views()
+    assert rows(t_env.sql_query("SELECT a FROM `sp ace`")) == [(1,)]
