@@ -169,3 +169,10 @@ def test_requirements_from_cached_source_package(t_env: TableEnvironment, tmp_pa
 
     t = t_env.from_elements([(1,), (2,)], ["a"])
     assert sorted_rows(t.select(udf(add_one, DataTypes.BIGINT(), DataTypes.BIGINT())(col("a")))) == [(2,), (3,)]
+
+
+def test_format_descriptor_str() -> None:
+    from pyflink_table import FormatDescriptor
+
+    # PyFlink 2.3 (test_table_descriptor.test_to_string)
+    assert str(FormatDescriptor.for_format("test-format").option("a", False).build()) == "test-format[{a=false}]"
