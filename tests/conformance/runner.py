@@ -149,6 +149,16 @@ class FileResult:
     seconds: float = 0.0
 
 
+def _package_root() -> str:
+    """The directory holding the ``pyflink_table`` package this interpreter imports."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pyflink_table")
+    if spec is None or not spec.submodule_search_locations:
+        return str(PROJECT_ROOT)
+    return str(Path(list(spec.submodule_search_locations)[0]).parent)
+
+
 def _first_line(text: str) -> str:
     for line in (text or "").strip().splitlines():
         line = line.strip()
@@ -173,7 +183,9 @@ def run_file(work: Path, tests: List[TestId], excluded: Dict[str, str], timeout:
            str(work / "pytest.ini"), f"--junitxml={junit}", f"{PACKAGE}/{file}"]
     cmd += [f"--deselect={PACKAGE}/{t.file}::{t.cls}::{t.name}" for t in tests if t.id in excluded]
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(work), str(PROJECT_ROOT)]
+    # The package the tests run against: the one this process imports (the installed wheel under
+    # `make test`, the checkout in a developer's run), never the checkout by default.
+    env["PYTHONPATH"] = os.pathsep.join([str(work), _package_root()]
                                         + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env["CONFORMANCE_TEST_TIMEOUT"] = str(timeout)
     env.setdefault("PYTHONUNBUFFERED", "1")
