@@ -163,9 +163,23 @@ def arrow_to_python(arrow_type: Any) -> Optional[Callable[[Any], Any]]:
     return None
 
 
-def _column_values(array: Any) -> List[Any]:
+def _is_primitive(arrow_type: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type)
+                or pa.types.is_boolean(arrow_type))
+
+
+def _column_values(array: Any, convert: Any = False) -> List[Any]:
+    """An Arrow column as a list of PyFlink values, converted a column at a time: a numpy view's
+    ``tolist()`` for null-free numbers and booleans, ``to_pylist()`` otherwise, and the
+    per-value :func:`arrow_to_python` converter (``convert``, looked up when not given) only for
+    the types whose Python values differ from PyFlink's."""
+    if array.null_count == 0 and _is_primitive(array.type):
+        return array.to_numpy(zero_copy_only=False).tolist()  # type: ignore[no-any-return]
     values = array.to_pylist()
-    convert = arrow_to_python(array.type)
+    if convert is False:
+        convert = arrow_to_python(array.type)
     return values if convert is None else [convert(v) for v in values]
 
 
@@ -307,10 +321,12 @@ class ScalarEvaluator:
         self._check: Optional[Checker] = None
         self._metric_registry: Dict[str, Any] = {}
         self._arrow_type: Any = None
+        # the argument Arrow types last seen and their Arrow -> PyFlink value converters
+        self._converters: Optional[Tuple[List[Any], List[Any]]] = None
 
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)
-        for key in ("_opened", "_check", "_metric_registry", "_arrow_type"):
+        for key in ("_opened", "_check", "_metric_registry", "_arrow_type", "_converters"):
             state.pop(key, None)
         return state
 
@@ -369,7 +385,11 @@ class ScalarEvaluator:
         if not arrays:
             raise UserFunctionError(f"Python function '{self.name}' takes no arguments; such functions can be "
                                     "called in Table API expressions but not from SQL")
-        columns = [_column_values(a) for a in arrays]
+        types = [a.type for a in arrays]
+        if self._converters is None or self._converters[0] != types:
+            self._converters = (types, [arrow_to_python(t) for t in types])
+        converters = self._converters[1]
+        columns = [_column_values(a, c) for a, c in zip(arrays, converters)]
         # Plain functions are called directly, skipping their ScalarFunction wrapper.
         call = getattr(self.function, "func", None) if type(self.function).__name__ == "_DelegatingScalarFunction" \
             else None
