@@ -1,7 +1,7 @@
 """The worker-side evaluator of Python scalar functions (general and pandas).
 
 Spark calls :class:`ScalarEvaluator` once per row (Arrow-batched UDF) or once per Arrow batch
-(scalar pandas UDF). The evaluator opens the user function on the first call of a task, converts
+(scalar Arrow UDF: general, pandas and pyarrow functions). The evaluator opens the user function on the first call of a task, converts
 Spark's Python values to PyFlink's (``Row`` instead of PySpark's Row), checks each result against
 the declared type so a wrong value fails loudly instead of being coerced, and names the function
 in every error.
@@ -302,10 +302,12 @@ class ScalarEvaluator:
     :param metrics: a Spark accumulator receiving metric snapshots, or None.
     :param spark_result_json: the Spark result type as JSON (for the Arrow result type).
     :param arrow_batches: True when Spark passes whole Arrow batches.
+    :param pyarrow: True for a pyarrow UDF (pyarrow.Array in, pyarrow.Array out).
     """
 
     def __init__(self, function: Any, name: str, result_type: str, input_types: Optional[List[str]],
-                 pandas: bool, metrics: Any, spark_result_json: str = "", arrow_batches: bool = False) -> None:
+                 pandas: bool, metrics: Any, spark_result_json: str = "", arrow_batches: bool = False,
+                 pyarrow: bool = False) -> None:
         self.function = function
         self.name = name
         self.result_type = result_type
@@ -314,6 +316,7 @@ class ScalarEvaluator:
         self.metrics = metrics
         self.spark_result_json = spark_result_json
         self.arrow_batches = arrow_batches
+        self.pyarrow = pyarrow
         self._reset()
 
     def _reset(self) -> None:
@@ -369,6 +372,8 @@ class ScalarEvaluator:
         if not self._opened:
             self._open()
         if self.arrow_batches:
+            if self.pyarrow:
+                return self._eval_arrow_batch(args)
             return self._eval_pandas_batch(args) if self.pandas else self._eval_row_batch(args)
         values = [a if isinstance(a, _PLAIN) else to_flink_value(a) for a in args]
         try:
@@ -406,6 +411,41 @@ class ScalarEvaluator:
     def _to_arrow(self, results: List[Any]) -> Any:
         return python_values_to_arrow(results, self._arrow_type, self._check, f"Python function '{self.name}'",
                                       self.result_type)
+
+    # pyarrow function, one Arrow batch at a time
+    def _eval_arrow_batch(self, arrays: Any) -> Any:
+        import pyarrow as pa
+
+        length = len(arrays[0]) if arrays else 0
+        try:
+            result = self.function.eval(*arrays)
+        except Exception as e:
+            raise _failure(f"Python function '{self.name}'", e) from None
+        if isinstance(result, pa.ChunkedArray):
+            result = result.combine_chunks()
+        if not isinstance(result, pa.Array):
+            raise UserFunctionError(
+                f"PyArrow function '{self.name}' returned {type(result).__name__}; it must return a "
+                f"pyarrow.Array (or ChunkedArray) of the input's length {length}")
+        if len(result) != length:
+            raise UserFunctionError(
+                f"PyArrow function '{self.name}' returned {len(result)} values for {length} input rows; "
+                "the result must have the length of its input")
+        target = self._arrow_type
+        if result.type == target:
+            return result
+        if pa.types.is_null(result.type):
+            return pa.nulls(length, target)
+        # Same rule as general functions: widening casts only (no string parsing, no float -> int).
+        if _compatible(result.type, target) or (_is_nested(result.type) and _is_nested(target)):
+            try:
+                return result.cast(target, safe=True)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as e:
+                raise UserFunctionError(f"PyArrow function '{self.name}' returned values that do not fit the "
+                                        f"declared result type {self.result_type}: {e}") from None
+        raise UserFunctionError(f"PyArrow function '{self.name}' returned an array of Arrow type {result.type}, "
+                                f"which is not a value of the declared result type {self.result_type} "
+                                f"(Arrow type {target})")
 
     # pandas function, one Arrow batch at a time
     def _eval_pandas_batch(self, arrays: Any) -> Any:
