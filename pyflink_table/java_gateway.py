@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional
 
-from pyflink_table import _bridge_build
+from pyflink_table import _bridge_build, _jvm_cds
 from pyflink_table.errors import TableException
 
 if TYPE_CHECKING:
@@ -147,6 +147,7 @@ def root_spark_session(conf: Mapping[str, str]) -> "SparkSession":
         for key in ("spark.driver.extraClassPath", "spark.jars"):
             existing = settings.get(key)
             settings[key] = jar if not existing else existing + ("," if key == "spark.jars" else os.pathsep) + jar
+        _jvm_cds.add_driver_java_options(settings, jar)  # cold start: a class-data-sharing archive
         # Workers must run this interpreter, or they miss pyarrow and the user's packages.
         python = settings.pop("python.executable", None) or sys.executable
         os.environ.setdefault("PYSPARK_PYTHON", python)
