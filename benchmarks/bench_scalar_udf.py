@@ -5,9 +5,10 @@ Two functions, ``i + 1`` and a string function (``upper(s) + '!'``), over N rows
 each through pyflink_table and through PySpark (classic pickled ``@udf(useArrow=False)``,
 Arrow-optimised ``@udf(useArrow=True)``, ``pandas_udf``). Every variant runs the same query shape
 on the same cached input and ends in a ``sum``/``max`` aggregate so only the evaluation is timed.
+A pyarrow UDF (our extension, ``pyarrow.compute`` kernels) runs next to PySpark's ``arrow_udf``.
 Prints rows/s per variant and the ratio ours/PySpark, then sweeps the Arrow batch size.
 
-Run: ``timeout 900 .venv/bin/python benchmarks/bench_scalar_udf.py [rows]``.
+Run: ``timeout 900 .venv/bin/python benchmarks/bench_scalar_udf.py [rows] [repeats] [--no-sweep]``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ import time
 from typing import Any, Callable, Dict, List, Tuple
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql import functions as F
+from pyspark.sql.functions import arrow_udf
 from pyspark.sql.pandas.functions import PandasUDFType, pandas_udf
 from pyspark.sql.functions import udf as spark_udf
 
@@ -26,8 +30,10 @@ from pyflink_table.expressions import col, lit
 from pyflink_table.table import Table
 from pyflink_table.udf import udf
 
-ROWS = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000_000
-REPEATS = 2
+_POSITIONAL = [a for a in sys.argv[1:] if not a.startswith("--")]
+ROWS = int(_POSITIONAL[0]) if _POSITIONAL else 5_000_000
+REPEATS = int(_POSITIONAL[1]) if len(_POSITIONAL) > 1 else 2
+SWEEP = "--no-sweep" not in sys.argv
 
 
 def best_time(run: Callable[[], Any], repeats: int = REPEATS) -> float:
@@ -55,6 +61,15 @@ def main() -> None:
     plus_one_pd = udf(lambda i: i + 1, result_type="BIGINT", func_type="pandas")
     shout_pd = udf(lambda s: s.str.upper() + "!", result_type="STRING", func_type="pandas")
 
+    def add_one_arrow(i: pa.Array) -> pa.Array:
+        return pc.add(i, 1)
+
+    def shout_arrow(s: pa.Array) -> pa.Array:
+        return pc.binary_join_element_wise(pc.utf8_upper(s), "!", "")
+
+    plus_one_pa = udf(add_one_arrow, result_type="BIGINT", func_type="pyarrow")
+    shout_pa = udf(shout_arrow, result_type="STRING", func_type="pyarrow")
+
     def ours(int_expr: Any, str_expr: Any) -> Callable[[], Any]:
         def run() -> Any:
             projected = table.select(int_expr.alias("x"), str_expr.alias("y"))
@@ -75,6 +90,8 @@ def main() -> None:
 
     pd_int = pandas_udf(add_one_series, "bigint", PandasUDFType.SCALAR)
     pd_str = pandas_udf(shout_series, "string", PandasUDFType.SCALAR)
+    pa_int = arrow_udf(add_one_arrow, "bigint")
+    pa_str = arrow_udf(shout_arrow, "string")
 
     def theirs(int_col: Any, str_col: Any) -> Callable[[], Any]:
         def run() -> Any:
@@ -89,20 +106,36 @@ def main() -> None:
         ("spark arrow @udf", theirs(arrow_int("i"), arrow_str("s"))),
         ("ours pandas UDF", ours(plus_one_pd(col("i")), shout_pd(col("s")))),
         ("spark pandas_udf", theirs(pd_int("i"), pd_str("s"))),
+        ("ours pyarrow UDF", ours(plus_one_pa(col("i")), shout_pa(col("s")))),
+        ("spark arrow_udf", theirs(pa_int("i"), pa_str("s"))),
     ]
     rates: Dict[str, float] = {}
-    print(f"{ROWS:,} rows, i + 1 and upper(s) + '!' in one projection, best of {REPEATS}")
-    for name, run in variants:
-        seconds = best_time(run)
-        rates[name] = ROWS / seconds
-        print(f"  {name:32s} {seconds:7.2f} s  {rates[name]:>12,.0f} rows/s", flush=True)
+    print(f"{ROWS:,} rows, i + 1 and upper(s) + '!' in one projection, best of {REPEATS} interleaved rounds")
+    for name, run in variants:  # warm-up: starts the Python workers and imports of every variant
+        run()
+    for r in range(REPEATS):
+        for name, run in (variants if r % 2 == 0 else variants[::-1]):
+            start = time.perf_counter()
+            run()
+            rates[name] = max(ROWS / (time.perf_counter() - start), rates.get(name, 0.0))
+    for name, _ in variants:
+        print(f"  {name:32s} {ROWS / rates[name]:7.2f} s  {rates[name]:>12,.0f} rows/s", flush=True)
     print("ratios ours / PySpark:")
     for ours_name, theirs_name in [("ours built-in", "spark built-in"),
                                    ("ours general UDF", "spark classic pickled @udf"),
                                    ("ours general UDF", "spark arrow @udf"),
-                                   ("ours pandas UDF", "spark pandas_udf")]:
+                                   ("ours pandas UDF", "spark pandas_udf"),
+                                   ("ours pyarrow UDF", "spark arrow_udf"),
+                                   ("ours pyarrow UDF", "spark pandas_udf")]:
         print(f"  {ours_name} / {theirs_name}: {rates[ours_name] / rates[theirs_name]:.2f}x")
+    print("targets: general UDF / arrow @udf >= 1.20x; pandas UDF / pandas_udf >= 1.00x")
+    if SWEEP:
+        sweep(t_env, ours, plus_one, shout, plus_one_pd, shout_pd)
 
+
+def sweep(t_env: Any, ours: Callable[[Any, Any], Callable[[], Any]], plus_one: Any, shout: Any,
+          plus_one_pd: Any, shout_pd: Any) -> None:
+    """Throughput over Arrow batch sizes."""
     print("arrow batch size sweep (python.fn-execution.arrow.batch.size):")
     for size in (1000, 10000, 100000):
         t_env.get_config().set("python.fn-execution.arrow.batch.size", str(size))

@@ -1,8 +1,10 @@
 """Runs every benchmark, one after the other, each in its own process (``make bench``).
 
 Each benchmark prints its variants side by side and the ratios ours / hand-written PySpark (and
-ours / PyFlink 2.3 where it is installed). Sizes are the issue's: 5M rows for functions, 200 MB for
-the file word count. Pass ``--quick`` for a smoke run on small inputs.
+ours / PyFlink 2.3 where it is installed), measured in the same run. The full run also shows how
+costs grow: functions at 1M and 10M rows, the pandas UDAF from 10 to 1,000,000 keys and at 1M and
+10M rows, a 200-column select's planning, cold start and a 200 MB file word count. Pass
+``--quick`` for a smoke run on small inputs.
 """
 
 from __future__ import annotations
@@ -16,11 +18,25 @@ HERE = Path(__file__).resolve().parent
 
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
-    runs = [
-        ["bench_scalar_udf.py"] + (["200000"] if quick else []),
-        ["bench_pandas_udaf.py"] + (["200000", "1", "1000,100000"] if quick else []),
-        ["bench_word_count_files.py"] + (["--mb", "10"] if quick else []),
-    ]
+    if quick:
+        runs = [
+            ["bench_scalar_udf.py", "200000", "1", "--no-sweep"],
+            ["bench_pandas_udaf.py", "200000", "1", "1000,100000"],
+            ["bench_planning.py", "50", "2"],
+            ["bench_cold_start.py", "1"],
+            ["bench_word_count_files.py", "--mb", "10"],
+        ]
+    else:
+        # Scaling: rows from 1M to 10M (functions; the UDAF at 1,000 keys) and keys from 10 to 1,000,000.
+        runs = [
+            ["bench_scalar_udf.py", "1000000", "3", "--no-sweep"],
+            ["bench_scalar_udf.py", "10000000", "2"],
+            ["bench_pandas_udaf.py", "1000000", "3", "10,1000,100000,1000000"],
+            ["bench_pandas_udaf.py", "10000000", "2", "1000"],
+            ["bench_planning.py", "200", "5"],
+            ["bench_cold_start.py", "3"],
+            ["bench_word_count_files.py"],
+        ]
     failed = 0
     for script, *args in runs:
         print(f"\n===== {script} {' '.join(args)}", flush=True)

@@ -100,12 +100,18 @@ class UserDefinedFunctionWrapper:
     :param name: the function's name; by default the function's or its class's name.
     """
 
+    # the kinds of function this wrapper runs
+    _func_types: Tuple[str, ...] = ("general", "pandas")
+
     def __init__(self, func: Any, input_types: Any, func_type: str = "general",
                  deterministic: Optional[bool] = None, name: Optional[str] = None) -> None:
         if inspect.isclass(func) or (not isinstance(func, UserDefinedFunction) and not callable(func)):
             raise TypeError(f"Invalid function: not a function or callable (__call__ is not defined): {type(func)}")
-        if func_type not in ("general", "pandas"):
-            raise ValueError(f"The func_type must be one of 'general, pandas', got {func_type}.")
+        if func_type not in self._func_types:
+            # PyFlink's message, then what this wrapper takes beyond PyFlink's two kinds.
+            extra = [k for k in self._func_types if k not in ("general", "pandas")]
+            raise ValueError(f"The func_type must be one of 'general, pandas', got {func_type}."
+                             + (f" (pyflink_table also takes {', '.join(map(repr, extra))})" if extra else ""))
         self._input_types: Optional[List[DataType]] = None
         if input_types is not None:
             if isinstance(input_types, RowType):

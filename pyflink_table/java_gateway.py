@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional
 
-from pyflink_table import _bridge_build, _deploy, _jvm_console
+from pyflink_table import _bridge_build, _deploy, _jvm_cds, _jvm_console
 from pyflink_table.errors import TableException
 
 if TYPE_CHECKING:
@@ -185,6 +185,7 @@ def root_spark_session(conf: Mapping[str, str], default_master: Optional[str] = 
             existing = settings.get(key)
             if not existing or jar not in existing.split("," if key == "spark.jars" else os.pathsep):
                 settings[key] = jar if not existing else existing + ("," if key == "spark.jars" else os.pathsep) + jar
+        _jvm_cds.add_driver_java_options(settings, jar)  # cold start: a class-data-sharing archive
         python = _deploy.executor_python(settings, master)
         settings.pop("python.executable", None)
         if python:

@@ -2,7 +2,8 @@
 
 A Python scalar function runs inside Spark's Python workers on Spark's Arrow evaluation path:
 a general UDF (row at a time, FLIP-58) is evaluated as an Arrow-batched Python UDF, a pandas UDF
-(``func_type='pandas'``, FLIP-97) as a scalar pandas UDF receiving ``pandas.Series``. All Python
+(``func_type='pandas'``, FLIP-97) as a scalar pandas UDF receiving ``pandas.Series``, a pyarrow
+UDF (``func_type='pyarrow'``, our extension) on the same path receiving ``pyarrow.Array``. All Python
 UDFs of one projection or filter are evaluated in one Python step per Arrow batch.
 
 The wrapper objects returned by :func:`udf` are created at import time, before any JVM exists,
@@ -51,10 +52,12 @@ class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
     :param func: a :class:`ScalarFunction`, a function or a callable object.
     :param input_types: declared argument types, or None.
     :param result_type: the result type, as a DataType or a type string such as ``'BIGINT'``.
-    :param func_type: ``'general'`` or ``'pandas'``.
+    :param func_type: ``'general'``, ``'pandas'`` or ``'pyarrow'``.
     :param deterministic: see :class:`UserDefinedFunctionWrapper`.
     :param name: the function's name.
     """
+
+    _func_types = ("general", "pandas", "pyarrow")
 
     def __init__(self, func: Any, input_types: Any, result_type: Union[DataType, str], func_type: str,
                  deterministic: Optional[bool], name: Optional[str]) -> None:
@@ -72,16 +75,16 @@ class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
         batched = self._pyspark_udf(sc, worker_scalar, arrow_batches=True)
         per_row = self._pyspark_udf(sc, worker_scalar, arrow_batches=False)
         j_function = bridge().udf.PythonScalarFunction(self._name, batched._judf, per_row._judf,
-                                                       self._func_type == "pandas", declared)
+                                                       self._func_type != "general", declared)
         if self._input_types is not None:
             j_function.setInputTypes(to_string_array(
                 [bridge().types.FlinkTypes.toSparkJson(str(t)) for t in self._input_types]))
         return j_function
 
     def __call__(self, *args: Any) -> Expression[Any]:
-        if not args and self._func_type == "pandas":
-            raise TableException(f"Unsupported: pandas function '{self._name}' without arguments "
-                                 "(a pandas UDF needs a column to take its batch length from)")
+        if not args and self._func_type != "general":
+            raise TableException(f"Unsupported: {self._func_type} function '{self._name}' without arguments "
+                                 f"(a {self._func_type} UDF needs a column to take its batch length from)")
         return super().__call__(*args)
 
     def _pyspark_udf(self, sc: Any, worker_scalar: Any, arrow_batches: bool) -> Any:
@@ -98,7 +101,7 @@ class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
             self._user_function(), self._name, str(self._result_type),
             [str(t) for t in self._input_types] if self._input_types is not None else None,
             self._func_type == "pandas", _metrics_accumulator(sc, self._name),
-            spark_type.json(), arrow_batches,
+            spark_type.json(), arrow_batches, pyarrow=self._func_type == "pyarrow",
         )
         eval_type = _protocol.EVAL_SCALAR_ARROW_UDF if arrow_batches else _protocol.EVAL_ARROW_BATCHED_UDF
         return SparkUDF(evaluator, spark_type, self._name, eval_type, self._deterministic)
@@ -106,6 +109,17 @@ class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
 
 def _is_pandas_by_hints(f: Any) -> bool:
     """True when the function's annotations say pandas.Series in and out."""
+    return _hints_say(f, lambda text: "Series" in text or "DataFrame" in text)
+
+
+def _is_pyarrow_by_hints(f: Any) -> bool:
+    """True when the function's annotations say pyarrow arrays in and out."""
+    return _hints_say(f, lambda text: ("pyarrow" in text or text.startswith("pa.")) and "Array" in text)
+
+
+def _hints_say(f: Any, kind: Callable[[str], bool]) -> bool:
+    """True when the return annotation and every annotated parameter of ``f`` are of ``kind``
+    (a test of the annotation's text, so that string annotations count too)."""
     target = f.eval if isinstance(f, ScalarFunction) else f
     try:
         hints = inspect.signature(target).parameters
@@ -113,12 +127,11 @@ def _is_pandas_by_hints(f: Any) -> bool:
     except (TypeError, ValueError):
         return False
 
-    def is_series(a: Any) -> bool:
-        return a is not inspect.Signature.empty and ("Series" in str(a) or "DataFrame" in str(a))
+    def is_kind(a: Any) -> bool:
+        return a is not inspect.Signature.empty and kind(str(a).strip("'\""))
 
     params = [p.annotation for p in hints.values() if p.kind not in (p.VAR_KEYWORD,)]
-    return is_series(ret) and bool(params) and all(is_series(a) for a in params
-                                                   if a is not inspect.Signature.empty)
+    return is_kind(ret) and bool(params) and all(is_kind(a) for a in params if a is not inspect.Signature.empty)
 
 
 # Typed call forms for type checkers: `@udf(...)` returns a decorator, `udf(f, ...)` a wrapper.
@@ -150,15 +163,18 @@ def udf(f: Any = None, input_types: Any = None, result_type: Union[DataType, str
     :param result_type: the result type, a DataType or a type string.
     :param deterministic: False when equal inputs may give different results.
     :param name: the function's name (defaults to the function's or class's name).
-    :param func_type: ``'general'`` (row at a time) or ``'pandas'`` (pandas.Series at a time);
-        by default ``'pandas'`` when the type hints say ``pd.Series -> pd.Series``.
+    :param func_type: ``'general'`` (row at a time), ``'pandas'`` (pandas.Series at a time) or
+        ``'pyarrow'`` (pyarrow.Array at a time, an extension beyond PyFlink); by default
+        ``'pandas'`` when the type hints say ``pd.Series -> pd.Series`` and ``'pyarrow'`` when they
+        say ``pa.Array -> pa.Array``.
     :param udf_type: FLIP-97's spelling of ``func_type``.
     :return: a :class:`UserDefinedScalarFunctionWrapper`, or a decorator making one.
     """
     kind = func_type or udf_type
 
     def make(func: Any) -> UserDefinedScalarFunctionWrapper:
-        chosen = kind or ("pandas" if _is_pandas_by_hints(func) else "general")
+        chosen = kind or ("pandas" if _is_pandas_by_hints(func)
+                          else "pyarrow" if _is_pyarrow_by_hints(func) else "general")
         assert result_type is not None or True
         return UserDefinedScalarFunctionWrapper(func, input_types, result_type,  # type: ignore[arg-type]
                                                 chosen, deterministic, name)

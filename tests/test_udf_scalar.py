@@ -123,6 +123,73 @@ def test_pandas_row_argument_is_dataframe_and_row_result(t_env):
     assert [tuple(r[0]) for r in got] == [(3, "X"), (30, "Y")]
 
 
+# --- pyarrow UDFs (our extension: pyarrow.Array in and out, no pandas) ---------------------------
+
+@udf(result_type="DOUBLE", func_type="pyarrow")
+def arrow_scale(x, factor):
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    assert isinstance(x, pa.Array) and isinstance(factor, pa.Array), (type(x), type(factor))
+    return pc.multiply(x, factor)
+
+
+@udf(result_type="BIGINT")
+def arrow_hinted(a: "pa.Array", b: "pa.Array") -> "pa.Array":
+    import pyarrow.compute as pc
+
+    return pc.add(a, b)
+
+
+def test_pyarrow_udfs(t_env):
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    @udf(result_type="INT", func_type="pyarrow")
+    def arrow_len(s: pa.Array) -> pa.Array:
+        return pc.utf8_length(s)  # int32, as declared
+
+    @udf(result_type="STRING", func_type="pyarrow")
+    def arrow_upper(s):
+        return pa.chunked_array([pc.utf8_upper(s)])  # a ChunkedArray is accepted too
+
+    t = t_env.from_elements([(1, 1.5, "ab"), (2, 2.5, "xyz"), (3, None, "")], ["i", "d", "s"])
+    result = t.select(col("i"), arrow_scale(col("d"), lit(2.0)), arrow_len(col("s")),
+                      arrow_hinted(col("i"), col("i")), arrow_upper(col("s")))
+    got = sorted_rows(result)
+    assert [tuple(r) for r in got] == [(1, 3.0, 2, 2, "AB"), (2, 5.0, 3, 4, "XYZ"), (3, None, 0, 6, "")]
+    assert arrow_hinted._func_type == "pyarrow" and arrow_scale._func_type == "pyarrow"
+    assert result.get_schema().get_field_data_types()[2] == DataTypes.INT()
+
+
+def test_pyarrow_udf_wrong_results_name_the_function(t_env):
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from pyflink_table.errors import PythonException, TableException
+
+    t = t_env.from_elements([(1,), (2,)], ["a"])
+    cases = [
+        (udf(lambda a: pc.cast(a, pa.string()), result_type="BIGINT", func_type="pyarrow", name="arrow_str"),
+         "arrow_str.*Arrow type string.*BIGINT"),
+        (udf(lambda a: pc.divide(pc.cast(a, pa.float64()), 3), result_type="BIGINT", func_type="pyarrow",
+             name="arrow_float"), "arrow_float.*double.*BIGINT"),
+        (udf(lambda a: a.to_pylist(), result_type="BIGINT", func_type="pyarrow", name="arrow_list"),
+         "arrow_list.*returned list.*pyarrow.Array"),
+        (udf(lambda a: pa.concat_arrays([a, a]), result_type="BIGINT", func_type="pyarrow", name="arrow_long"),
+         "arrow_long.*returned 2 values for 1 input rows|arrow_long.*returned 4 values for 2 input rows"),
+        (udf(lambda a: pc.multiply(a, 1000), result_type="TINYINT", func_type="pyarrow", name="arrow_overflow"),
+         "arrow_overflow.*TINYINT"),
+    ]
+    for function, message in cases:
+        with pytest.raises(PythonException, match=message):
+            rows(t.select(function(col("a"))))
+    with pytest.raises(ValueError, match="'general', 'pandas' or 'pyarrow'"):
+        udf(lambda a: a, result_type="BIGINT", func_type="arrow")
+    with pytest.raises(TableException, match="pyarrow function 'no_args' without arguments"):
+        udf(lambda: pa.array([1]), result_type="BIGINT", func_type="pyarrow", name="no_args")()
+
+
 # --- FLIP-97 value types round trip (general UDF) -----------------------------------------------
 
 def test_value_types_round_trip(t_env):

@@ -1,7 +1,7 @@
 """The worker-side evaluator of Python scalar functions (general and pandas).
 
 Spark calls :class:`ScalarEvaluator` once per row (Arrow-batched UDF) or once per Arrow batch
-(scalar pandas UDF). The evaluator opens the user function on the first call of a task, converts
+(scalar Arrow UDF: general, pandas and pyarrow functions). The evaluator opens the user function on the first call of a task, converts
 Spark's Python values to PyFlink's (``Row`` instead of PySpark's Row), checks each result against
 the declared type so a wrong value fails loudly instead of being coerced, and names the function
 in every error.
@@ -168,9 +168,23 @@ def arrow_to_python(arrow_type: Any) -> Optional[Callable[[Any], Any]]:
     return None
 
 
-def _column_values(array: Any) -> List[Any]:
+def _is_primitive(arrow_type: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type)
+                or pa.types.is_boolean(arrow_type))
+
+
+def _column_values(array: Any, convert: Any = False) -> List[Any]:
+    """An Arrow column as a list of PyFlink values, converted a column at a time: a numpy view's
+    ``tolist()`` for null-free numbers and booleans, ``to_pylist()`` otherwise, and the
+    per-value :func:`arrow_to_python` converter (``convert``, looked up when not given) only for
+    the types whose Python values differ from PyFlink's."""
+    if array.null_count == 0 and _is_primitive(array.type):
+        return array.to_numpy(zero_copy_only=False).tolist()  # type: ignore[no-any-return]
     values = array.to_pylist()
-    convert = arrow_to_python(array.type)
+    if convert is False:
+        convert = arrow_to_python(array.type)
     return values if convert is None else [convert(v) for v in values]
 
 
@@ -293,10 +307,12 @@ class ScalarEvaluator:
     :param metrics: a Spark accumulator receiving metric snapshots, or None.
     :param spark_result_json: the Spark result type as JSON (for the Arrow result type).
     :param arrow_batches: True when Spark passes whole Arrow batches.
+    :param pyarrow: True for a pyarrow UDF (pyarrow.Array in, pyarrow.Array out).
     """
 
     def __init__(self, function: Any, name: str, result_type: str, input_types: Optional[List[str]],
-                 pandas: bool, metrics: Any, spark_result_json: str = "", arrow_batches: bool = False) -> None:
+                 pandas: bool, metrics: Any, spark_result_json: str = "", arrow_batches: bool = False,
+                 pyarrow: bool = False) -> None:
         self.function = function
         self.name = name
         self.result_type = result_type
@@ -305,6 +321,7 @@ class ScalarEvaluator:
         self.metrics = metrics
         self.spark_result_json = spark_result_json
         self.arrow_batches = arrow_batches
+        self.pyarrow = pyarrow
         self._reset()
 
     def _reset(self) -> None:
@@ -312,10 +329,12 @@ class ScalarEvaluator:
         self._check: Optional[Checker] = None
         self._metric_registry: Dict[str, Any] = {}
         self._arrow_type: Any = None
+        # the argument Arrow types last seen and their Arrow -> PyFlink value converters
+        self._converters: Optional[Tuple[List[Any], List[Any]]] = None
 
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)
-        for key in ("_opened", "_check", "_metric_registry", "_arrow_type"):
+        for key in ("_opened", "_check", "_metric_registry", "_arrow_type", "_converters"):
             state.pop(key, None)
         return state
 
@@ -358,6 +377,8 @@ class ScalarEvaluator:
         if not self._opened:
             self._open()
         if self.arrow_batches:
+            if self.pyarrow:
+                return self._eval_arrow_batch(args)
             return self._eval_pandas_batch(args) if self.pandas else self._eval_row_batch(args)
         values = [a if isinstance(a, _PLAIN) else to_flink_value(a) for a in args]
         try:
@@ -374,7 +395,11 @@ class ScalarEvaluator:
         if not arrays:
             raise UserFunctionError(f"Python function '{self.name}' takes no arguments; such functions can be "
                                     "called in Table API expressions but not from SQL")
-        columns = [_column_values(a) for a in arrays]
+        types = [a.type for a in arrays]
+        if self._converters is None or self._converters[0] != types:
+            self._converters = (types, [arrow_to_python(t) for t in types])
+        converters = self._converters[1]
+        columns = [_column_values(a, c) for a, c in zip(arrays, converters)]
         # Plain functions are called directly, skipping their ScalarFunction wrapper.
         call = getattr(self.function, "func", None) if type(self.function).__name__ == "_DelegatingScalarFunction" \
             else None
@@ -391,6 +416,41 @@ class ScalarEvaluator:
     def _to_arrow(self, results: List[Any]) -> Any:
         return python_values_to_arrow(results, self._arrow_type, self._check, f"Python function '{self.name}'",
                                       self.result_type)
+
+    # pyarrow function, one Arrow batch at a time
+    def _eval_arrow_batch(self, arrays: Any) -> Any:
+        import pyarrow as pa
+
+        length = len(arrays[0]) if arrays else 0
+        try:
+            result = self.function.eval(*arrays)
+        except Exception as e:
+            raise _failure(f"Python function '{self.name}'", e) from None
+        if isinstance(result, pa.ChunkedArray):
+            result = result.combine_chunks()
+        if not isinstance(result, pa.Array):
+            raise UserFunctionError(
+                f"PyArrow function '{self.name}' returned {type(result).__name__}; it must return a "
+                f"pyarrow.Array (or ChunkedArray) of the input's length {length}")
+        if len(result) != length:
+            raise UserFunctionError(
+                f"PyArrow function '{self.name}' returned {len(result)} values for {length} input rows; "
+                "the result must have the length of its input")
+        target = self._arrow_type
+        if result.type == target:
+            return result
+        if pa.types.is_null(result.type):
+            return pa.nulls(length, target)
+        # Same rule as general functions: widening casts only (no string parsing, no float -> int).
+        if _compatible(result.type, target) or (_is_nested(result.type) and _is_nested(target)):
+            try:
+                return result.cast(target, safe=True)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as e:
+                raise UserFunctionError(f"PyArrow function '{self.name}' returned values that do not fit the "
+                                        f"declared result type {self.result_type}: {e}") from None
+        raise UserFunctionError(f"PyArrow function '{self.name}' returned an array of Arrow type {result.type}, "
+                                f"which is not a value of the declared result type {self.result_type} "
+                                f"(Arrow type {target})")
 
     # pandas function, one Arrow batch at a time
     def _eval_pandas_batch(self, arrays: Any) -> Any:

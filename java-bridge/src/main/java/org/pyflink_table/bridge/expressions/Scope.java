@@ -9,6 +9,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
 import org.pyflink_table.bridge.errors.ValidationException;
 
 /**
@@ -26,39 +27,70 @@ public final class Scope {
   /** Group-window alias to the Spark columns of its properties (start, end, rowtime, proctime). */
   public final Map<String, Map<String, Column>> windowProperties = new HashMap<>();
 
+  /**
+   * Types of columns compiled in this scope, keyed by the column (Spark compares columns by their
+   * normalised expression tree), so that planning a wide select runs no Spark analysis per field
+   * reference or repeated sub-expression.
+   */
+  private final Map<Column, DataType> types = new HashMap<>();
+  /** The input's field names, and the type of each (the input's schema is fixed). */
+  private String[] columns;
+  private Map<String, DataType> fieldTypes;
+
   public Scope(Dataset<Row> input, FunctionCatalog functions) {
     this.input = input;
     this.functions = functions;
   }
 
+  private Map<String, DataType> fieldTypes() {
+    if (fieldTypes == null) {
+      StructField[] fields = input.schema().fields();
+      columns = new String[fields.length];
+      Map<String, DataType> byName = new HashMap<>();
+      for (int i = 0; i < fields.length; i++) {
+        columns[i] = fields[i].name();
+        // duplicate names (possible after joins) resolve by analysis, which reports the ambiguity
+        byName.put(columns[i], byName.containsKey(columns[i]) ? null : fields[i].dataType());
+      }
+      fieldTypes = byName;
+    }
+    return fieldTypes;
+  }
+
   public List<String> fieldNames() {
-    return Arrays.asList(input.columns());
+    fieldTypes();
+    return Arrays.asList(columns);
   }
 
   public boolean hasField(String name) {
-    for (String c : input.columns()) {
-      if (c.equals(name)) {
-        return true;
-      }
-    }
-    return false;
+    return fieldTypes().containsKey(name);
   }
 
   /** A reference to an input field; unknown names fail with Flink's message and the field list. */
   public Column field(String name) {
     if (!hasField(name)) {
       throw new ValidationException(
-          "Cannot resolve field [" + name + "], input field list:[" + String.join(", ", input.columns()) + "].");
+          "Cannot resolve field [" + name + "], input field list:[" + String.join(", ", fieldNames()) + "].");
     }
-    return org.apache.spark.sql.functions.col(quote(name));
+    Column c = org.apache.spark.sql.functions.col(quote(name));
+    DataType t = fieldTypes.get(name);
+    if (t != null) {
+      types.put(c, t);
+    }
+    return c;
   }
 
   public static String quote(String name) {
     return "`" + name.replace("`", "``") + "`";
   }
 
-  /** The Spark type of a compiled column, resolved against the input (cheap: analysis only). */
+  /** The Spark type of a compiled column, resolved against the input once per distinct column. */
   public DataType typeOf(Column c) {
-    return input.select(c).schema().fields()[0].dataType();
+    DataType t = types.get(c);
+    if (t == null) {
+      t = input.select(c).schema().fields()[0].dataType();
+      types.put(c, t);
+    }
+    return t;
   }
 }
