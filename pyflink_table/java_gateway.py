@@ -73,6 +73,10 @@ def _default_conf() -> Dict[str, str]:
 _private: Optional[str] = None
 
 
+#: The local dirs this process chose for Spark, so a child process can tell them from a user's.
+_PRIVATE_LOCAL_ENV = "PYFLINK_TABLE_PRIVATE_LOCAL_DIRS"
+
+
 def _private_dir() -> str:
     """This process's temporary directory: mode 0700 (other local users cannot read shuffle files
     or spilled rows), removed when the process exits."""
@@ -81,7 +85,13 @@ def _private_dir() -> str:
         _private = tempfile.mkdtemp(prefix="pyflink-table-")  # mkdtemp creates it 0700
         atexit.register(shutil.rmtree, _private, True)
         # Read by the JVM this process starts (spark.local.dir would log a warning at every start).
-        os.environ.setdefault("SPARK_LOCAL_DIRS", os.path.join(_private, "local"))
+        # A user's own SPARK_LOCAL_DIRS wins; one inherited from a parent pyflink_table process
+        # points into that process's private directory, removed when it exits, and is replaced.
+        local = os.path.join(_private, "local")
+        inherited = os.environ.get("SPARK_LOCAL_DIRS")
+        if not inherited or inherited == os.environ.get(_PRIVATE_LOCAL_ENV):
+            os.environ["SPARK_LOCAL_DIRS"] = local
+            os.environ[_PRIVATE_LOCAL_ENV] = local
     return _private
 # --- end private temporary directory -----------------------------------------------------------
 
