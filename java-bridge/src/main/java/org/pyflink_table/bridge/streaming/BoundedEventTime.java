@@ -33,16 +33,7 @@ final class BoundedEventTime {
 
   /** The plan with late rows dropped below its group-window aggregations. */
   static LogicalPlan dropLateRows(org.apache.spark.sql.classic.SparkSession spark, LogicalPlan p) {
-    List<LogicalPlan> children = new ArrayList<>();
-    boolean changed = false;
-    for (LogicalPlan c : ScalaInterop.list(p.children())) {
-      LogicalPlan r = dropLateRows(spark, c);
-      changed |= r != c;
-      children.add(r);
-    }
-    LogicalPlan node = changed ? p.withNewChildren(ScalaInterop.seq(children)) : p;
-    if (node instanceof Aggregate && Changelog.isWindowed((Aggregate) node)) return withoutLateRows(spark, (Aggregate) node);
-    return node;
+    return Changelog.rewriteWindowedAggregates(p, a -> withoutLateRows(spark, a));
   }
 
   private static LogicalPlan withoutLateRows(org.apache.spark.sql.classic.SparkSession spark, Aggregate a) {

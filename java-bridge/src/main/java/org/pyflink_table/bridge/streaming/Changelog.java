@@ -7,6 +7,7 @@ import static org.apache.spark.sql.functions.when;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -155,6 +156,19 @@ public final class Changelog {
   private static Alias alias(Expression e, String name) {
     return new Alias(e, name, org.apache.spark.sql.catalyst.expressions.NamedExpression$.MODULE$.newExprId(),
         ScalaInterop.seq(List.of()), scala.Option.empty(), ScalaInterop.seq(List.of()));
+  }
+
+  /** {@code p} with each group-window aggregation replaced by {@code rewrite}'s plan, bottom-up. */
+  static LogicalPlan rewriteWindowedAggregates(LogicalPlan p, Function<Aggregate, LogicalPlan> rewrite) {
+    List<LogicalPlan> children = new ArrayList<>();
+    boolean changed = false;
+    for (LogicalPlan c : ScalaInterop.list(p.children())) {
+      LogicalPlan r = rewriteWindowedAggregates(c, rewrite);
+      changed |= r != c;
+      children.add(r);
+    }
+    LogicalPlan node = changed ? p.withNewChildren(ScalaInterop.seq(children)) : p;
+    return node instanceof Aggregate && isWindowed((Aggregate) node) ? rewrite.apply((Aggregate) node) : node;
   }
 
   /** Each aggregate as a running aggregate over its key's rows in arrival order. */

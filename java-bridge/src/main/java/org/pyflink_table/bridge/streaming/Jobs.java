@@ -65,18 +65,7 @@ public final class Jobs {
   }
 
   private static LogicalPlan placeWatermarks(org.apache.spark.sql.classic.SparkSession spark, LogicalPlan p) {
-    List<LogicalPlan> children = new ArrayList<>();
-    boolean changed = false;
-    for (LogicalPlan c : ScalaInterop.list(p.children())) {
-      LogicalPlan r = placeWatermarks(spark, c);
-      changed |= r != c;
-      children.add(r);
-    }
-    LogicalPlan node = changed ? p.withNewChildren(ScalaInterop.seq(children)) : p;
-    if (node instanceof Aggregate && Changelog.isWindowed((Aggregate) node) && node.isStreaming()) {
-      return watermarked(spark, (Aggregate) node);
-    }
-    return node;
+    return Changelog.rewriteWindowedAggregates(p, a -> a.isStreaming() ? watermarked(spark, a) : a);
   }
 
   /** A Column of an analysed expression (its attribute ids kept). */

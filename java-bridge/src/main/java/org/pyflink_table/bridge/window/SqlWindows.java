@@ -150,9 +150,9 @@ public final class SqlWindows {
       String column = kind.equals("SESSION") ? "session_window" : "window";
       if (property != null) {
         switch (property) {
-          case "START": return column + ".start";
-          case "END": return column + ".end";
-          case "ROWTIME": return "(" + column + ".end - INTERVAL '0.001' SECOND)";
+          case "START": return column + ".`start`";
+          case "END": return column + ".`end`";
+          case "ROWTIME": return "(" + column + ".`end` - INTERVAL '0.001' SECOND)";
           default:
             throw new ValidationException(w + " is not available on a batch (event-time) window; use "
                 + kind + "_START, " + kind + "_END or " + kind + "_ROWTIME.");
@@ -223,7 +223,7 @@ public final class SqlWindows {
           String window = offset == null ? "window(" + time + ", " + size + ")"
               : "window(" + time + ", " + size + ", " + size + ", " + offset + ")";
           assigned = "SELECT *, " + window + " AS " + w + " FROM " + table;
-          assigned = "SELECT *, " + w + ".end AS " + e + " FROM (" + assigned + ")";
+          assigned = "SELECT *, " + w + ".`end` AS " + e + " FROM (" + assigned + ")";
           break;
         }
         case "HOP": {
@@ -232,7 +232,7 @@ public final class SqlWindows {
           checkSlide(slide, size);
           String window = "window(" + time + ", " + size + ", " + slide + (offset == null ? "" : ", " + offset) + ")";
           assigned = "SELECT *, " + window + " AS " + w + " FROM " + table;
-          assigned = "SELECT *, " + w + ".end AS " + e + " FROM (" + assigned + ")";
+          assigned = "SELECT *, " + w + ".`end` AS " + e + " FROM (" + assigned + ")";
           break;
         }
         default: {
@@ -249,13 +249,13 @@ public final class SqlWindows {
               : "window(" + time + ", " + size + ", " + size + ", " + offset + ")";
           assigned = "SELECT *, " + window + " AS " + w + " FROM " + table;
           assigned = "SELECT *, explode(sequence(1, " + (sizeMs / stepMs) + ")) AS " + k + " FROM (" + assigned + ")";
-          assigned = "SELECT * EXCEPT (" + k + "), timestampadd(MILLISECOND, " + k + " * " + stepMs + ", " + w + ".start) AS " + e
+          assigned = "SELECT * EXCEPT (" + k + "), timestampadd(MILLISECOND, " + k + " * " + stepMs + ", " + w + ".`start`) AS " + e
               + " FROM (" + assigned + ")";
           assigned = "SELECT * FROM (" + assigned + ") WHERE " + time + " < " + e;
           break;
         }
       }
-      return "(SELECT * EXCEPT (" + w + ", " + e + "), " + w + ".start AS window_start, " + e + " AS window_end, "
+      return "(SELECT * EXCEPT (" + w + ", " + e + "), " + w + ".`start` AS window_start, " + e + " AS window_end, "
           + windowTime + " AS window_time FROM (" + assigned + "))";
     }
 
