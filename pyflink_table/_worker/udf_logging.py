@@ -28,7 +28,8 @@ TARGET_PROPERTY = _protocol.PROPERTY_UDF_LOG_TARGET
 #: JSON object logger name -> level number; "" is the root logger.
 LEVELS_PROPERTY = _protocol.PROPERTY_UDF_LOG_LEVELS
 
-_WORKER_DIR = os.path.dirname(os.path.abspath(__file__))
+_THIS_FILE = os.path.abspath(__file__)
+_WORKER_DIR = os.path.dirname(_THIS_FILE)
 _lock = threading.Lock()
 _handler: Optional["_TaskHandler"] = None
 _stdout: Optional["_TaskStdout"] = None
@@ -83,7 +84,9 @@ def _function_name() -> str:
     """
     frame = sys._getframe(1)
     while frame is not None:
-        if os.path.dirname(frame.f_code.co_filename) == _WORKER_DIR and frame.f_code.co_filename != __file__:
+        # Absolute paths: imported from a shipped zip (clusters) a module's file names are relative.
+        filename = os.path.abspath(frame.f_code.co_filename)
+        if os.path.dirname(filename) == _WORKER_DIR and filename != _THIS_FILE:
             owner = frame.f_locals.get("self")
             name = getattr(owner, "name", None)
             if isinstance(name, str) and name:
