@@ -310,8 +310,13 @@ class FinishedJob:
 class InsertResult(TableResult):
     """The result of an INSERT in streaming mode: a stream's job runs on; ``wait`` blocks on it."""
 
-    def __init__(self, jobs: List[Any]) -> None:
-        super().__init__(["result"], [parse_type_string("STRING")], ResultKind.SUCCESS, lambda: [Row("OK")])
+    def __init__(self, jobs: List[Any], sinks: Optional[List[str]] = None) -> None:
+        if sinks:  # Flink's shape: one BIGINT column per sink holding -1 (affected rows unknown)
+            super().__init__(list(sinks), [parse_type_string("BIGINT")] * len(sinks), ResultKind.SUCCESS_WITH_CONTENT,
+                             lambda: [Row(*([-1] * len(sinks)))])
+        else:
+            super().__init__(["result"], [parse_type_string("STRING")], ResultKind.SUCCESS, lambda: [Row("OK")])
+        self._sinks = sinks
         self._jobs = jobs
 
     def get_job_client(self) -> JobClient:  # type: ignore[override]
@@ -325,7 +330,10 @@ class InsertResult(TableResult):
 
     def print(self) -> None:
         """An INSERT's result prints as PyFlink's: the affected-rows column is not known for streams."""
-        print("OK")
+        if self._sinks:
+            super().print()
+        else:
+            print("OK")
 
 
 class _JobGroup:

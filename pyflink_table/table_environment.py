@@ -613,20 +613,20 @@ class TableEnvironment:
         else:
             printed = self._j_env.connectors().insertIntoDescriptor(target._java_definition(table), table._j_table,
                                                                     overwrite)
-        if printed is not None and printed[0] == _protocol.STREAM_JOB:  # an unbounded input: runs in the background
-            from pyflink_table import _streaming
-
-            return _streaming.InsertResult([_streaming.start_insert(self, printed[1])])
-        _show_printed(printed)
-        if self._streaming:  # a bounded input: the job has run; its client reports FINISHED
-            from pyflink_table import _streaming
-
-            return _streaming.InsertResult([_streaming.FinishedJob()])
         # as Flink: one BIGINT column per sink, named by the sink, holding -1 (affected rows unknown)
         if isinstance(target, str):
             sink = self._object_identifier(target).as_summary_string()
         else:
             sink = f"*anonymous_{target.get_options().get('connector')}${next(_ANONYMOUS_SINK_IDS)}*"
+        if printed is not None and printed[0] == _protocol.STREAM_JOB:  # an unbounded input: runs in the background
+            from pyflink_table import _streaming
+
+            return _streaming.InsertResult([_streaming.start_insert(self, printed[1])], [sink])
+        _show_printed(printed)
+        if self._streaming:  # a bounded input: the job has run; its client reports FINISHED
+            from pyflink_table import _streaming
+
+            return _streaming.InsertResult([_streaming.FinishedJob()], [sink])
         return TableResult([sink], [BigIntType()], ResultKind.SUCCESS_WITH_CONTENT, lambda: [Row(-1)])
 
     # --- end of the connectors block ----------------------------------------------------------
