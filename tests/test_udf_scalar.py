@@ -184,7 +184,7 @@ def test_pyarrow_udf_wrong_results_name_the_function(t_env):
     for function, message in cases:
         with pytest.raises(PythonException, match=message):
             rows(t.select(function(col("a"))))
-    with pytest.raises(ValueError, match="'general', 'pandas' or 'pyarrow'"):
+    with pytest.raises(ValueError, match="The func_type must be one of 'general, pandas', got arrow.*'pyarrow'"):
         udf(lambda a: a, result_type="BIGINT", func_type="arrow")
     with pytest.raises(TableException, match="pyarrow function 'no_args' without arguments"):
         udf(lambda: pa.array([1]), result_type="BIGINT", func_type="pyarrow", name="no_args")()

@@ -28,7 +28,17 @@ TARGET_PROPERTY = _protocol.PROPERTY_UDF_LOG_TARGET
 #: JSON object logger name -> level number; "" is the root logger.
 LEVELS_PROPERTY = _protocol.PROPERTY_UDF_LOG_LEVELS
 
-_THIS_FILE = os.path.abspath(__file__)
+_real_paths: Dict[str, str] = {}
+
+
+def _real_path(filename: str) -> str:
+    real = _real_paths.get(filename)
+    if real is None:
+        real = _real_paths[filename] = os.path.realpath(filename)
+    return real
+
+
+_THIS_FILE = _real_path(__file__)
 _WORKER_DIR = os.path.dirname(_THIS_FILE)
 _lock = threading.Lock()
 _handler: Optional["_TaskHandler"] = None
@@ -84,8 +94,9 @@ def _function_name() -> str:
     """
     frame = sys._getframe(1)
     while frame is not None:
-        # Absolute paths: imported from a shipped zip (clusters) a module's file names are relative.
-        filename = os.path.abspath(frame.f_code.co_filename)
+        # Real paths: from a shipped zip (clusters) a module's file name is relative, and a handler
+        # class pickled by value keeps the driver's spelling of the path (lib vs lib64, links).
+        filename = _real_path(frame.f_code.co_filename)
         if os.path.dirname(filename) == _WORKER_DIR and filename != _THIS_FILE:
             owner = frame.f_locals.get("self")
             name = getattr(owner, "name", None)

@@ -71,12 +71,17 @@ public final class FunctionCatalog {
 
   /** A Flink function that is a Spark SQL function of the same meaning under {@code sparkName}. */
   static void sql(String sparkName, String... flinkNames) {
-    scalar(c -> functions.call_function(sparkName, c.args.toArray(new Column[0])), flinkNames);
+    scalar(c -> functions.call_function(quoted(sparkName), c.args.toArray(new Column[0])), flinkNames);
+  }
+
+  /** A function name as call_function parses it: quoted, since reserved keywords (LEFT, RIGHT) are enforced. */
+  private static String quoted(String sparkName) {
+    return "`" + sparkName + "`";
   }
 
   /** {@code sparkName(args)}, or NULL when any nullable argument is NULL. */
   private static Column nullIfAnyNull(CallContext c, String sparkName) {
-    Column result = functions.call_function(sparkName, c.args.toArray(new Column[0]));
+    Column result = functions.call_function(quoted(sparkName), c.args.toArray(new Column[0]));
     Column anyNull = null;
     for (Column a : c.args) {
       if (!c.scope.input.select(a).schema().fields()[0].nullable()) continue;
