@@ -54,11 +54,13 @@ $(WORKER_VENV)/.installed:
 example: $(WHEEL_STAMP)
 	$(VENV)/bin/pyflink-table run examples/word_count.py
 
-# -P keeps the checkout off sys.path: the tests import the installed wheel.
+# The tests import the installed wheel: -P keeps the checkout off the driver's sys.path, and they run
+# from tests/ so that Spark's Python workers (started in the driver's working directory, which they
+# put on their sys.path) do not find the checkout's pyflink_table either.
 test: $(WHEEL_STAMP) $(PYFLINK_VENV)/.installed $(WORKER_VENV)/.installed
-	PYFLINK_PYTHON=$(abspath $(PYFLINK_VENV))/bin/python \
+	cd tests && PYFLINK_PYTHON=$(abspath $(PYFLINK_VENV))/bin/python \
 	PYFLINK_TABLE_WORKER_PYTHON=$(abspath $(WORKER_VENV))/bin/python \
-	PYFLINK_TABLE_TEST_INSTALLED=1 $(PY) -P -m pytest -q tests
+	PYFLINK_TABLE_TEST_INSTALLED=1 $(abspath $(PY)) -P -m pytest -q .
 
 typecheck: $(WHEEL_STAMP)
 	$(PY) -m mypy --strict pyflink_table examples

@@ -54,9 +54,15 @@ def make_handler(function: Any, width: int, outer: bool, open_function: Callable
         name = function_name
 
         def __init__(self) -> None:
+            from pyflink_table._worker import udf_logging
+
+            udf_logging.set_current_function(function_name)
             open_function(function)
 
         def eval(self, *args: Any) -> Iterator[Tuple[Any, ...]]:
+            from pyflink_table._worker import udf_logging
+
+            udf_logging.set_current_function(function_name)
             produced = evaluate(*args)
             emitted = False
             if produced is not None:

@@ -103,7 +103,17 @@ def _function_name() -> str:
             if isinstance(name, str) and name:
                 return name
         frame = frame.f_back  # type: ignore[assignment]
-    return "python"
+    return _current_function or "python"
+
+
+#: The function a table function handler is running (its frames may not be recognised on the stack).
+_current_function = ""
+
+
+def set_current_function(name: str) -> None:
+    """Name the function whose code runs next in this worker (table function handlers call it)."""
+    global _current_function
+    _current_function = name
 
 
 def _task_text() -> Tuple[str, bool]:
