@@ -37,14 +37,8 @@ final class BoundedEventTime {
   }
 
   private static LogicalPlan withoutLateRows(org.apache.spark.sql.classic.SparkSession spark, Aggregate a) {
-    Attribute window = null;
-    for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
-      if (g instanceof Attribute && g.dataType() instanceof StructType && window == null) window = (Attribute) g;
-    }
-    Attribute rowtime = null;
-    for (Attribute attr : ScalaInterop.list(a.child().output())) {
-      if (rowtime == null && attr.metadata().contains(StreamSources.WATERMARK_DELAY_MS)) rowtime = attr;
-    }
+    Attribute window = Changelog.windowKey(a);
+    Attribute rowtime = Changelog.rowtime(a);
     if (window == null || rowtime == null) return a;
     long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
     Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());

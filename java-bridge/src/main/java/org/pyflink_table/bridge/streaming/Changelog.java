@@ -158,6 +158,22 @@ public final class Changelog {
         ScalaInterop.seq(List.of()), scala.Option.empty(), ScalaInterop.seq(List.of()));
   }
 
+  /** The window struct a group-window aggregation groups by, or null. */
+  static Attribute windowKey(Aggregate a) {
+    for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+      if (g instanceof Attribute && g.dataType() instanceof StructType) return (Attribute) g;
+    }
+    return null;
+  }
+
+  /** The aggregation input's rowtime column (the one carrying a watermark delay), or null. */
+  static Attribute rowtime(Aggregate a) {
+    for (Attribute attr : ScalaInterop.list(a.child().output())) {
+      if (attr.metadata().contains(StreamSources.WATERMARK_DELAY_MS)) return attr;
+    }
+    return null;
+  }
+
   /** {@code p} with each group-window aggregation replaced by {@code rewrite}'s plan, bottom-up. */
   static LogicalPlan rewriteWindowedAggregates(LogicalPlan p, Function<Aggregate, LogicalPlan> rewrite) {
     List<LogicalPlan> children = new ArrayList<>();

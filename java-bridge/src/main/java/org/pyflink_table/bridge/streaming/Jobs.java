@@ -75,14 +75,8 @@ public final class Jobs {
   }
 
   private static Aggregate watermarked(org.apache.spark.sql.classic.SparkSession spark, Aggregate a) {
-    Attribute window = null;
-    for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
-      if (g instanceof Attribute && g.dataType() instanceof StructType && window == null) window = (Attribute) g;
-    }
-    Attribute rowtime = null;
-    for (Attribute attr : ScalaInterop.list(a.child().output())) {
-      if (rowtime == null && attr.metadata().contains(StreamSources.WATERMARK_DELAY_MS)) rowtime = attr;
-    }
+    Attribute window = Changelog.windowKey(a);
+    Attribute rowtime = Changelog.rowtime(a);
     if (window == null || rowtime == null) {
       throw new TableException("A group window over an unbounded source needs a time attribute with a watermark: "
           + "declare WATERMARK FOR <column> AS <column> - INTERVAL '...' SECOND on the source table and window on "
