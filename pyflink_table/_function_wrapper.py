@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Un
 
 from pyflink_table._functions import UserDefinedFunction, _DelegatingScalarFunction
 from pyflink_table.errors import TableException
-from pyflink_table.expression import Expression, _get_java_expression
+from pyflink_table.expression import Expression, _function_node
 from pyflink_table.types import DataType, RowType, parse_type_string
 
 if TYPE_CHECKING:
@@ -146,11 +146,8 @@ class UserDefinedFunctionWrapper:
         self._jvm_lock = threading.Lock()
 
     def __call__(self, *args: Any) -> Expression[Any]:
-        from pyflink_table.java_gateway import bridge, to_java_array
-
         j_function = self._java_user_function(None)
-        j_args = to_java_array(bridge().expressions.Expr, [_get_java_expression(a) for a in args])
-        return Expression(bridge().expressions.Exprs.callFunction(self._name, j_function, j_args))
+        return Expression(_function_node(self._name, j_function, args))
 
     def alias(self, *alias_names: str) -> "UserDefinedFunctionWrapper":
         """Names for the result fields (used by table functions and flat_map)."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 import datetime
 import decimal
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Generic, List, Optional, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Generic, List, Optional, Sequence, Tuple, TypeVar, Union
 
-from pyflink_table.java_gateway import bridge, to_java_array
+from pyflink_table.java_gateway import expression_gateway
 
 if TYPE_CHECKING:
     from pyflink_table.types import DataType
@@ -117,61 +117,159 @@ class JsonOnNull(Enum):
     ABSENT = 1
 
 
-def _exprs() -> Any:
-    return bridge().expressions.Exprs
+class _Symbol(str):
+    """A string argument that is a symbol (a type, a time unit, a JSON behaviour), not a value:
+    the JVM compiles it as a string and shows it unquoted, as Flink shows its symbols."""
+
+    __slots__ = ()
 
 
-def _literal(value: Any) -> Any:
-    """The JVM literal node of a Python value, typed the way PyFlink infers literal types."""
-    ex = _exprs()
-    if isinstance(value, bool) or value is None or isinstance(value, (str, float)):
-        return ex.lit(value)
-    if isinstance(value, int):
-        # Py4J sends ints that fit 32 bits as Integer and others as Long: INT vs BIGINT in Flink.
-        return ex.lit(value)
+_SYMBOL_KIND = "~"  # Exprs.SYMBOL on the Java side
+
+
+class _Jvm:
+    """The bridge's expression factory of one gateway, its methods looked up once.
+
+    Each py4j attribute step (``jvm.org.pyflink_table...Exprs.call``) is a round trip of its own;
+    with the methods held here a DSL call is exactly one.
+    """
+
+    def __init__(self, gateway: Any) -> None:
+        from py4j.protocol import get_command_part  # type: ignore[attr-defined]  # not in the stubs
+
+        self.gateway = gateway
+        package = gateway.jvm.org.pyflink_table.bridge.expressions
+        package.Args.attach(gateway.java_gateway_server)
+        exprs = package.Exprs
+        self.col = exprs.col
+        self.lit = exprs.lit
+        self.typed_lit = exprs.typedLit
+        self.typed_value = exprs.typedValue
+        self.call = exprs.call
+        self.call_function = exprs.callFunction
+        self.array = exprs.array
+        self.part = get_command_part
+
+
+_jvm: Optional[_Jvm] = None
+
+
+def _exprs() -> _Jvm:
+    """The expression factory, starting the JVM when no TableEnvironment has yet."""
+    global _jvm
+    jvm = _jvm
+    if jvm is None or jvm.gateway is not _current_gateway():
+        jvm = _jvm = _Jvm(expression_gateway())
+    return jvm
+
+
+def _current_gateway() -> Any:
+    from pyspark import SparkContext
+
+    return SparkContext._gateway
+
+
+def _typed(value: Any) -> Optional[Tuple[str, str]]:
+    """The string form and Flink type of a value whose literal needs a type (decimal, temporal)."""
     if isinstance(value, decimal.Decimal):
         sign, digits, exponent = value.as_tuple()
         assert isinstance(exponent, int)
         scale = max(-exponent, 0)
         precision = max(len(digits), scale + 1)
-        return ex.typedLit(str(value), f"DECIMAL({precision}, {scale})")
+        return str(value), f"DECIMAL({precision}, {scale})"
     if isinstance(value, datetime.datetime):
         if value.tzinfo is not None:
             utc = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
-            return ex.typedLit(utc.isoformat() + "Z", "TIMESTAMP_LTZ(6)")
-        return ex.typedLit(value.isoformat(), "TIMESTAMP(6)")
+            return utc.isoformat() + "Z", "TIMESTAMP_LTZ(6)"
+        return value.isoformat(), "TIMESTAMP(6)"
     if isinstance(value, datetime.date):
-        return ex.typedLit(value.isoformat(), "DATE")
+        return value.isoformat(), "DATE"
     if isinstance(value, datetime.time):
-        return ex.typedLit(value.isoformat(), "TIME(0)")
+        return value.isoformat(), "TIME(0)"
+    return None
+
+
+def _encode(args: Sequence[Any]) -> Tuple[Optional[str], str]:
+    """The arguments of one JVM call as Py4J command parts (bridge ``Args``), and their kinds.
+
+    Expressions travel as references and Python values as Py4J primitives, so a call carries any
+    number of arguments in one round trip; ints that fit 32 bits arrive as Integer and others as
+    Long, which Flink types INT and BIGINT.
+    """
+    jvm = _exprs()
+    part = jvm.part
+    parts: List[str] = []
+    kinds: Optional[List[str]] = None
+    for i, a in enumerate(args):
+        kind = ""
+        if isinstance(a, Expression):
+            parts.append(part(a._j_expr))
+        elif isinstance(a, _Symbol):
+            kind = _SYMBOL_KIND
+            parts.append(part(str(a)))
+        elif a is None or isinstance(a, (bool, int, float, str)) or hasattr(a, "_get_object_id"):
+            parts.append(part(a))
+        elif isinstance(a, (bytes, bytearray)):
+            parts.append(part(bytearray(a)))
+        else:
+            typed = _typed(a)
+            if typed is not None:
+                kind = typed[1]
+                parts.append(part(typed[0]))
+            else:
+                parts.append(part(_literal(a)))
+        if kind:
+            if kinds is None:
+                kinds = [""] * len(args)
+            kinds[i] = kind
+    return (None if kinds is None else "\n".join(kinds)), "".join(parts)
+
+
+def _literal(value: Any) -> Any:
+    """The JVM literal node of a Python value, typed the way PyFlink infers literal types."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return _exprs().lit(value)
     if isinstance(value, (bytes, bytearray)):
-        return ex.lit(bytearray(value))
+        return _exprs().lit(bytearray(value))
+    typed = _typed(value)
+    if typed is not None:
+        return _exprs().typed_lit(*typed)
     if isinstance(value, (list, tuple)):
-        return _call_node("array", [_literal(v) for v in value])
+        return _call_node("array", list(value))
     if isinstance(value, dict):
         args: List[Any] = []
         for k, v in value.items():
-            args += [_literal(k), _literal(v)]
+            args += [k, v]
         return _call_node("map", args)
     raise TypeError(f"Cannot use a value of type {type(value).__name__} as a literal: {value!r}")
 
 
-def _call_node(name: str, args: List[Any]) -> Any:
-    ex = _exprs()
-    return ex.call(name, to_java_array(bridge().expressions.Expr, args))
+def _call_node(name: str, args: Sequence[Any]) -> Any:
+    """The JVM node of a call: ``args`` are Expressions, JVM nodes or Python values, sent in one hop."""
+    kinds, encoded = _encode(args)
+    return _exprs().call(name, kinds, encoded)
+
+
+def _function_node(name: str, j_function: Any, args: Sequence[Any]) -> Any:
+    """The JVM node of a call of a user function object, in one hop."""
+    kinds, encoded = _encode(args)
+    return _exprs().call_function(name, j_function, kinds, encoded)
+
+
+def _expr_array(nodes: Sequence[Any]) -> Any:
+    """A Java Expr[] of JVM nodes (a select list), in one hop."""
+    return _exprs().array("".join(_exprs().part(n) for n in nodes))
 
 
 def _get_java_expression(value: Any) -> Any:
     """The JVM node of an Expression, or of a Python value used as a literal."""
     if isinstance(value, Expression):
         return value._j_expr
-    if isinstance(value, str):
-        return _exprs().lit(value)
     return _literal(value)
 
 
-def _type_string(data_type: Union["DataType", str]) -> str:
-    return data_type if isinstance(data_type, str) else str(data_type)
+def _type_string(data_type: Union["DataType", str]) -> _Symbol:
+    return _Symbol(data_type if isinstance(data_type, str) else str(data_type))
 
 
 class Expression(Generic[T]):
@@ -190,10 +288,10 @@ class Expression(Generic[T]):
     # --- building blocks ---------------------------------------------------------------------
 
     def _call(self, name: str, *args: Any) -> "Expression[Any]":
-        return Expression(_call_node(name, [self._j_expr] + [_get_java_expression(a) for a in args]))
+        return Expression(_call_node(name, (self, *args)))
 
     def _reverse(self, name: str, other: Any) -> "Expression[Any]":
-        return Expression(_call_node(name, [_get_java_expression(other), self._j_expr]))
+        return Expression(_call_node(name, (other, self)))
 
     def __str__(self) -> str:
         return str(self._j_expr.toString())
@@ -327,7 +425,8 @@ class Expression(Generic[T]):
 
     def over(self, alias: Union[str, "Expression[Any]"]) -> "Expression[Any]":
         """Evaluate an aggregate over the over-window named ``alias``."""
-        return self._call("over", _field_or_str(alias))
+        # A name travels as a string literal, which Flink shows quoted: over(sum(a), 'w').
+        return self._call("over", alias)
 
     # --- null and boolean tests ---------------------------------------------------------------
 
@@ -465,7 +564,7 @@ class Expression(Generic[T]):
 
     def substr(self, begin_index: Any, length: Any = None) -> "Expression[str]":
         """Same as :meth:`substring`."""
-        return self.substring(begin_index, length)
+        return self._call("substr", begin_index) if length is None else self._call("substr", begin_index, length)
 
     def trim(self, character: Optional[Any] = None) -> "Expression[str]":
         """Remove leading and trailing spaces (or ``character``)."""
@@ -670,7 +769,7 @@ class Expression(Generic[T]):
     def log(self, base: Any = None) -> "Expression[Any]":
         """Logarithm of the value to ``base``; natural logarithm without a base."""
         # SQL order LOG(base, value), as the FLIP-38 string parser also builds it.
-        return self._call("ln") if base is None else self._reverse("log", base)
+        return self._call("log") if base is None else self._reverse("log", base)
 
     def round(self, places: Any) -> "Expression[Any]":
         """Rounded half up to ``places`` decimal places; keeps the input type."""
@@ -872,17 +971,17 @@ class Expression(Generic[T]):
     @property
     def to_date(self) -> "Expression[Any]":
         """The DATE a 'yyyy-MM-dd' string spells."""
-        return self._call("toDate")
+        return self._call("cast", _Symbol("DATE"))  # as in Flink, whose toDate() is this cast
 
     @property
     def to_time(self) -> "Expression[Any]":
         """The TIME a 'HH:mm:ss' string spells."""
-        return self._call("toTime")
+        return self._call("cast", _Symbol("TIME(0)"))
 
     @property
     def to_timestamp(self) -> "Expression[Any]":
         """The TIMESTAMP a 'yyyy-MM-dd HH:mm:ss[.SSS]' string spells."""
-        return self._call("toTimestamp")
+        return self._call("cast", _Symbol("TIMESTAMP(3)"))
 
 
     # --- collections -------------------------------------------------------------------------
@@ -987,11 +1086,11 @@ class Expression(Generic[T]):
 
     def is_json(self, json_type: Optional[JsonType] = None) -> "Expression[Any]":
         """TRUE if the string is valid JSON (of ``json_type``, default VALUE)."""
-        return self._call("isJson") if json_type is None else self._call("isJson", json_type.name)
+        return self._call("isJson") if json_type is None else self._call("isJson", _Symbol(json_type.name))
 
     def json_exists(self, path: str, on_error: Optional[JsonExistsOnError] = None) -> "Expression[Any]":
         """TRUE if the JSON path ``path`` matches something."""
-        return self._call("jsonExists", path) if on_error is None else self._call("jsonExists", path, on_error.name)
+        return self._call("jsonExists", path) if on_error is None else self._call("jsonExists", path, _Symbol(on_error.name))
 
     def json_quote(self) -> "Expression[Any]":
         """The string as a JSON string literal (quoted and escaped)."""
@@ -1084,15 +1183,15 @@ class Expression(Generic[T]):
 
     def extract(self, time_interval_unit: TimeIntervalUnit) -> "Expression[Any]":
         """The ``time_interval_unit`` part (YEAR, MONTH, ..., SECOND) of a date, time or timestamp."""
-        return self._call("extract", time_interval_unit.name)
+        return self._call("extract", _Symbol(time_interval_unit.name))
 
     def floor(self, time_interval_unit: Optional[TimeIntervalUnit] = None) -> "Expression[Any]":
         """A number rounded down, or a time point rounded down to ``time_interval_unit``."""
-        return self._call("floor") if time_interval_unit is None else self._call("floor", time_interval_unit.name)
+        return self._call("floor") if time_interval_unit is None else self._call("floor", _Symbol(time_interval_unit.name))
 
     def ceil(self, time_interval_unit: Optional[TimeIntervalUnit] = None) -> "Expression[Any]":
         """A number rounded up, or a time point rounded up to ``time_interval_unit``."""
-        return self._call("ceil") if time_interval_unit is None else self._call("ceil", time_interval_unit.name)
+        return self._call("ceil") if time_interval_unit is None else self._call("ceil", _Symbol(time_interval_unit.name))
 
     # --- json with options ----------------------------------------------------------------------
 
@@ -1101,14 +1200,14 @@ class Expression(Generic[T]):
                    on_error: JsonValueOnEmptyOrError = JsonValueOnEmptyOrError.NULL,
                    default_on_error: Any = None) -> "Expression[Any]":
         """The scalar at JSON path ``path``, as ``returning_type`` (STRING by default)."""
-        return self._call("jsonValue", path, _type_string(returning_type or "STRING"), on_empty.name,
-                          default_on_empty, on_error.name, default_on_error)
+        return self._call("jsonValue", path, _type_string(returning_type or "STRING"), _Symbol(on_empty.name),
+                          default_on_empty, _Symbol(on_error.name), default_on_error)
 
     def json_query(self, path: str, wrapping_behavior: JsonQueryWrapper = JsonQueryWrapper.WITHOUT_ARRAY,
                    on_empty: JsonQueryOnEmptyOrError = JsonQueryOnEmptyOrError.NULL,
                    on_error: JsonQueryOnEmptyOrError = JsonQueryOnEmptyOrError.NULL) -> "Expression[Any]":
         """The JSON text of the array or object at JSON path ``path``."""
-        return self._call("jsonQuery", path, wrapping_behavior.name, on_empty.name, on_error.name)
+        return self._call("jsonQuery", path, _Symbol(wrapping_behavior.name), _Symbol(on_empty.name), _Symbol(on_error.name))
 
     def object_update(self, *kv: Any) -> "Expression[Any]":
         """This JSON object with the keys and values ``k1, v1, k2, v2, ...`` set."""
@@ -1143,8 +1242,7 @@ class Expression(Generic[T]):
         return self._call("proctime")
 
     def _interval(self, unit: str) -> "Expression[Any]":
-        return Expression(bridge().expressions.Exprs.call(
-            "interval", to_java_array(bridge().expressions.Expr, [self._j_expr, _exprs().lit(unit)])))
+        return self._call("interval", _Symbol(unit))
 
     @property
     def years(self) -> "Expression[Any]":
@@ -1243,9 +1341,3 @@ def _given(*args: Any) -> List[Any]:
     while values and values[-1] is None:
         values.pop()
     return values
-
-
-def _field_or_str(value: Union[str, Expression[Any]]) -> Any:
-    if isinstance(value, Expression):
-        return value
-    return Expression(_exprs().col(value))

@@ -13,8 +13,8 @@ from pyflink_table.expression import (
     JsonOnNull,
     _call_node,
     _exprs,
-    _get_java_expression,
     _literal,
+    _Symbol,
     _type_string,
 )
 
@@ -34,7 +34,7 @@ __all__ = [
 
 
 def _fn(name: str, *args: Any) -> Expression[Any]:
-    return Expression(_call_node(name, [_get_java_expression(a) for a in args]))
+    return Expression(_call_node(name, args))
 
 
 def col(name: str) -> Expression[Any]:
@@ -54,6 +54,9 @@ def lit(v: Any, data_type: Union["DataType", str, None] = None) -> Expression[An
         return Expression(_literal(v))
     if v is None:
         return null_of(data_type)
+    if isinstance(v, (bool, int, float, str)):
+        # One hop; shown as the value, as Flink shows a literal of a given type.
+        return Expression(_exprs().typed_value(v, _type_string(data_type)))
     return Expression(_literal(v)).cast(data_type)
 
 
@@ -123,7 +126,7 @@ def map_(key: Any, value: Any, *tail: Any) -> Expression[Any]:
 
 def null_of(data_type: Union["DataType", str]) -> Expression[Any]:
     """A NULL literal of ``data_type``."""
-    return Expression(_exprs().typedLit(None, _type_string(data_type)))
+    return Expression(_exprs().typed_lit(None, _type_string(data_type)))
 
 
 def range_(start: Union[str, int], end: Union[str, int]) -> Expression[Any]:
@@ -185,9 +188,13 @@ def to_timestamp(timestamp_str: Any, format: Any = None) -> Expression[Any]:
     return _fn("toTimestamp", timestamp_str) if format is None else _fn("toTimestamp", timestamp_str, format)
 
 
-def to_timestamp_ltz(numeric_epoch_time: Any, precision: Any = 3) -> Expression[Any]:
-    """A TIMESTAMP_LTZ from epoch seconds (precision 0) or milliseconds (precision 3)."""
-    return _fn("toTimestampLtz", numeric_epoch_time, precision)
+def to_timestamp_ltz(value: Any, *args: Any) -> Expression[Any]:
+    """A TIMESTAMP_LTZ from an epoch number and its precision (0 seconds, 3 milliseconds, the
+    default, or 6 microseconds), or from a string with an optional format (default
+    'yyyy-MM-dd HH:mm:ss') and time zone (default the session's)."""
+    if len(args) > 2:
+        raise TypeError(f"to_timestamp_ltz() takes 1 to 3 arguments, got {1 + len(args)}")
+    return _fn("toTimestampLtz", value, *args)
 
 
 def uuid() -> Expression[str]:
@@ -227,12 +234,12 @@ def negative(v: Any) -> Expression[Any]:
 
 def log(v: Any, base: Any = None) -> Expression[float]:
     """Natural logarithm, or logarithm to ``base`` (``log(v, base)``)."""
-    return _fn("ln", v) if base is None else _fn("log", base, v)
+    return _fn("log", v) if base is None else _fn("log", base, v)
 
 
 def row_interval(row_count: int) -> Expression[Any]:
     """An interval of ``row_count`` rows, for over and row-count windows."""
-    return Expression(_exprs().typedLit(row_count, "ROW_INTERVAL"))
+    return Expression(_exprs().typed_lit(row_count, "ROW_INTERVAL"))
 
 
 def date_format(timestamp: Any, format: Any) -> Expression[str]:
@@ -242,7 +249,7 @@ def date_format(timestamp: Any, format: Any) -> Expression[str]:
 
 def timestamp_diff(time_point_unit: Any, time_point1: Any, time_point2: Any) -> Expression[int]:
     """Whole ``time_point_unit``\\ s between two time points (second minus first)."""
-    return _fn("timestampDiff", time_point_unit.name, time_point1, time_point2)
+    return _fn("timestampDiff", _Symbol(time_point_unit.name), time_point1, time_point2)
 
 
 def convert_tz(date_str: Any, tz_from: Any, tz_to: Any) -> Expression[str]:
@@ -281,17 +288,17 @@ class _LazyConstant(Expression[Any]):
         return _call_node(self._name, [])
 
     def __str__(self) -> str:
-        return self._name
+        return _SNAKE_NAMES[self._name]
+
+
+_SNAKE_NAMES = {"unboundedRow": "UNBOUNDED_ROW", "unboundedRange": "UNBOUNDED_RANGE",
+                "currentRow": "CURRENT_ROW", "currentRange": "CURRENT_RANGE"}
 
 
 UNBOUNDED_ROW: Expression[Any] = _LazyConstant("unboundedRow")
 UNBOUNDED_RANGE: Expression[Any] = _LazyConstant("unboundedRange")
 CURRENT_ROW: Expression[Any] = _LazyConstant("currentRow")
 CURRENT_RANGE: Expression[Any] = _LazyConstant("currentRange")
-
-
-def _all_expressions(items: List[Any]) -> List[Any]:
-    return [_get_java_expression(i) for i in items]
 
 
 # --- JSON constructors ---------------------------------------------------------------------------
@@ -309,22 +316,22 @@ def json_string(value: Any) -> Expression[str]:
 
 def json_object(on_null: JsonOnNull = JsonOnNull.NULL, *args: Any) -> Expression[str]:
     """A JSON object from alternating literal keys and values; ``on_null`` decides about NULL values."""
-    return _fn("jsonObject", on_null.name, *args)
+    return _fn("jsonObject", _Symbol(on_null.name), *args)
 
 
 def json_array(on_null: JsonOnNull = JsonOnNull.ABSENT, *args: Any) -> Expression[str]:
     """A JSON array of the values; ``on_null`` decides about NULL values."""
-    return _fn("jsonArray", on_null.name, *args)
+    return _fn("jsonArray", _Symbol(on_null.name), *args)
 
 
 def json_object_agg(on_null: JsonOnNull, key_expr: Any, value_expr: Any) -> Expression[str]:
     """Aggregate: a JSON object of the group's keys and values."""
-    return _fn("jsonObjectAgg", on_null.name, key_expr, value_expr)
+    return _fn("jsonObjectAgg", _Symbol(on_null.name), key_expr, value_expr)
 
 
 def json_array_agg(on_null: JsonOnNull, item_expr: Any) -> Expression[str]:
     """Aggregate: a JSON array of the group's values."""
-    return _fn("jsonArrayAgg", on_null.name, item_expr)
+    return _fn("jsonArrayAgg", _Symbol(on_null.name), item_expr)
 
 
 # --- streaming-only and process-table-function helpers (raise TableException when used) ---------

@@ -14,7 +14,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional, Tuple
 
 from pyflink_table import _bridge_build, _deploy, _jvm_cds, _jvm_console
 from pyflink_table.errors import TableException
@@ -22,7 +22,7 @@ from pyflink_table.errors import TableException
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-__all__ = ["bridge_jar", "get_gateway", "root_spark_session", "bridge"]
+__all__ = ["bridge_jar", "get_gateway", "expression_gateway", "root_spark_session", "bridge"]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _SOURCE_ROOT = _PACKAGE_DIR.parent / "java-bridge"
@@ -182,20 +182,10 @@ def root_spark_session(conf: Mapping[str, str], default_master: Optional[str] = 
             _check_same_master(active, conf)
             _root = active
             return _root
-        settings = _default_conf()
-        if default_master:
-            settings["spark.master"] = default_master
-        settings.update(_spark_submit_conf())
-        settings.update(conf)
-        settings.update(_command_line_overrides())
+        settings, launch_options, log_level, jar = _jvm_settings(conf, default_master)
+        if _early_launch is not None:
+            _check_launch_options(launch_options)
         master = settings["spark.master"]
-        log_level = _quiet_jvm_logging(settings)
-        jar = bridge_jar()
-        for key in ("spark.driver.extraClassPath", "spark.jars"):
-            existing = settings.get(key)
-            if not existing or jar not in existing.split("," if key == "spark.jars" else os.pathsep):
-                settings[key] = jar if not existing else existing + ("," if key == "spark.jars" else os.pathsep) + jar
-        _jvm_cds.add_driver_java_options(settings, jar)  # cold start: a class-data-sharing archive
         python = _deploy.executor_python(settings, master)
         settings.pop("python.executable", None)
         if python:
@@ -217,6 +207,69 @@ def root_spark_session(conf: Mapping[str, str], default_master: Optional[str] = 
         _check_bridge_loadable(session)
         _root = session
         return session
+
+
+#: Settings that take effect only when the JVM starts (its class path, memory and options).
+_LAUNCH_SETTINGS = ("spark.driver.memory", "spark.driver.extraJavaOptions", "spark.driver.extraClassPath",
+                    "spark.driver.extraLibraryPath", "pyflink_table.log.level")
+#: The launch settings of a JVM started before any TableEnvironment (by building an expression).
+_early_launch: Optional[Dict[str, Optional[str]]] = None
+
+
+def _jvm_settings(conf: Mapping[str, str], default_master: Optional[str]
+                  ) -> Tuple[Dict[str, str], Dict[str, Optional[str]], str, str]:
+    """The Spark settings of the driver JVM, the launch-only settings the program chose, the JVM's
+    log level and the bridge jar."""
+    settings = _default_conf()
+    if default_master:
+        settings["spark.master"] = default_master
+    settings.update(_spark_submit_conf())
+    settings.update(conf)
+    settings.update(_command_line_overrides())
+    launch_options = {k: settings.get(k) for k in _LAUNCH_SETTINGS}
+    log_level = _quiet_jvm_logging(settings)
+    jar = bridge_jar()
+    for key in ("spark.driver.extraClassPath", "spark.jars"):
+        existing = settings.get(key)
+        if not existing or jar not in existing.split("," if key == "spark.jars" else os.pathsep):
+            settings[key] = jar if not existing else existing + ("," if key == "spark.jars" else os.pathsep) + jar
+    _jvm_cds.add_driver_java_options(settings, jar)  # cold start: a class-data-sharing archive
+    return settings, launch_options, log_level, jar
+
+
+def _check_launch_options(wanted: Mapping[str, Optional[str]]) -> None:
+    """An environment created after an expression started the JVM cannot change how it started."""
+    assert _early_launch is not None
+    for key, value in wanted.items():
+        if value != _early_launch.get(key):
+            raise TableException(
+                f"{key}={value} cannot take effect: the JVM was already started, with "
+                f"{key}={_early_launch.get(key)}, by an expression built before the first TableEnvironment. "
+                "Create the TableEnvironment before building expressions, or set the option in the "
+                "environment (PYSPARK_SUBMIT_ARGS or spark-defaults.conf).")
+
+
+def expression_gateway() -> Any:
+    """The Py4J gateway, starting the JVM without a Spark session when none runs yet.
+
+    As in PyFlink, expressions may be built before any TableEnvironment: the first one starts the
+    JVM (with the launch settings of the environment and the defaults), and the Spark session of
+    the first TableEnvironment is created later in the same JVM.
+    """
+    global _early_launch
+    from pyspark import SparkContext
+
+    if SparkContext._gateway is not None:
+        return SparkContext._gateway
+    with _lock:
+        if SparkContext._gateway is None:
+            if "PYSPARK_GATEWAY_PORT" in os.environ:
+                SparkContext._ensure_initialized()  # spark-submit's JVM
+            else:
+                settings, launch_options, _, _ = _jvm_settings({}, None)
+                _jvm_console.launch_gateway(settings)
+                _early_launch = launch_options
+    return SparkContext._gateway
 
 
 def _spark_submit_conf() -> Dict[str, str]:

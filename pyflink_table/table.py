@@ -11,7 +11,7 @@ import itertools
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Union
 
 from pyflink_table.errors import TableException, check_argument, java_errors
-from pyflink_table.expression import Expression
+from pyflink_table.expression import Expression, _expr_array
 from pyflink_table.java_gateway import bridge, to_java_array, to_string_array
 from pyflink_table.row import Row
 from pyflink_table.table_result import TableResult, format_table
@@ -47,7 +47,7 @@ def _to_j_exprs(fields: Iterable[Any]) -> Any:
             nodes.append(f._j_expr)
         else:
             raise TypeError(f"Expected an Expression or a string expression, got {type(f).__name__}: {f!r}")
-    return to_java_array(bridge().expressions.Expr, nodes)
+    return _expr_array(nodes)
 
 
 def _explain_detail_names(extra_details: Sequence[Any]) -> Any:

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * A Flink expression before resolution: the tree that both the Python DSL and the FLIP-38 string
@@ -14,9 +13,11 @@ import java.util.stream.Collectors;
  */
 public abstract class Expr {
 
-  /** Flink's summary form, used in error messages and explain output. */
+  /** Flink's summary form (what PyFlink's {@code str(expr)} shows), also used in error messages. */
   @Override
-  public abstract String toString();
+  public String toString() {
+    return Summary.of(this);
+  }
 
   /** A column reference such as {@code col("a")} or {@code a} in a string expression. */
   public static final class FieldRef extends Expr {
@@ -24,11 +25,6 @@ public abstract class Expr {
 
     public FieldRef(String name) {
       this.name = name;
-    }
-
-    @Override
-    public String toString() {
-      return name;
     }
   }
 
@@ -40,21 +36,20 @@ public abstract class Expr {
   public static final class Literal extends Expr {
     public final Object value;
     public final String flinkType;
+    /**
+     * A symbol (a type name, a time unit, a JSON behaviour) given as a string: compiled like a
+     * string literal, but shown unquoted in the summary, as Flink shows its symbols.
+     */
+    public final boolean symbol;
 
     public Literal(Object value, String flinkType) {
-      this.value = value;
-      this.flinkType = flinkType;
+      this(value, flinkType, false);
     }
 
-    @Override
-    public String toString() {
-      if (value == null) {
-        return "null";
-      }
-      if (value instanceof String && flinkType == null) {
-        return "'" + value + "'";
-      }
-      return String.valueOf(value);
+    public Literal(Object value, String flinkType, boolean symbol) {
+      this.value = value;
+      this.flinkType = flinkType;
+      this.symbol = symbol;
     }
   }
 
@@ -68,11 +63,18 @@ public abstract class Expr {
     public final String name;
     public final List<Expr> args;
     public final Object function;
+    /** The summary to show instead of the call's own, or null (e.g. a literal given a type). */
+    public final String display;
 
     public Call(String name, List<Expr> args, Object function) {
+      this(name, args, function, null);
+    }
+
+    public Call(String name, List<Expr> args, Object function, String display) {
       this.name = name;
       this.args = Collections.unmodifiableList(new ArrayList<>(args));
       this.function = function;
+      this.display = display;
     }
 
     public Call(String name, Expr... args) {
@@ -81,11 +83,6 @@ public abstract class Expr {
 
     public Expr arg(int i) {
       return args.get(i);
-    }
-
-    @Override
-    public String toString() {
-      return name + "(" + args.stream().map(Object::toString).collect(Collectors.joining(", ")) + ")";
     }
   }
 }

@@ -224,6 +224,15 @@ final class TemporalFunctions {
   }
 
   static Column toTimestampLtz(CallContext c) {
+    if (c.type(0) instanceof org.apache.spark.sql.types.StringType) {
+      // TO_TIMESTAMP_LTZ(string [, format [, time zone]]): the local time read in that zone.
+      Column format = c.size() > 1 ? c.arg(1) : functions.lit("yyyy-MM-dd HH:mm:ss");
+      Column parsed = c.size() > 2
+          ? functions.try_to_timestamp(functions.concat(c.arg(0), functions.lit(" "), c.arg(2)),
+              functions.concat(format, functions.lit(" VV")))
+          : functions.try_to_timestamp(c.arg(0), format);
+      return FunctionCatalog.typed(parsed, "TIMESTAMP_LTZ(3)");
+    }
     int precision = c.size() > 1 ? ((Number) c.literal(1)).intValue() : 3;
     Column n = c.arg(0);
     // Flink's result is TIMESTAMP_LTZ(max(precision, 3)).

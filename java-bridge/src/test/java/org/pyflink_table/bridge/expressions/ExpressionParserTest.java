@@ -15,14 +15,14 @@ public final class ExpressionParserTest {
     list("word, word.count as word_count", "[word, as(count(word), 'word_count')]");
     list("  a ,b,  c  ", "[a, b, c]");
     list("f(a, b), c", "[f(a, b), c]");
-    one("trim(a) as a", "as(trim(a), 'a')");
+    one("trim(a) as a", "as(trim(true, true, ' ', a), 'a')");
     one("a AS x", "as(a, 'x')");
-    one("split(a) as (word)", "as(split(a), 'word')");
+    one("split(a) as (word)", "as(SPLIT(a), 'word')");
     one("f(a) as (x, y, z)", "as(f(a), 'x', 'y', 'z')");
     one("a.as('x')", "as(a, 'x')");
     one("a.as(x, y)", "as(a, 'x', 'y')");
     one("a.sum", "sum(a)");
-    one("a.upperCase()", "upperCase(a)");
+    one("a.upperCase()", "upper(a)");
     one("a.substring(1, 2)", "substring(a, 1, 2)");
     one("a.distinct.count", "count(distinct(a))");
     one("count.distinct(a)", "count(distinct(a))");
@@ -33,8 +33,8 @@ public final class ExpressionParserTest {
     one("a.log(2)", "log(2, a)");
     one("if(a, b, c)", "if(a, b, c)");
     one("?(a, b, c)", "ifThenElse(a, b, c)");
-    one("trim(LEADING, 'x', a)", "trimLeading(a, 'x')");
-    one("withColumns(a to c, 1 to 2)", "withColumns(range(a, c), range(1, 2))");
+    one("trim(LEADING, 'x', a)", "trim(true, false, 'x', a)");
+    one("withColumns(a to c, 1 to 2)", "withColumns(rangeTo(a, c), rangeTo(1, 2))");
 
     // Field references and window properties.
     one("`my col` + 1", "plus(my col, 1)");
@@ -46,8 +46,8 @@ public final class ExpressionParserTest {
     one("a.count.over(w)", "over(count(a), w)");
     one("a.asc", "asc(a)");
     one("a.DESC()", "desc(a)");
-    one("UNBOUNDED_ROW", "unboundedRow()");
-    one("current_range", "currentRange()");
+    one("UNBOUNDED_ROW", "UNBOUNDED_ROW");
+    one("current_range", "CURRENT_RANGE");
 
     // Operators and precedence.
     one("a + 1", "plus(a, 1)");
@@ -63,7 +63,7 @@ public final class ExpressionParserTest {
 
     // Literals.
     one("'text'", "'text'");
-    one("'It''s'", "'It's'");
+    one("'It''s'", "'It''s'");
     one("\"say \"\"hi\"\"\"", "'say \"hi\"'");
     one("TRUE && false", "and(true, false)");
     literal("42", "Integer 42 null");
@@ -86,16 +86,16 @@ public final class ExpressionParserTest {
     literal("2.months", "Integer 2 INTERVAL MONTH");
     literal("1.years", "Integer 12 INTERVAL MONTH");
     literal("5.rows", "Long 5 ROW_INTERVAL");
-    one("a.toDate", "cast(a, 'DATE')");
+    one("a.toDate", "cast(a, DATE)");
 
     // Types.
-    one("a.cast(STRING)", "cast(a, 'STRING')");
-    one("a.cast(DECIMAL(10, 2))", "cast(a, 'DECIMAL(10, 2)')");
-    one("a.cast(long)", "cast(a, 'BIGINT')");
-    one("a.cast(SQL_TIMESTAMP)", "cast(a, 'TIMESTAMP(3)')");
-    one("a.cast(DECIMAL)", "cast(a, 'DECIMAL(38, 18)')");
-    one("a.cast(OBJECT_ARRAY(MAP(STRING, INT)))", "cast(a, 'ARRAY<MAP<STRING, INT>>')");
-    one("cast(a + 1, ROW<`x)` INT>)", "cast(plus(a, 1), 'ROW<`x)` INT>')");
+    one("a.cast(STRING)", "cast(a, STRING)");
+    one("a.cast(DECIMAL(10, 2))", "cast(a, DECIMAL(10, 2))");
+    one("a.cast(long)", "cast(a, BIGINT)");
+    one("a.cast(SQL_TIMESTAMP)", "cast(a, TIMESTAMP(3))");
+    one("a.cast(DECIMAL)", "cast(a, DECIMAL(38, 18))");
+    one("a.cast(OBJECT_ARRAY(MAP(STRING, INT)))", "cast(a, ARRAY<MAP<STRING, INT>>)");
+    one("cast(a + 1, ROW<`x)` INT>)", "cast(plus(a, 1), ROW<`x)` INT>)");
 
     // Malformed input.
     rejects("a +", "column 4: expression expected but end of expression found");
