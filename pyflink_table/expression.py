@@ -12,6 +12,7 @@ import decimal
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Generic, List, Optional, Sequence, Tuple, TypeVar, Union
 
+from pyflink_table.errors import TableException
 from pyflink_table.java_gateway import expression_gateway
 
 if TYPE_CHECKING:
@@ -139,7 +140,13 @@ class _Jvm:
 
         self.gateway = gateway
         package = gateway.jvm.org.pyflink_table.bridge.expressions
-        package.Args.attach(gateway.java_gateway_server)
+        try:
+            package.Args.attach(gateway.java_gateway_server)
+        except Exception:  # noqa: BLE001 - py4j's error for a class the JVM does not have
+            # Under spark-submit without --jars the bridge joins the JVM with the first environment.
+            raise TableException("The JVM cannot load the pyflink_table bridge yet: create a TableEnvironment "
+                                 "before building expressions, or pass the bridge jar to spark-submit "
+                                 "(--jars and --driver-class-path).") from None
         exprs = package.Exprs
         self.col = exprs.col
         self.lit = exprs.lit

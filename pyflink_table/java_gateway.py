@@ -118,8 +118,9 @@ def _command_line_overrides() -> Dict[str, str]:
     if master:
         overrides["spark.master"] = master
     extra_path = _env_list(PYTHONPATH_ENV)
-    if extra_path:
-        current = os.environ.get("PYTHONPATH")
+    current = os.environ.get("PYTHONPATH")
+    # Called again when an expression started the JVM before the first environment: prepend once.
+    if extra_path and not (current or "").startswith(os.pathsep.join(extra_path)):
         os.environ["PYTHONPATH"] = os.pathsep.join(extra_path + ([current] if current else []))
     return overrides
 

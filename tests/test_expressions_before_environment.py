@@ -43,11 +43,15 @@ def test_a_launch_setting_the_started_jvm_cannot_take_is_refused() -> None:
             TableEnvironment.create(EnvironmentSettings.new_instance().with_configuration(config).build())
         except TableException as ex:
             print('refused:', ex)
-        t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+        config = Configuration()
+        config.set_string('spark.master', 'local[2]')  # not a launch setting: the session takes it
+        t_env = TableEnvironment.create(EnvironmentSettings.new_instance().with_configuration(config).build())
+        print(t_env.get_spark_session().sparkContext.master)
         print(sorted(tuple(r) for r in t_env.from_elements([(1,)], ['a']).select(e).execute().collect()))
     """)
     assert p.returncode == 0, p.stderr
-    refused, rows = p.stdout.splitlines()
+    refused, master, rows = p.stdout.splitlines()
+    assert master == "local[2]"
     assert refused.startswith("refused: spark.driver.memory=3g cannot take effect")
     assert "spark.driver.memory=2g" in refused
     assert rows == "[(2,)]"
