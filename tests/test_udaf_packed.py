@@ -349,3 +349,16 @@ def test_only_the_columns_the_aggregates_read_travel_to_python(t_env: Any, packi
     assert len(inputs[0]) <= 4, inputs
     # by hand: k=1: (2+3)+(7+8)=20, 2*2+7*7=53, max i 9; k=2: 25, 144, 14
     assert sorted_rows(result) == [(1, 20.0, 53.0, 9), (2, 25.0, 144.0, 14)]
+
+
+def test_arrow_batches_are_bounded_in_rows_only(t_env: Any) -> None:
+    # Spark's byte cap makes its Arrow writer measure the batch after every row, costly for
+    # mapInArrow's struct-wrapped input; Int.MaxValue (2**31 - 1) turns the measuring off.
+    conf = t_env.get_spark_session().conf
+    assert conf.get("spark.sql.execution.arrow.maxBytesPerBatch").rstrip("b") == str(2**31 - 1)
+
+
+def test_group_boundaries_of_integer_keys_with_and_without_nulls() -> None:
+    assert group_starts(_batch([1, 1, 2, 2, 2, 3], [0] * 6), 1) == [0, 2, 5]
+    assert group_starts(_batch([None, None, 1, 1, None], [0] * 5), 1) == [0, 2, 4]
+    assert group_starts(_batch([7], [0]), 1) == [0]
