@@ -45,7 +45,8 @@ OPTIONS: Dict[str, OptionMapping] = {
         OptionMapping("table.local-time-zone", "spark.sql.session.timeZone", False,
                       "Session time zone for TIMESTAMP_LTZ values and current_timestamp.", _time_zone),
         OptionMapping("python.fn-execution.arrow.batch.size", "spark.sql.execution.arrow.maxRecordsPerBatch",
-                      False, "Rows per Arrow batch sent to Python workers (default 10000)."),
+                      False, "Rows per Arrow batch sent to Python workers (default 10000; no byte cap unless "
+                      "spark.sql.execution.arrow.maxBytesPerBatch is set, as PyFlink has none)."),
         OptionMapping("pyflink_table.aggregate.packing", _protocol.CONF_AGGREGATE_PACKING, False,
                       "true (default): Python aggregates in group_by, windows and aggregate() run over "
                       "Arrow batches packing many groups (fast for many small groups); false: scalar-result "

@@ -311,3 +311,54 @@ def test_packing_can_be_switched_off_for_few_large_groups(t_env: Any) -> None:
     # ROW results have no per-group Spark form: they stay packed.
     min_max = udaf(MinMax(), result_type=MIN_MAX_TYPE)
     assert "MapInArrow" in t.group_by(col("k")).select(min_max(col("v"))).explain()
+
+
+def _python_node_inputs(table: Any) -> List[List[str]]:
+    """The input column names of each Python aggregation node in the physical plan of ``table``."""
+    plan = table._j_table.dataset().queryExecution().executedPlan()
+    if plan.getClass().getSimpleName() == "AdaptiveSparkPlanExec":
+        plan = plan.executedPlan()
+    found: List[List[str]] = []
+
+    def walk(node: Any) -> None:
+        name = node.getClass().getSimpleName()
+        if name in ("MapInArrowExec", "ArrowAggregatePythonExec", "AggregateInPandasExec"):
+            output = node.child().output()
+            found.append([output.apply(i).name() for i in range(output.size())])
+        children = node.children()
+        for i in range(children.size()):
+            walk(children.apply(i))
+
+    walk(plan)
+    return found
+
+
+@pytest.mark.parametrize("packing", ["true", "false"])
+def test_only_the_columns_the_aggregates_read_travel_to_python(t_env: Any, packing: str) -> None:
+    t_env.get_config().set("pyflink_table.aggregate.packing", packing)
+    wide = t_env.from_elements([(1, 2.0, 3.0, "x" * 10, 4, 5.0, 6.0), (1, 7.0, 8.0, "y", 9, 10.0, 11.0),
+                                (2, 12.0, 13.0, "z", 14, 15.0, 16.0)],
+                               ["k", "v", "w", "s", "i", "unused1", "unused2"])
+    total = udaf(lambda v: float(v.sum()), result_type="DOUBLE", func_type="pandas")
+    squares = udaf(SumOfSquares(), result_type="DOUBLE")
+    result = wide.group_by(col("k")).select(col("k"), total(col("v") + col("w")), squares(col("v")), col("i").max)
+    inputs = _python_node_inputs(result)
+    assert len(inputs) == 1
+    # k (the key), v and w (read by the aggregates; v + w may travel computed): not s, i, unused1/2.
+    assert not set(inputs[0]) & {"s", "i", "unused1", "unused2"}, inputs
+    assert len(inputs[0]) <= 4, inputs
+    # by hand: k=1: (2+3)+(7+8)=20, 2*2+7*7=53, max i 9; k=2: 25, 144, 14
+    assert sorted_rows(result) == [(1, 20.0, 53.0, 9), (2, 25.0, 144.0, 14)]
+
+
+def test_arrow_batches_are_bounded_in_rows_only(t_env: Any) -> None:
+    # Spark's byte cap makes its Arrow writer measure the batch after every row, costly for
+    # mapInArrow's struct-wrapped input; Int.MaxValue (2**31 - 1) turns the measuring off.
+    conf = t_env.get_spark_session().conf
+    assert conf.get("spark.sql.execution.arrow.maxBytesPerBatch").rstrip("b") == str(2**31 - 1)
+
+
+def test_group_boundaries_of_integer_keys_with_and_without_nulls() -> None:
+    assert group_starts(_batch([1, 1, 2, 2, 2, 3], [0] * 6), 1) == [0, 2, 5]
+    assert group_starts(_batch([None, None, 1, 1, None], [0] * 5), 1) == [0, 2, 4]
+    assert group_starts(_batch([7], [0]), 1) == [0]
