@@ -227,7 +227,7 @@ class Table:
         :param arguments: optional named arguments ``op`` (``descriptor(name)``, default ``op``)
             and ``op_mapping`` (``map_(kinds, code, ...)``).
         """
-        return Table(bridge().table.Changelogs.toChangelog(self._j_table, _to_j_exprs(arguments)), self._t_env)
+        return Table(bridge().streaming.Changelogs.toChangelog(self._j_table, _to_j_exprs(arguments)), self._t_env)
 
     def from_changelog(self, *arguments: Expression[Any]) -> "Table":
         """This table without its operation column, as Flink's ``FROM_CHANGELOG``.
@@ -239,7 +239,7 @@ class Table:
         :param arguments: optional named arguments ``op`` (``descriptor(name)``, default ``op``)
             and ``op_mapping`` (``map_(codes, kind, ...)``, e.g. ``map_("c, r", "INSERT")``).
         """
-        return Table(bridge().table.Changelogs.fromChangelog(self._j_table, _to_j_exprs(arguments)), self._t_env)
+        return Table(bridge().streaming.Changelogs.fromChangelog(self._j_table, _to_j_exprs(arguments)), self._t_env)
 
     # --- end of the explain and changelog block ------------------------------------------------
 

@@ -13,7 +13,6 @@ import org.apache.spark.sql.catalog.Table;
 import org.apache.spark.sql.catalyst.parser.ParseException;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.pyflink_table.bridge.connectors.ConnectorCatalog;
 import org.pyflink_table.bridge.errors.ErrorTranslator;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
