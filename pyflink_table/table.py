@@ -14,7 +14,7 @@ from pyflink_table.errors import TableException, check_argument, java_errors
 from pyflink_table.expression import Expression
 from pyflink_table.java_gateway import bridge, to_java_array, to_string_array
 from pyflink_table.row import Row
-from pyflink_table.table_result import TableResult, format_table
+from pyflink_table.table_result import TableResult, _to_python, format_table
 from pyflink_table.table_schema import ResolvedSchema, TableSchema
 from pyflink_table.types import DataType, parse_type_string
 
@@ -82,35 +82,6 @@ def _row_function(func: Any) -> Any:
         # As in PyFlink, the function receives the whole input row as one Row argument.
         return _to_j_expr(func(call("inputRow")))
     return _to_j_expr(func)
-
-
-def _to_python(value: Any, t: Optional[DataType] = None) -> Any:
-    """PySpark values to PyFlink's: rows become positional :class:`Row` objects (PyFlink's collected
-    nested rows carry no field names), BYTES ``bytearray``, FLOAT the float32's shortest decimal."""
-    from pyspark.sql import Row as SparkRow
-
-    from pyflink_table.types import ArrayType, FloatType, MapType, RowType
-
-    if value is None:
-        return None
-    if isinstance(value, SparkRow):
-        field_types: List[Optional[DataType]] = (
-            [f.data_type for f in t.fields] if isinstance(t, RowType) else [None] * len(value))
-        return Row(*[_to_python(v, ft) for v, ft in zip(value, field_types)])
-    if isinstance(value, list):
-        element = t.element_type if isinstance(t, ArrayType) else None
-        return [_to_python(v, element) for v in value]
-    if isinstance(value, dict):
-        key_t = t.key_type if isinstance(t, MapType) else None
-        value_t = t.value_type if isinstance(t, MapType) else None
-        return {_to_python(k, key_t): _to_python(v, value_t) for k, v in value.items()}
-    if isinstance(value, (bytes, bytearray)):
-        return bytearray(value)
-    if isinstance(value, float) and isinstance(t, FloatType):
-        import numpy
-
-        return float(str(numpy.float32(value)))
-    return value
 
 
 def _pandas_like_pyflink(pdf: "pd.DataFrame", names: List[str], types: List[DataType], zone: str) -> "pd.DataFrame":
@@ -430,12 +401,12 @@ class Table:
 
     def window(self, window: "GroupWindow") -> "GroupWindowedTable":
         """Define a group window (Tumble, Slide, Session); follow with ``group_by``."""
-        return GroupWindowedTable(self._j_table.window(window._java_window()), self._t_env)
+        return GroupWindowedTable(bridge().window.GroupWindowedJTable(self._j_table, window._java_window()), self._t_env)
 
     def over_window(self, *over_windows: "OverWindow") -> "OverWindowedTable":
         """Define over windows; follow with ``select`` using ``agg.over(alias)``."""
         j_windows = to_java_array(bridge().window.OverWindowSpec, [w._java_window() for w in over_windows])
-        return OverWindowedTable(self._j_table.overWindow(j_windows), self._t_env)
+        return OverWindowedTable(bridge().window.OverWindowedJTable(self._j_table, j_windows), self._t_env)
 
     # --- execution ----------------------------------------------------------------------------
 
@@ -594,12 +565,12 @@ class WindowGroupedTable:
             ...     .group_by(col('w'), col('k')).aggregate(stats(col('v')).alias('lo', 'hi')) \\
             ...     .select(col('k'), col('w').start, col('lo'), col('hi'))
         """
-        return AggregatedTable(bridge().table.RowBasedOperations.aggregateWindowed(
+        return AggregatedTable(bridge().window.WindowAggregated.of(
             self._j_grouped, _row_function(func), False), self._t_env)
 
     def flat_aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "FlatAggregateTable":
         """Aggregate each window and key with a table aggregate function; follow with ``select``."""
-        return FlatAggregateTable(bridge().table.RowBasedOperations.aggregateWindowed(
+        return FlatAggregateTable(bridge().window.WindowAggregated.of(
             self._j_grouped, _row_function(func), True), self._t_env)
 
     # --- end of row-based operations ---------------------------------------------------------

@@ -18,7 +18,6 @@ import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
-import org.pyflink_table.bridge.session.TableEnv;
 import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
@@ -27,10 +26,10 @@ import org.pyflink_table.bridge.types.FlinkTypes;
  * analyses eagerly and bad input fails at the call, as in Flink.
  */
 public final class JTable {
-  public final TableEnv env;
+  public final TableContext env;
   public final Dataset<Row> df;
 
-  public JTable(TableEnv env, Dataset<Row> df) {
+  public JTable(TableContext env, Dataset<Row> df) {
     this.env = env;
     this.df = df;
   }
@@ -293,18 +292,6 @@ public final class JTable {
     Column cond = ExprCompiler.compile(condition, new Scope(both, env.functions));
     return with(df.join(right.df, cond, joinType));
   }
-
-  // --- windows (group windows and over windows, see the window package) ------------
-
-  public org.pyflink_table.bridge.window.GroupWindowedJTable window(org.pyflink_table.bridge.window.GroupWindowSpec w) {
-    return new org.pyflink_table.bridge.window.GroupWindowedJTable(this, w);
-  }
-
-  public org.pyflink_table.bridge.window.OverWindowedJTable overWindow(org.pyflink_table.bridge.window.OverWindowSpec[] ws) {
-    return new org.pyflink_table.bridge.window.OverWindowedJTable(this, Arrays.asList(ws));
-  }
-
-  // --- end of windows ---------------------------------------------------------------------------
 
   // --- grouping ---------------------------------------------------------------------------------
 
