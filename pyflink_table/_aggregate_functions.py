@@ -87,7 +87,7 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         pandas = self._func_type == "pandas"
         opener = functools.partial(lifecycle.open_function, name=self._name, metrics=_metrics_accumulator(sc, self._name))
         evaluator = AggregateEvaluator(self._func, pandas, self._table_aggregate, self._row_result, opener,
-                                       self._name, str(self._result_type), result.json())
+                                       self._name, str(self._result_type))
         # The packed shape (see pyflink_table._worker.packed_aggregation) is the usual one; Spark's
         # own aggregation paths (over windows, SQL) need a Spark UDF as well.
         packed = CloudPickleSerializer().dumps(evaluator)  # type: ignore[no-untyped-call]
