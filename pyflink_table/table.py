@@ -492,16 +492,22 @@ class Table:
 
 
 @java_errors
-class GroupedTable:
-    """A table grouped by keys: ``tab.group_by(col('key')).select(col('key'), col('value').avg)``."""
+class _Selectable:
+    """A JVM form of a table that is used through ``select``: grouped, windowed and aggregated tables."""
 
-    def __init__(self, j_grouped: Any, t_env: "TableEnvironment") -> None:
-        self._j_grouped = j_grouped
+    def __init__(self, j_handle: Any, t_env: "TableEnvironment") -> None:
+        self._j_handle = j_handle
         self._t_env = t_env
 
     def select(self, *fields: ExpressionOrStr) -> Table:
-        """Keys and aggregates per group."""
-        return Table(self._j_grouped.select(_to_j_exprs(fields)), self._t_env)
+        """Project keys, aggregates and fields (``'*'`` keeps them all); over a window-grouped table
+        also ``w.start``/``w.end``/``w.rowtime``, over over-windows ``agg.over(alias)``."""
+        return Table(self._j_handle.select(_to_j_exprs(fields)), self._t_env)
+
+
+@java_errors
+class GroupedTable(_Selectable):
+    """A table grouped by keys: ``tab.group_by(col('key')).select(col('key'), col('value').avg)``."""
 
     # --- row-based operations ---------------------------------------------------
 
@@ -513,7 +519,7 @@ class GroupedTable:
             >>> tab.group_by(col('k')).aggregate(stats(col('v')).alias('mx', 'mn')).select(col('k'), col('mx'))
         """
         return AggregatedTable(bridge().table.RowBasedOperations.aggregateGrouped(
-            self._j_grouped, _row_function(func)), self._t_env)
+            self._j_handle, _row_function(func)), self._t_env)
 
     def flat_aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "FlatAggregateTable":
         """Aggregate each group with a table aggregate function (any number of rows per group).
@@ -523,7 +529,7 @@ class GroupedTable:
             >>> tab.group_by(col('k')).flat_aggregate(top2(col('v')).alias('v', 'rank')).select('*')
         """
         return FlatAggregateTable(bridge().table.RowBasedOperations.flatAggregateGrouped(
-            self._j_grouped, _row_function(func)), self._t_env)
+            self._j_handle, _row_function(func)), self._t_env)
 
     # --- end of row-based operations ---------------------------------------------------------
 
@@ -542,16 +548,8 @@ class GroupWindowedTable:
 
 
 @java_errors
-class WindowGroupedTable:
+class WindowGroupedTable(_Selectable):
     """A table grouped by a window and keys: select keys, aggregates and window properties."""
-
-    def __init__(self, j_grouped: Any, t_env: "TableEnvironment") -> None:
-        self._j_grouped = j_grouped
-        self._t_env = t_env
-
-    def select(self, *fields: ExpressionOrStr) -> Table:
-        """Keys, aggregates and ``w.start``/``w.end``/``w.rowtime`` per window and key."""
-        return Table(self._j_grouped.select(_to_j_exprs(fields)), self._t_env)
 
     # --- row-based operations ---------------------------------------------------
 
@@ -566,48 +564,28 @@ class WindowGroupedTable:
             ...     .select(col('k'), col('w').start, col('lo'), col('hi'))
         """
         return AggregatedTable(bridge().window.WindowAggregated.of(
-            self._j_grouped, _row_function(func), False), self._t_env)
+            self._j_handle, _row_function(func), False), self._t_env)
 
     def flat_aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "FlatAggregateTable":
         """Aggregate each window and key with a table aggregate function; follow with ``select``."""
         return FlatAggregateTable(bridge().window.WindowAggregated.of(
-            self._j_grouped, _row_function(func), True), self._t_env)
+            self._j_handle, _row_function(func), True), self._t_env)
 
     # --- end of row-based operations ---------------------------------------------------------
 
 
 @java_errors
-class OverWindowedTable:
-    """A table with over windows: select expressions with ``agg.over(alias)``."""
-
-    def __init__(self, j_over: Any, t_env: "TableEnvironment") -> None:
-        self._j_over = j_over
-        self._t_env = t_env
-
-    def select(self, *fields: ExpressionOrStr) -> Table:
-        """Columns and over-window aggregates; one output row per input row."""
-        return Table(self._j_over.select(_to_j_exprs(fields)), self._t_env)
+class OverWindowedTable(_Selectable):
+    """A table with over windows: select expressions with ``agg.over(alias)``; one output row per
+    input row."""
 
 
 # --- results of row-based aggregations -------------------------------------------
 
 
-@java_errors
-class _RowBasedResult:
-    """A table produced by a row-based aggregation, which Flink only lets you ``select`` from."""
-
-    def __init__(self, j_table: Any, t_env: "TableEnvironment") -> None:
-        self._j_table = j_table
-        self._t_env = t_env
-
-    def select(self, *fields: ExpressionOrStr) -> Table:
-        """Project the keys and the function's fields (``'*'`` keeps them all)."""
-        return Table(self._j_table.select(_to_j_exprs(fields)), self._t_env)
-
-
-class AggregatedTable(_RowBasedResult):
+class AggregatedTable(_Selectable):
     """The result of ``aggregate``: the keys and the function's fields, ready for ``select``."""
 
 
-class FlatAggregateTable(_RowBasedResult):
+class FlatAggregateTable(_Selectable):
     """The result of ``flat_aggregate``: the keys and the emitted fields, ready for ``select``."""

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -235,33 +236,33 @@ public final class JTable {
   }
 
   public JTable unionAll(JTable right) {
-    checkSetCompatible(right, "union");
-    return with(df.union(right.df));
+    return setOperation(right, "union", d -> d.union(right.df));
   }
 
   public JTable union(JTable right) {
-    checkSetCompatible(right, "union");
-    return with(df.union(right.df).distinct());
+    return setOperation(right, "union", d -> d.union(right.df).distinct());
   }
 
   public JTable intersect(JTable right) {
-    checkSetCompatible(right, "intersect");
-    return with(df.intersect(right.df));
+    return setOperation(right, "intersect", d -> d.intersect(right.df));
   }
 
   public JTable intersectAll(JTable right) {
-    checkSetCompatible(right, "intersect");
-    return with(df.intersectAll(right.df));
+    return setOperation(right, "intersect", d -> d.intersectAll(right.df));
   }
 
   public JTable minus(JTable right) {
-    checkSetCompatible(right, "minus");
-    return with(df.except(right.df));
+    return setOperation(right, "minus", d -> d.except(right.df));
   }
 
   public JTable minusAll(JTable right) {
-    checkSetCompatible(right, "minus");
-    return with(df.exceptAll(right.df));
+    return setOperation(right, "minus", d -> d.exceptAll(right.df));
+  }
+
+  /** {@code op} of this table with {@code right}, once Flink's checks of the two schemas pass. */
+  private JTable setOperation(JTable right, String op, UnaryOperator<Dataset<Row>> apply) {
+    checkSetCompatible(right, op);
+    return with(apply.apply(df));
   }
 
   // --- joins ------------------------------------------------------------------------------------

@@ -19,14 +19,7 @@ import org.pyflink_table.bridge.table.RowBasedOperations;
  * keys and result fields plus the hidden window column, so that the following {@code select}
  * can still name {@code w.start}, {@code w.end} and {@code w.rowtime}.
  */
-public final class WindowAggregated {
-  private final JTable result;
-  private final String alias;
-
-  private WindowAggregated(JTable result, String alias) {
-    this.result = result;
-    this.alias = alias;
-  }
+public record WindowAggregated(JTable result, String alias) {
 
   /** Aggregates each window and key of {@code grouped} with {@code call} (a table aggregate when {@code flat}). */
   public static WindowAggregated of(WindowGroupedJTable grouped, Expr call, boolean flat) {
