@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional, TypeVar, Union, overload
 
 from pyflink_table import _protocol
 from pyflink_table._worker import lifecycle
-from pyflink_table.types import DataType, RowType
+from pyflink_table.types import DataType, MapType, RowType
 from pyflink_table._functions import AggregateFunction, TableAggregateFunction
 from pyflink_table._function_wrapper import UserDefinedFunctionWrapper, _as_data_type, _metrics_accumulator, _spark_type
 
@@ -87,7 +87,7 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         pandas = self._func_type == "pandas"
         opener = functools.partial(lifecycle.open_function, name=self._name, metrics=_metrics_accumulator(sc, self._name))
         evaluator = AggregateEvaluator(self._func, pandas, self._table_aggregate, self._row_result, opener,
-                                       self._name, str(self._result_type), result.json())
+                                       self._name, str(self._result_type))
         # The packed shape (see pyflink_table._worker.packed_aggregation) is the usual one; Spark's
         # own aggregation paths (over windows, SQL) need a Spark UDF as well.
         packed = CloudPickleSerializer().dumps(evaluator)  # type: ignore[no-untyped-call]
@@ -143,19 +143,10 @@ def udaf(f: Any = None, input_types: Any = None, result_type: Union[DataType, st
     :return: a :class:`UserDefinedAggregateFunctionWrapper`, or a decorator making one.
     """
     kind = udaf_type or func_type
-    if kind not in ("general", "pandas"):
-        raise ValueError(f"The func_type must be one of 'general, pandas', got {kind}.")
-    if f is None:
-        return functools.partial(udaf, input_types=input_types, result_type=result_type,
-                                 accumulator_type=accumulator_type, deterministic=deterministic,
-                                 name=name, func_type=kind)
-    from pyflink_table.types import MapType
-
-    if kind == "pandas" and isinstance(result_type, MapType):
+    if f is not None and kind == "pandas" and isinstance(result_type, MapType):
         # as PyFlink: a pandas aggregate's result cannot be a MAP
         raise TypeError(f"Invalid returnType: Pandas UDAF doesn't support DataType type {result_type} currently")
-    return UserDefinedAggregateFunctionWrapper(f, input_types, result_type, accumulator_type, kind,
-                                               deterministic, name)
+    return _wrap(udaf, f, input_types, result_type, accumulator_type, deterministic, name, kind, False)
 
 
 def udtaf(f: Any = None, input_types: Any = None, result_type: Union[DataType, str, None] = None,
@@ -176,11 +167,18 @@ def udtaf(f: Any = None, input_types: Any = None, result_type: Union[DataType, s
     :param func_type: ``'general'`` (``'pandas'`` runs ``accumulate`` on the group's Series).
     :return: a :class:`UserDefinedAggregateFunctionWrapper`, or a decorator making one.
     """
+    return _wrap(udtaf, f, input_types, result_type, accumulator_type, deterministic, name, func_type, True)
+
+
+def _wrap(factory: Callable[..., Any], f: Any, input_types: Any, result_type: Union[DataType, str, None],
+          accumulator_type: Union[DataType, str, None], deterministic: Optional[bool], name: Optional[str],
+          func_type: str, table_aggregate: bool) -> Any:
+    """What ``udaf`` and ``udtaf`` share: the func_type check, the decorator form (``f`` None), the wrapper."""
     if func_type not in ("general", "pandas"):
         raise ValueError(f"The func_type must be one of 'general, pandas', got {func_type}.")
     if f is None:
-        return functools.partial(udtaf, input_types=input_types, result_type=result_type,
+        return functools.partial(factory, input_types=input_types, result_type=result_type,
                                  accumulator_type=accumulator_type, deterministic=deterministic,
                                  name=name, func_type=func_type)
     return UserDefinedAggregateFunctionWrapper(f, input_types, result_type, accumulator_type, func_type,
-                                               deterministic, name, table_aggregate=True)
+                                               deterministic, name, table_aggregate=table_aggregate)

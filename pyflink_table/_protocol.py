@@ -44,6 +44,9 @@ PROPERTY_ARCHIVES = "pyflink_table.archives"
 PROPERTY_UDF_LOG_TARGET = "pyflink_table.udf-log.target"
 PROPERTY_UDF_LOG_LEVELS = "pyflink_table.udf-log.levels"
 
+# A result type reaches a worker as its Flink type string only: the worker derives the Arrow type
+# from it (pyflink_table._worker.spark_types), so no Spark JSON travels beside it.
+
 # What a worker puts before a user function's failure, so the driver can cut Spark's text there.
 USER_FUNCTION_ERROR = "UserFunctionError"
 

@@ -25,6 +25,7 @@ from pyflink_table.table_result import (
     ResultKind,
     TableResult,
     _fit,
+    _to_python,
     _type_width,
     display_width,
     format_value,
@@ -41,8 +42,6 @@ _KINDS = {"+I": RowKind.INSERT, "-U": RowKind.UPDATE_BEFORE, "+U": RowKind.UPDAT
 def changelog_rows(table: "Table") -> List[Row]:
     """The rows of a bounded table as Flink's streaming changelog, each with its kind."""
     from pyspark.sql import DataFrame
-
-    from pyflink_table.table import _to_python
 
     table._t_env._before_job()
     j_changes = bridge().streaming.Changelog.of(table._j_table)
@@ -218,8 +217,6 @@ class StreamIterator(CloseableIterator):
         self.job = StreamJob(t_env, j_stream, self._on_batch)
 
     def _on_batch(self, batch: Any, batch_id: int) -> None:
-        from pyflink_table.table import _to_python
-
         for r in batch.collect():
             row = Row(*[_to_python(v, t) for v, t in zip(r, self._types)])
             row.set_row_kind(RowKind.INSERT)

@@ -144,12 +144,16 @@ class Catalog:
         """Whether the database exists."""
         return database_name in self.list_databases()
 
-    def _permanent_objects(self, database_name: str) -> List[str]:
+    def _permanent_objects(self, database_name: str, views: bool = False) -> List[str]:
+        """The tables (or only the views) of a database that are not temporary."""
         current = self._t_env.get_current_database()
         try:
             self._t_env.use_database(database_name)
-            temporary = set(self._t_env.list_temporary_tables())
-            return [name for name in self._t_env.list_tables() if name not in temporary]
+            if views:
+                temporary, names = set(self._t_env.list_temporary_views()), self._t_env.list_views()
+            else:
+                temporary, names = set(self._t_env.list_temporary_tables()), self._t_env.list_tables()
+            return [name for name in names if name not in temporary]
         finally:
             self._t_env.use_database(current)
 
@@ -159,13 +163,7 @@ class Catalog:
 
     def list_views(self, database_name: str) -> List[str]:
         """Names of the permanent views of a database."""
-        current = self._t_env.get_current_database()
-        try:
-            self._t_env.use_database(database_name)
-            temporary = set(self._t_env.list_temporary_views())
-            return [name for name in self._t_env.list_views() if name not in temporary]
-        finally:
-            self._t_env.use_database(current)
+        return self._permanent_objects(database_name, views=True)
 
     def table_exists(self, table_path: ObjectPath) -> bool:
         """Whether a permanent table or view exists at ``table_path``."""

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional
+from typing import Callable, Dict, Iterator, List, Optional, TypeVar
 
 __all__ = ["Configuration"]
+
+T = TypeVar("T")
 
 
 class Configuration:
@@ -39,8 +41,7 @@ class Configuration:
 
     def get_integer(self, key: str, default_value: int) -> int:
         """The value of ``key`` as an int."""
-        v = self._data.get(key)
-        return default_value if v is None else int(v)
+        return self._get_as(key, default_value, int)
 
     def set_integer(self, key: str, value: int) -> "Configuration":
         """Set ``key`` to an int."""
@@ -49,8 +50,7 @@ class Configuration:
 
     def get_boolean(self, key: str, default_value: bool) -> bool:
         """The value of ``key`` as a bool."""
-        v = self._data.get(key)
-        return default_value if v is None else v.strip().lower() == "true"
+        return self._get_as(key, default_value, lambda v: v.strip().lower() == "true")
 
     def set_boolean(self, key: str, value: bool) -> "Configuration":
         """Set ``key`` to a bool."""
@@ -59,8 +59,7 @@ class Configuration:
 
     def get_float(self, key: str, default_value: float) -> float:
         """The value of ``key`` as a float."""
-        v = self._data.get(key)
-        return default_value if v is None else float(v)
+        return self._get_as(key, default_value, float)
 
     def set_float(self, key: str, value: float) -> "Configuration":
         """Set ``key`` to a float."""
@@ -69,13 +68,17 @@ class Configuration:
 
     def get_bytearray(self, key: str, default_value: bytearray) -> bytearray:
         """The value of ``key`` as bytes (stored as latin-1 text)."""
-        v = self._data.get(key)
-        return default_value if v is None else bytearray(v, "latin-1")
+        return self._get_as(key, default_value, lambda v: bytearray(v, "latin-1"))
 
     def set_bytearray(self, key: str, value: bytearray) -> "Configuration":
         """Set ``key`` to bytes."""
         self._data[key] = bytes(value).decode("latin-1")
         return self
+
+    def _get_as(self, key: str, default_value: T, convert: Callable[[str], T]) -> T:
+        """The value of ``key`` converted, or ``default_value`` when it is not set."""
+        v = self._data.get(key)
+        return default_value if v is None else convert(v)
 
     def key_set(self) -> List[str]:
         """All keys."""

@@ -133,9 +133,12 @@ def translate(error: BaseException) -> BaseException:
     java_exc = _java_exception_of(error)
     if java_exc is None:
         return error
-    from pyflink_table.java_gateway import get_gateway
+    # The JVM of the error's own SparkContext, as PySpark's error conversion reaches it: this module is
+    # below java_gateway (which raises these exceptions) and does not import it.
+    from pyspark import SparkContext
 
-    kind, message = get_gateway().jvm.org.pyflink_table.bridge.errors.ErrorTranslator.translate(java_exc)
+    jvm: Any = SparkContext._jvm
+    kind, message = jvm.org.pyflink_table.bridge.errors.ErrorTranslator.translate(java_exc)
     if kind == _protocol.ERROR_PYTHON:
         message = _python_failure_message(str(error), message)
     return _KINDS.get(kind, TableException)(message)

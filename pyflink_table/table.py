@@ -14,7 +14,7 @@ from pyflink_table.errors import TableException, check_argument, java_errors
 from pyflink_table.expression import Expression, _expr_array
 from pyflink_table.java_gateway import bridge, to_java_array, to_string_array
 from pyflink_table.row import Row
-from pyflink_table.table_result import TableResult, format_table
+from pyflink_table.table_result import TableResult, _to_python, format_table
 from pyflink_table.table_schema import ResolvedSchema, TableSchema
 from pyflink_table.types import DataType, parse_type_string
 
@@ -82,35 +82,6 @@ def _row_function(func: Any) -> Any:
         # As in PyFlink, the function receives the whole input row as one Row argument.
         return _to_j_expr(func(call("inputRow")))
     return _to_j_expr(func)
-
-
-def _to_python(value: Any, t: Optional[DataType] = None) -> Any:
-    """PySpark values to PyFlink's: rows become positional :class:`Row` objects (PyFlink's collected
-    nested rows carry no field names), BYTES ``bytearray``, FLOAT the float32's shortest decimal."""
-    from pyspark.sql import Row as SparkRow
-
-    from pyflink_table.types import ArrayType, FloatType, MapType, RowType
-
-    if value is None:
-        return None
-    if isinstance(value, SparkRow):
-        field_types: List[Optional[DataType]] = (
-            [f.data_type for f in t.fields] if isinstance(t, RowType) else [None] * len(value))
-        return Row(*[_to_python(v, ft) for v, ft in zip(value, field_types)])
-    if isinstance(value, list):
-        element = t.element_type if isinstance(t, ArrayType) else None
-        return [_to_python(v, element) for v in value]
-    if isinstance(value, dict):
-        key_t = t.key_type if isinstance(t, MapType) else None
-        value_t = t.value_type if isinstance(t, MapType) else None
-        return {_to_python(k, key_t): _to_python(v, value_t) for k, v in value.items()}
-    if isinstance(value, (bytes, bytearray)):
-        return bytearray(value)
-    if isinstance(value, float) and isinstance(t, FloatType):
-        import numpy
-
-        return float(str(numpy.float32(value)))
-    return value
 
 
 def _pandas_like_pyflink(pdf: "pd.DataFrame", names: List[str], types: List[DataType], zone: str) -> "pd.DataFrame":
@@ -227,7 +198,7 @@ class Table:
         :param arguments: optional named arguments ``op`` (``descriptor(name)``, default ``op``)
             and ``op_mapping`` (``map_(kinds, code, ...)``).
         """
-        return Table(bridge().table.Changelogs.toChangelog(self._j_table, _to_j_exprs(arguments)), self._t_env)
+        return Table(bridge().streaming.Changelogs.toChangelog(self._j_table, _to_j_exprs(arguments)), self._t_env)
 
     def from_changelog(self, *arguments: Expression[Any]) -> "Table":
         """This table without its operation column, as Flink's ``FROM_CHANGELOG``.
@@ -239,7 +210,7 @@ class Table:
         :param arguments: optional named arguments ``op`` (``descriptor(name)``, default ``op``)
             and ``op_mapping`` (``map_(codes, kind, ...)``, e.g. ``map_("c, r", "INSERT")``).
         """
-        return Table(bridge().table.Changelogs.fromChangelog(self._j_table, _to_j_exprs(arguments)), self._t_env)
+        return Table(bridge().streaming.Changelogs.fromChangelog(self._j_table, _to_j_exprs(arguments)), self._t_env)
 
     # --- end of the explain and changelog block ------------------------------------------------
 
@@ -430,12 +401,12 @@ class Table:
 
     def window(self, window: "GroupWindow") -> "GroupWindowedTable":
         """Define a group window (Tumble, Slide, Session); follow with ``group_by``."""
-        return GroupWindowedTable(self._j_table.window(window._java_window()), self._t_env)
+        return GroupWindowedTable(bridge().window.GroupWindowedJTable(self._j_table, window._java_window()), self._t_env)
 
     def over_window(self, *over_windows: "OverWindow") -> "OverWindowedTable":
         """Define over windows; follow with ``select`` using ``agg.over(alias)``."""
         j_windows = to_java_array(bridge().window.OverWindowSpec, [w._java_window() for w in over_windows])
-        return OverWindowedTable(self._j_table.overWindow(j_windows), self._t_env)
+        return OverWindowedTable(bridge().window.OverWindowedJTable(self._j_table, j_windows), self._t_env)
 
     # --- execution ----------------------------------------------------------------------------
 
@@ -521,16 +492,22 @@ class Table:
 
 
 @java_errors
-class GroupedTable:
-    """A table grouped by keys: ``tab.group_by(col('key')).select(col('key'), col('value').avg)``."""
+class _Selectable:
+    """A JVM form of a table that is used through ``select``: grouped, windowed and aggregated tables."""
 
-    def __init__(self, j_grouped: Any, t_env: "TableEnvironment") -> None:
-        self._j_grouped = j_grouped
+    def __init__(self, j_handle: Any, t_env: "TableEnvironment") -> None:
+        self._j_handle = j_handle
         self._t_env = t_env
 
     def select(self, *fields: ExpressionOrStr) -> Table:
-        """Keys and aggregates per group."""
-        return Table(self._j_grouped.select(_to_j_exprs(fields)), self._t_env)
+        """Project keys, aggregates and fields (``'*'`` keeps them all); over a window-grouped table
+        also ``w.start``/``w.end``/``w.rowtime``, over over-windows ``agg.over(alias)``."""
+        return Table(self._j_handle.select(_to_j_exprs(fields)), self._t_env)
+
+
+@java_errors
+class GroupedTable(_Selectable):
+    """A table grouped by keys: ``tab.group_by(col('key')).select(col('key'), col('value').avg)``."""
 
     # --- row-based operations ---------------------------------------------------
 
@@ -542,7 +519,7 @@ class GroupedTable:
             >>> tab.group_by(col('k')).aggregate(stats(col('v')).alias('mx', 'mn')).select(col('k'), col('mx'))
         """
         return AggregatedTable(bridge().table.RowBasedOperations.aggregateGrouped(
-            self._j_grouped, _row_function(func)), self._t_env)
+            self._j_handle, _row_function(func)), self._t_env)
 
     def flat_aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "FlatAggregateTable":
         """Aggregate each group with a table aggregate function (any number of rows per group).
@@ -552,7 +529,7 @@ class GroupedTable:
             >>> tab.group_by(col('k')).flat_aggregate(top2(col('v')).alias('v', 'rank')).select('*')
         """
         return FlatAggregateTable(bridge().table.RowBasedOperations.flatAggregateGrouped(
-            self._j_grouped, _row_function(func)), self._t_env)
+            self._j_handle, _row_function(func)), self._t_env)
 
     # --- end of row-based operations ---------------------------------------------------------
 
@@ -571,16 +548,8 @@ class GroupWindowedTable:
 
 
 @java_errors
-class WindowGroupedTable:
+class WindowGroupedTable(_Selectable):
     """A table grouped by a window and keys: select keys, aggregates and window properties."""
-
-    def __init__(self, j_grouped: Any, t_env: "TableEnvironment") -> None:
-        self._j_grouped = j_grouped
-        self._t_env = t_env
-
-    def select(self, *fields: ExpressionOrStr) -> Table:
-        """Keys, aggregates and ``w.start``/``w.end``/``w.rowtime`` per window and key."""
-        return Table(self._j_grouped.select(_to_j_exprs(fields)), self._t_env)
 
     # --- row-based operations ---------------------------------------------------
 
@@ -594,49 +563,29 @@ class WindowGroupedTable:
             ...     .group_by(col('w'), col('k')).aggregate(stats(col('v')).alias('lo', 'hi')) \\
             ...     .select(col('k'), col('w').start, col('lo'), col('hi'))
         """
-        return AggregatedTable(bridge().table.RowBasedOperations.aggregateWindowed(
-            self._j_grouped, _row_function(func), False), self._t_env)
+        return AggregatedTable(bridge().window.WindowAggregated.of(
+            self._j_handle, _row_function(func), False), self._t_env)
 
     def flat_aggregate(self, func: Union[ExpressionOrStr, "UserDefinedFunctionWrapper"]) -> "FlatAggregateTable":
         """Aggregate each window and key with a table aggregate function; follow with ``select``."""
-        return FlatAggregateTable(bridge().table.RowBasedOperations.aggregateWindowed(
-            self._j_grouped, _row_function(func), True), self._t_env)
+        return FlatAggregateTable(bridge().window.WindowAggregated.of(
+            self._j_handle, _row_function(func), True), self._t_env)
 
     # --- end of row-based operations ---------------------------------------------------------
 
 
 @java_errors
-class OverWindowedTable:
-    """A table with over windows: select expressions with ``agg.over(alias)``."""
-
-    def __init__(self, j_over: Any, t_env: "TableEnvironment") -> None:
-        self._j_over = j_over
-        self._t_env = t_env
-
-    def select(self, *fields: ExpressionOrStr) -> Table:
-        """Columns and over-window aggregates; one output row per input row."""
-        return Table(self._j_over.select(_to_j_exprs(fields)), self._t_env)
+class OverWindowedTable(_Selectable):
+    """A table with over windows: select expressions with ``agg.over(alias)``; one output row per
+    input row."""
 
 
 # --- results of row-based aggregations -------------------------------------------
 
 
-@java_errors
-class _RowBasedResult:
-    """A table produced by a row-based aggregation, which Flink only lets you ``select`` from."""
-
-    def __init__(self, j_table: Any, t_env: "TableEnvironment") -> None:
-        self._j_table = j_table
-        self._t_env = t_env
-
-    def select(self, *fields: ExpressionOrStr) -> Table:
-        """Project the keys and the function's fields (``'*'`` keeps them all)."""
-        return Table(self._j_table.select(_to_j_exprs(fields)), self._t_env)
-
-
-class AggregatedTable(_RowBasedResult):
+class AggregatedTable(_Selectable):
     """The result of ``aggregate``: the keys and the function's fields, ready for ``select``."""
 
 
-class FlatAggregateTable(_RowBasedResult):
+class FlatAggregateTable(_Selectable):
     """The result of ``flat_aggregate``: the keys and the emitted fields, ready for ``select``."""

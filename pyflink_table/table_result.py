@@ -40,6 +40,31 @@ if TYPE_CHECKING:
 __all__ = ["TableResult", "ResultKind", "CloseableIterator"]
 
 
+def _to_python(value: Any, t: Optional[DataType] = None) -> Any:
+    """PySpark values to PyFlink's: rows become positional :class:`Row` objects (PyFlink's collected
+    nested rows carry no field names), BYTES ``bytearray``, FLOAT the float32's shortest decimal."""
+    from pyspark.sql import Row as SparkRow
+
+    if value is None:
+        return None
+    if isinstance(value, SparkRow):
+        field_types: List[Optional[DataType]] = (
+            [f.data_type for f in t.fields] if isinstance(t, RowType) else [None] * len(value))
+        return Row(*[_to_python(v, ft) for v, ft in zip(value, field_types)])
+    if isinstance(value, list):
+        element = t.element_type if isinstance(t, ArrayType) else None
+        return [_to_python(v, element) for v in value]
+    if isinstance(value, dict):
+        key_t = t.key_type if isinstance(t, MapType) else None
+        value_t = t.value_type if isinstance(t, MapType) else None
+        return {_to_python(k, key_t): _to_python(v, value_t) for k, v in value.items()}
+    if isinstance(value, (bytes, bytearray)):
+        return bytearray(value)
+    if isinstance(value, float) and isinstance(t, FloatType):
+        return float(str(numpy.float32(value)))
+    return value
+
+
 class ResultKind(IntEnum):
     """Whether a statement returned rows; prints as 0 or 1, like PyFlink's plain constants."""
 

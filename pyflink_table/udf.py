@@ -101,7 +101,7 @@ class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
             self._user_function(), self._name, str(self._result_type),
             [str(t) for t in self._input_types] if self._input_types is not None else None,
             self._func_type == "pandas", _metrics_accumulator(sc, self._name),
-            spark_type.json(), arrow_batches, pyarrow=self._func_type == "pyarrow",
+            arrow_batches, pyarrow=self._func_type == "pyarrow",
         )
         eval_type = _protocol.EVAL_SCALAR_ARROW_UDF if arrow_batches else _protocol.EVAL_ARROW_BATCHED_UDF
         return SparkUDF(evaluator, spark_type, self._name, eval_type, self._deterministic)

@@ -103,3 +103,46 @@ def test_every_call_name_python_sends_is_known_to_the_bridge(t_env: Any) -> None
                 unknown.append(name)
     assert unknown == []
     assert not _CONTEXT_ONLY_CALLS - names  # the exceptions are still used
+
+
+def test_the_worker_reads_result_types_as_flink_strings_and_derives_the_bridges_spark_type(t_env: Any) -> None:
+    """A result type reaches the worker only as its Flink string (no Spark JSON travels beside it);
+    the Spark type the worker derives from it is the one the bridge's FlinkTypes gives the string."""
+    from pathlib import Path
+
+    from pyflink_table._worker.spark_types import arrow_type, spark_type
+    from pyflink_table.types import parse_type_string
+
+    def plain(value: Any) -> Any:
+        """Spark's JSON of a type without field metadata (the bridge keeps Flink types there)."""
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items() if k != "metadata"}
+        return [plain(v) for v in value] if isinstance(value, list) else value
+
+    flink_types = get_gateway().jvm.org.pyflink_table.bridge.types.FlinkTypes
+    checked = 0
+    for line in Path(__file__).with_name("type_strings.txt").read_text(encoding="utf-8").splitlines():
+        written = line.partition("|")[0].strip()
+        if not written or written.startswith(("#", "!")):
+            continue
+        # Compared as JSON: PySpark reads "time(0)" back as TIME(6).
+        java = plain(json.loads(str(flink_types.toSparkJson(written))))
+        assert plain(json.loads(spark_type(parse_type_string(written)).json())) == java, written
+        checked += 1
+    assert checked > 50
+    # A table aggregate's emitted rows: a non-ROW type is the one field f0 of a row.
+    import pyarrow as pa
+
+    assert arrow_type(parse_type_string("BIGINT"), as_row=True) == pa.struct([pa.field("f0", pa.int64())])
+    assert arrow_type(parse_type_string("ROW<`a` INT>"), as_row=True) == pa.struct([pa.field("a", pa.int32())])
+
+
+def test_evaluators_carry_no_spark_type() -> None:
+    import inspect
+
+    from pyflink_table._worker.aggregates import AggregateEvaluator
+    from pyflink_table._worker.scalar import ScalarEvaluator
+
+    for evaluator in (ScalarEvaluator, AggregateEvaluator):
+        names = set(inspect.signature(evaluator.__init__).parameters)
+        assert "result_type" in names and not any("json" in n or "spark" in n for n in names)

@@ -60,8 +60,8 @@ class _Count(AggregateFunction):
         return acc[0]
 
 
-def _evaluator(function: Any, pandas: bool, result_type: str, spark_json: str) -> AggregateEvaluator:
-    return AggregateEvaluator(function, pandas, False, False, _no_open, "f", result_type, spark_json)
+def _evaluator(function: Any, pandas: bool, result_type: str) -> AggregateEvaluator:
+    return AggregateEvaluator(function, pandas, False, False, _no_open, "f", result_type)
 
 
 def _batch(keys: List[Any], values: List[float], key_type: Any = pa.int64()) -> pa.RecordBatch:
@@ -71,8 +71,8 @@ def _batch(keys: List[Any], values: List[float], key_type: Any = pa.int64()) -> 
 def test_many_groups_share_a_batch_and_a_group_spans_batches() -> None:
     recorder = _Recorder()
     packed = PackedAggregation(1, [[1], [1]], [
-        _evaluator(recorder, True, "DOUBLE", '"double"'),
-        _evaluator(_Count(), False, "BIGINT", '"long"'),
+        _evaluator(recorder, True, "DOUBLE"),
+        _evaluator(_Count(), False, "BIGINT"),
     ])
     # Key-sorted input in three batches: group 3 spans batches 1-2, group 5 spans batches 2-3.
     batches = [_batch([1, 1, 2, 3, 3], [1, 2, 3, 4, 5]),
@@ -103,7 +103,7 @@ def test_group_boundaries_treat_null_and_nan_as_equal_keys() -> None:
 def test_no_batches_give_no_rows() -> None:
     # A global aggregation over an empty input gives no row, as PyFlink 2.3 batch does for pandas
     # UDAFs (measured: t.select(mean_udaf(col('b'))) over an empty table collects []).
-    packed = PackedAggregation(0, [[0]], [_evaluator(_Count(), False, "BIGINT", '"long"')])
+    packed = PackedAggregation(0, [[0]], [_evaluator(_Count(), False, "BIGINT")])
     assert list(packed(iter([]))) == []
 
 

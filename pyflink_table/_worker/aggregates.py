@@ -42,13 +42,11 @@ class AggregateEvaluator:
     :param open_function: opens the function once per worker task.
     :param name: the function's name, for errors.
     :param result_type: the declared result type (of one emitted row for table aggregates) as a
-        Flink type string, for checking results in the packed shape.
-    :param spark_result_json: the Spark type of one result (a struct for table aggregates) as JSON.
+        Flink type string, for checking results in the packed shape and for their Arrow type.
     """
 
     def __init__(self, function: Any, pandas: bool, table_aggregate: bool, row_result: bool,
-                 open_function: Callable[[Any], None], name: str = "", result_type: str = "",
-                 spark_result_json: str = "") -> None:
+                 open_function: Callable[[Any], None], name: str = "", result_type: str = "") -> None:
         self.function = function
         self.pandas = pandas
         self.table_aggregate = table_aggregate
@@ -56,7 +54,6 @@ class AggregateEvaluator:
         self.open_function = open_function
         self.name = name
         self.result_type = result_type
-        self.spark_result_json = spark_result_json
         self.is_class_based = hasattr(function, "create_accumulator")
         self._opened = False
         self._check: Any = None
@@ -103,7 +100,7 @@ class AggregateEvaluator:
         from pyflink_table._worker.scalar import result_conversion
 
         if self._check is None:
-            self._check, self._arrow_type = result_conversion(self.result_type, self.spark_result_json)
+            self._check, self._arrow_type = result_conversion(self.result_type, as_row=self.table_aggregate)
         try:
             self._ensure_open()
         except Exception as e:

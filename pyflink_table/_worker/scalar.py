@@ -243,18 +243,14 @@ def _compatible(inferred: Any, target: Any) -> bool:
     return False
 
 
-def result_conversion(result_type: str, spark_result_json: str) -> Tuple[Checker, Any]:
-    """The checker of a declared Flink result type, and the Arrow type its Spark type (JSON; empty
-    when results do not travel as Arrow) is sent as."""
+def result_conversion(result_type: str, as_row: bool = False) -> Tuple[Checker, Any]:
+    """The checker of a declared Flink result type, and the Arrow type its values are sent to Spark
+    as (with ``as_row``, a non-ROW type wrapped in a one-field row, as a table aggregate emits)."""
+    from pyflink_table._worker.spark_types import arrow_type
     from pyflink_table.types import parse_type_string
 
-    check = result_checker(parse_type_string(result_type))
-    if not spark_result_json:
-        return check, None
-    from pyspark.sql.pandas.types import to_arrow_type
-    from pyspark.sql.types import _parse_datatype_json_string
-
-    return check, to_arrow_type(_parse_datatype_json_string(spark_result_json), timezone="UTC")
+    declared = parse_type_string(result_type)
+    return result_checker(declared), arrow_type(declared, as_row)
 
 
 def python_values_to_arrow(results: List[Any], target: Any, check: Any, what: str, result_type: str) -> Any:
@@ -305,13 +301,12 @@ class ScalarEvaluator:
     :param input_types: declared argument types (type strings), or None.
     :param pandas: True for a pandas UDF (Series in, Series out).
     :param metrics: a Spark accumulator receiving metric snapshots, or None.
-    :param spark_result_json: the Spark result type as JSON (for the Arrow result type).
     :param arrow_batches: True when Spark passes whole Arrow batches.
     :param pyarrow: True for a pyarrow UDF (pyarrow.Array in, pyarrow.Array out).
     """
 
     def __init__(self, function: Any, name: str, result_type: str, input_types: Optional[List[str]],
-                 pandas: bool, metrics: Any, spark_result_json: str = "", arrow_batches: bool = False,
+                 pandas: bool, metrics: Any, arrow_batches: bool = False,
                  pyarrow: bool = False) -> None:
         self.function = function
         self.name = name
@@ -319,7 +314,6 @@ class ScalarEvaluator:
         self.input_types = input_types
         self.pandas = pandas
         self.metrics = metrics
-        self.spark_result_json = spark_result_json
         self.arrow_batches = arrow_batches
         self.pyarrow = pyarrow
         self._reset()
@@ -346,7 +340,7 @@ class ScalarEvaluator:
         from pyflink_table.metrics import MetricGroup
         from pyflink_table._functions import FunctionContext
 
-        self._check, self._arrow_type = result_conversion(self.result_type, self.spark_result_json)
+        self._check, self._arrow_type = result_conversion(self.result_type)
         lifecycle.prepare_task()
         context = FunctionContext(MetricGroup([self.name], self._metric_registry),
                                   lifecycle.job_parameters(), lifecycle.task_info())

@@ -198,7 +198,7 @@ public final class Connectors {
     return "print".equals(d.connector()) || "blackhole".equals(d.connector());
   }
 
-  static List<String> names(List<TableDefinition.Column> cols) {
+  public static List<String> names(List<TableDefinition.Column> cols) {
     List<String> out = new ArrayList<>();
     for (TableDefinition.Column c : cols) out.add(c.name);
     return out;
@@ -354,7 +354,7 @@ public final class Connectors {
   }
 
   /** A scan that fails when (and only when) it runs, for sources whose files are missing. */
-  static Dataset<Row> failingScan(SparkSession spark, StructType schema, String message) {
+  public static Dataset<Row> failingScan(SparkSession spark, StructType schema, String message) {
     Column[] cols = new Column[schema.fields().length];
     for (int i = 0; i < cols.length; i++) {
       StructField f = schema.fields()[i];
@@ -391,7 +391,7 @@ public final class Connectors {
     }
   }
 
-  static boolean isStringLike(DataType t) {
+  public static boolean isStringLike(DataType t) {
     return t instanceof StringType || t instanceof org.apache.spark.sql.types.VarcharType
         || t instanceof org.apache.spark.sql.types.CharType;
   }

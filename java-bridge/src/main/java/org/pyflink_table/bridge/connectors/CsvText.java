@@ -19,29 +19,16 @@ import java.util.List;
 final class CsvText {
   private CsvText() {}
 
-  /** The reading options of one CSV table that decide how text splits into records and fields. */
-  static final class Dialect implements Serializable {
+  /**
+   * The reading options of one CSV table that decide how text splits into records and fields.
+   *
+   * @param quote -1 when quoting is disabled
+   * @param escape -1 when there is no escape character other than the doubled quote
+   * @param nullLiteral null when no null literal is set
+   */
+  record Dialect(int delimiter, int quote, int escape, boolean comments, boolean header, String nullLiteral,
+      boolean multiLine) implements Serializable {
     private static final long serialVersionUID = 1L;
-    final int delimiter;
-    /** -1 when quoting is disabled. */
-    final int quote;
-    /** -1 when there is no escape character other than the doubled quote. */
-    final int escape;
-    final boolean comments;
-    final boolean header;
-    /** null when no null literal is set. */
-    final String nullLiteral;
-    final boolean multiLine;
-
-    Dialect(int delimiter, int quote, int escape, boolean comments, boolean header, String nullLiteral, boolean multiLine) {
-      this.delimiter = delimiter;
-      this.quote = quote;
-      this.escape = escape;
-      this.comments = comments;
-      this.header = header;
-      this.nullLiteral = nullLiteral;
-      this.multiLine = multiLine;
-    }
 
     Dialect withMultiLine(boolean value) {
       return new Dialect(delimiter, quote, escape, comments, header, nullLiteral, value);
@@ -202,23 +189,12 @@ final class CsvText {
 
   // --- records and fields ---------------------------------------------------------------------------
 
-  /** One record of a file: the line it starts on (1-based), its text and its fields. */
-  static final class Record {
-    final long line;
-    final String text;
-    final List<String> fields;
-    /** The last value opened a quote that the record never closes. */
-    final boolean unclosed;
-    final boolean comment;
-
-    Record(long line, String text, List<String> fields, boolean unclosed, boolean comment) {
-      this.line = line;
-      this.text = text;
-      this.fields = fields;
-      this.unclosed = unclosed;
-      this.comment = comment;
-    }
-
+  /**
+   * One record of a file: the line it starts on (1-based), its text and its fields.
+   *
+   * @param unclosed the last value opened a quote that the record never closes
+   */
+  record Record(long line, String text, List<String> fields, boolean unclosed, boolean comment) {
     /** The fields joined by the delimiter, a null literal as empty: how the job shows a parsed row. */
     String joined(Dialect d) {
       StringBuilder sb = new StringBuilder();

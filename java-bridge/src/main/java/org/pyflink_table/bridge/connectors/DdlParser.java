@@ -230,7 +230,7 @@ public final class DdlParser {
     return identifier.strip().replace("`", "");
   }
 
-  static String oneLine(String s) {
+  public static String oneLine(String s) {
     String t = s.strip().replaceAll("\\s+", " ");
     return t.length() > 120 ? t.substring(0, 117) + "..." : t;
   }

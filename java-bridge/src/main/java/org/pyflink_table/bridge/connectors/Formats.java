@@ -79,13 +79,13 @@ public final class Formats {
     java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
     // Spark turns a quoted "\r\n" into "\n" unless it is told the files' line break.
     // (Spark's warning about a two-character separator is silenced in log4j2.properties.)
-    if (dialect.multiLine && layout.separator != null) {
+    if (dialect.multiLine() && layout.separator != null) {
       options.put("lineSep", layout.separator);
     }
     CsvOptions reader = new CsvOptions(options);
     reader
         .option("header", String.valueOf(header))
-        .option("multiLine", String.valueOf(dialect.multiLine))
+        .option("multiLine", String.valueOf(dialect.multiLine()))
         .option("sep", delim)
         .option("mode", "PERMISSIVE")
         .option("columnNameOfCorruptRecord", CORRUPT)
@@ -234,7 +234,7 @@ public final class Formats {
    */
   static CsvText.Layout csvLayout(String location, CsvText.Dialect d, org.apache.hadoop.conf.Configuration hadoop,
       List<org.apache.hadoop.fs.Path> unclosed) {
-    if (d.quote < 0) return new CsvText.Layout(false, null, false);
+    if (d.quote() < 0) return new CsvText.Layout(false, null, false);
     try {
       org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(location);
       org.apache.hadoop.fs.FileSystem fs = root.getFileSystem(hadoop);
@@ -248,8 +248,8 @@ public final class Formats {
         String path = f.getPath().toString();
         String rel = path.startsWith(rootText) ? path.substring(rootText.length()) : f.getPath().getName();
         if (!rel.isEmpty() && hidden(rel)) continue;
-        String key = path + "|" + f.getLen() + "|" + f.getModificationTime() + "|" + d.delimiter + "|" + d.quote + "|"
-            + d.escape + "|" + d.comments;
+        String key = path + "|" + f.getLen() + "|" + f.getModificationTime() + "|" + d.delimiter() + "|" + d.quote() + "|"
+            + d.escape() + "|" + d.comments();
         CsvText.Layout layout = LAYOUTS.get(key);
         if (layout == null) {
           try (java.io.InputStream in = openText(f.getPath(), hadoop)) {
@@ -274,7 +274,7 @@ public final class Formats {
         openText(file, hadoop), java.nio.charset.StandardCharsets.UTF_8))) {
       CsvText.RecordReader records = new CsvText.RecordReader(in, d.withMultiLine(true));
       CsvText.Record last = null;
-      for (CsvText.Record r = records.next(); r != null; r = records.next()) if (!r.comment) last = r;
+      for (CsvText.Record r = records.next(); r != null; r = records.next()) if (!r.comment()) last = r;
       return last == null ? null : last.joined(d);
     } catch (java.io.IOException e) {
       throw new TableException("Cannot read '" + file + "': " + e.getMessage(), e);

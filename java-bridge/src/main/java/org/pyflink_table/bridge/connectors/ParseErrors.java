@@ -98,12 +98,12 @@ public final class ParseErrors {
       CsvText.RecordReader records = new CsvText.RecordReader(in, d);
       boolean first = true;
       for (CsvText.Record r = records.next(); r != null; r = records.next()) {
-        boolean header = first && d.header;
+        boolean header = first && d.header();
         first = false;
-        if (header || r.comment || r.text.isEmpty()) continue;
+        if (header || r.comment() || r.text().isEmpty()) continue;
         // Spark shows a malformed record as its text, a well-formed one as its fields joined.
-        String text = r.text.replaceAll("[\r\n]+$", "");
-        if (text.equals(rowText) || r.joined(d).equals(rowText)) return new Object[] {r.line, text};
+        String text = r.text().replaceAll("[\r\n]+$", "");
+        if (text.equals(rowText) || r.joined(d).equals(rowText)) return new Object[] {r.line(), text};
       }
     }
     return null;

@@ -2,10 +2,11 @@ package org.pyflink_table.bridge.errors;
 
 import java.io.FileNotFoundException;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.catalyst.parser.ParseException;
-import org.pyflink_table.bridge.connectors.ParseErrors;
 import org.pyflink_table.bridge.protocol.Protocol;
 
 /**
@@ -16,6 +17,18 @@ import org.pyflink_table.bridge.protocol.Protocol;
  */
 public final class ErrorTranslator {
   private ErrorTranslator() {}
+
+  /**
+   * Layers above this one that know a failure better than its text (the connectors' malformed rows)
+   * register a describer here instead of being called from here: each gets a failure's root message
+   * and returns the user's message, or null when the failure is not theirs.
+   */
+  private static final CopyOnWriteArrayList<UnaryOperator<String>> DESCRIBERS = new CopyOnWriteArrayList<>();
+
+  /** Registers {@code describer} once (registering the same one again does nothing). */
+  public static void addDescriber(UnaryOperator<String> describer) {
+    DESCRIBERS.addIfAbsent(describer);
+  }
 
   /** Returns {exception kind, message whose first line says what is wrong}. */
   public static String[] translate(Throwable t) {
@@ -66,9 +79,11 @@ public final class ErrorTranslator {
 
   /** A failure while running: the root cause's first line, prefixed with its Spark error class. */
   static String runtimeMessage(Throwable top, Throwable root) {
-    // A malformed CSV/JSON row: the message gains the row's line in its file.
-    String malformed = ParseErrors.describe(root.getMessage());
-    if (malformed != null) return malformed;
+    // A malformed CSV/JSON row, for instance: the message gains the row's line in its file.
+    for (UnaryOperator<String> describer : DESCRIBERS) {
+      String described = describer.apply(root.getMessage());
+      if (described != null) return described;
+    }
     String msg = root.getMessage() == null ? root.getClass().getName() : clean(root.getMessage());
     String first = firstLine(msg);
     if (root instanceof SparkThrowable && ((SparkThrowable) root).getCondition() != null) {

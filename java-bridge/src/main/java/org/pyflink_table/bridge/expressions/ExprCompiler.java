@@ -25,7 +25,6 @@ import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.types.FlinkTypes;
-import org.pyflink_table.bridge.window.OverAggregates;
 
 /** Compiles unresolved Flink expressions to Spark columns within a {@link Scope}. */
 public final class ExprCompiler {

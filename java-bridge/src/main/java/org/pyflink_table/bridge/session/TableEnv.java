@@ -13,7 +13,7 @@ import org.apache.spark.sql.catalog.Table;
 import org.apache.spark.sql.catalyst.parser.ParseException;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.pyflink_table.bridge.connectors.ConnectorCatalog;
+import org.pyflink_table.bridge.connectors.ParseErrors;
 import org.pyflink_table.bridge.errors.ErrorTranslator;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
@@ -24,15 +24,19 @@ import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.LateralJoins;
 import org.pyflink_table.bridge.table.PlanExplain;
+import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.window.SqlWindows;
 
 /**
  * The JVM half of a TableEnvironment: its own Spark session (temporary views and SQL settings are
  * per environment, as in Flink; the SparkContext is shared) and its own function catalog.
  */
-public final class TableEnv {
-  public final SparkSession spark;
-  public final FunctionCatalog functions = new FunctionCatalog();
+public final class TableEnv extends TableContext {
+  static {
+    // The session wires the layers below it: the error translator learns malformed rows from connectors.
+    ErrorTranslator.addDescriber(ParseErrors::describe);
+  }
+
   // --- connectors (issue 5): connector tables, views, databases, INSERT ---
   public final ConnectorCatalog connectors = new ConnectorCatalog(this);
 
@@ -48,7 +52,7 @@ public final class TableEnv {
   private final boolean streaming;
 
   public TableEnv(SparkSession spark, boolean streaming) {
-    this.spark = spark;
+    super(spark);
     this.streaming = streaming;
     // Flink's TIME functions (CURRENT_TIME, EXTRACT from TIME, TO_TIME) need Spark's TIME type on.
     spark.conf().set("spark.sql.timeType.enabled", "true");
@@ -68,6 +72,7 @@ public final class TableEnv {
     return spark;
   }
 
+  @Override
   public boolean isStreaming() {
     return streaming;
   }

@@ -11,8 +11,8 @@ import org.pyflink_table.bridge.connectors.Formats;
 import org.pyflink_table.bridge.connectors.TableDefinition;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.protocol.Protocol;
-import org.pyflink_table.bridge.session.TableEnv;
 import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.table.TableContext;
 
 /**
  * Sinks in streaming mode. The print sink shows each change with its kind ({@code +I[...]},
@@ -30,13 +30,13 @@ public final class StreamSinks {
 
   /** An INSERT of a stream into a sink, run by the Python side one micro-batch at a time ({@link #writeBatch}). */
   public static final class StreamInsert {
-    final TableEnv env;
+    final TableContext env;
     final String sink;
     final TableDefinition def;
     final Dataset<Row> rows;
     final org.apache.hadoop.conf.Configuration hadoop;
 
-    StreamInsert(TableEnv env, String sink, TableDefinition def, Dataset<Row> rows, org.apache.hadoop.conf.Configuration hadoop) {
+    StreamInsert(TableContext env, String sink, TableDefinition def, Dataset<Row> rows, org.apache.hadoop.conf.Configuration hadoop) {
       this.env = env;
       this.sink = sink;
       this.def = def;
@@ -72,7 +72,7 @@ public final class StreamSinks {
    * Writes the rows of a bounded table and returns the print sink's lines or null; for a stream,
    * registers the insert and returns {@link #STREAM_JOB} and its id.
    */
-  public static String[] write(TableEnv env, String sink, TableDefinition def, Dataset<Row> rows, boolean overwrite,
+  public static String[] write(TableContext env, String sink, TableDefinition def, Dataset<Row> rows, boolean overwrite,
       org.apache.hadoop.conf.Configuration hadoop) {
     if (rows.isStreaming()) {
       if (overwrite) throw new TableException("Streaming mode not support overwrite.");

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -18,7 +19,6 @@ import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
-import org.pyflink_table.bridge.session.TableEnv;
 import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
@@ -27,10 +27,10 @@ import org.pyflink_table.bridge.types.FlinkTypes;
  * analyses eagerly and bad input fails at the call, as in Flink.
  */
 public final class JTable {
-  public final TableEnv env;
+  public final TableContext env;
   public final Dataset<Row> df;
 
-  public JTable(TableEnv env, Dataset<Row> df) {
+  public JTable(TableContext env, Dataset<Row> df) {
     this.env = env;
     this.df = df;
   }
@@ -236,33 +236,33 @@ public final class JTable {
   }
 
   public JTable unionAll(JTable right) {
-    checkSetCompatible(right, "union");
-    return with(df.union(right.df));
+    return setOperation(right, "union", d -> d.union(right.df));
   }
 
   public JTable union(JTable right) {
-    checkSetCompatible(right, "union");
-    return with(df.union(right.df).distinct());
+    return setOperation(right, "union", d -> d.union(right.df).distinct());
   }
 
   public JTable intersect(JTable right) {
-    checkSetCompatible(right, "intersect");
-    return with(df.intersect(right.df));
+    return setOperation(right, "intersect", d -> d.intersect(right.df));
   }
 
   public JTable intersectAll(JTable right) {
-    checkSetCompatible(right, "intersect");
-    return with(df.intersectAll(right.df));
+    return setOperation(right, "intersect", d -> d.intersectAll(right.df));
   }
 
   public JTable minus(JTable right) {
-    checkSetCompatible(right, "minus");
-    return with(df.except(right.df));
+    return setOperation(right, "minus", d -> d.except(right.df));
   }
 
   public JTable minusAll(JTable right) {
-    checkSetCompatible(right, "minus");
-    return with(df.exceptAll(right.df));
+    return setOperation(right, "minus", d -> d.exceptAll(right.df));
+  }
+
+  /** {@code op} of this table with {@code right}, once Flink's checks of the two schemas pass. */
+  private JTable setOperation(JTable right, String op, UnaryOperator<Dataset<Row>> apply) {
+    checkSetCompatible(right, op);
+    return with(apply.apply(df));
   }
 
   // --- joins ------------------------------------------------------------------------------------
@@ -293,18 +293,6 @@ public final class JTable {
     Column cond = ExprCompiler.compile(condition, new Scope(both, env.functions));
     return with(df.join(right.df, cond, joinType));
   }
-
-  // --- windows (group windows and over windows, see the window package) ------------
-
-  public org.pyflink_table.bridge.window.GroupWindowedJTable window(org.pyflink_table.bridge.window.GroupWindowSpec w) {
-    return new org.pyflink_table.bridge.window.GroupWindowedJTable(this, w);
-  }
-
-  public org.pyflink_table.bridge.window.OverWindowedJTable overWindow(org.pyflink_table.bridge.window.OverWindowSpec[] ws) {
-    return new org.pyflink_table.bridge.window.OverWindowedJTable(this, Arrays.asList(ws));
-  }
-
-  // --- end of windows ---------------------------------------------------------------------------
 
   // --- grouping ---------------------------------------------------------------------------------
 

@@ -10,7 +10,6 @@ import java.util.Set;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
@@ -93,8 +92,12 @@ public final class RowBasedOperations {
     return aggregate(input, input.df, scope, ExprCompiler.compileAll(keyExprs, scope), keyNames, e, flat);
   }
 
-  /** Groups {@code df} by {@code keyCols} (output as {@code keyNames}) and spreads the aggregate's result. */
-  private static JTable aggregate(JTable input, Dataset<Row> df, Scope scope, List<Column> keyCols,
+  /**
+   * Groups {@code df} by {@code keyCols} (output as {@code keyNames}) and spreads the aggregate's
+   * result; {@code df} is the input's rows as grouped (a window-grouped table passes them with
+   * their window column).
+   */
+  public static JTable aggregate(JTable input, Dataset<Row> df, Scope scope, List<Column> keyCols,
       List<String> keyNames, Expr e, boolean flat) {
     String op = flat ? "flat_aggregate" : "aggregate";
     Aliased a = new Aliased(e);
@@ -121,53 +124,6 @@ public final class RowBasedOperations {
       keyOut.add(agg.col(Scope.quote(agg.columns()[i])).as(keyNames.get(i), agg.schema().fields()[i].metadata()));
     }
     return input.copyWith(expand(agg, keyOut, a.names, op));
-  }
-
-  // --- aggregate and flat_aggregate on a window-grouped table -----------------------------------
-
-  /**
-   * The result of {@code window(w).group_by(w, keys).aggregate(...)} or {@code flat_aggregate(...)}:
-   * keys and result fields plus the hidden window column, so that the following {@code select}
-   * can still name {@code w.start}, {@code w.end} and {@code w.rowtime}.
-   */
-  public static final class WindowAggregated {
-    private final JTable result;
-    private final String alias;
-
-    WindowAggregated(JTable result, String alias) {
-      this.result = result;
-      this.alias = alias;
-    }
-
-    public JTable select(Expr[] items) {
-      String w = org.pyflink_table.bridge.window.WindowGroupedJTable.WINDOW_COLUMN;
-      Scope scope = result.scope();
-      Column window = functions.col(w);
-      java.util.Map<String, Column> props = new java.util.LinkedHashMap<>();
-      props.put("start", window.getField("start"));
-      props.put("end", window.getField("end"));
-      props.put("rowtime", window.getField("end").minus(functions.lit(java.time.Duration.ofMillis(1))));
-      scope.windowProperties.put(alias, props);
-      List<Expr> expanded = new ArrayList<>();
-      for (Expr e : ExprCompiler.expand(Arrays.asList(items), scope)) {
-        if (!(e instanceof Expr.FieldRef && ((Expr.FieldRef) e).name.equals(w))) expanded.add(e);
-      }
-      List<Column> cols = ExprCompiler.compileNamed(expanded, scope);
-      return result.copyWith(result.df.select(JTable.asArray(cols)));
-    }
-  }
-
-  public static WindowAggregated aggregateWindowed(org.pyflink_table.bridge.window.WindowGroupedJTable grouped,
-      Expr call, boolean flat) {
-    Scope scope = grouped.scope();
-    List<Column> grouping = grouped.groupingColumns(scope);
-    List<String> names = new ArrayList<>();
-    names.add(org.pyflink_table.bridge.window.WindowGroupedJTable.WINDOW_COLUMN);
-    for (Expr k : ExprCompiler.expand(grouped.keys, scope)) {
-      names.add(k instanceof Expr.FieldRef ? ((Expr.FieldRef) k).name : "_c" + names.size());
-    }
-    JTable out = aggregate(grouped.table, grouped.windowedInput(), scope, grouping, names, call, flat);
-    return new WindowAggregated(out, grouped.window.alias);
   }
 
   /**

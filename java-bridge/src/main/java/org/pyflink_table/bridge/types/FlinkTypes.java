@@ -59,18 +59,6 @@ public final class FlinkTypes {
       this.flink = flink;
     }
 
-    public DataType sparkType() {
-      return spark;
-    }
-
-    public boolean isNullable() {
-      return nullable;
-    }
-
-    public String flinkType() {
-      return flink;
-    }
-
     /** The Flink string with NOT NULL when applicable. */
     public String fullFlinkType() {
       return nullable ? flink : flink + " NOT NULL";

@@ -10,7 +10,6 @@ import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.Scope;
-import org.pyflink_table.bridge.expressions.UserFunction;
 
 /**
  * A Python aggregate or table aggregate function as Spark evaluates it.
@@ -22,8 +21,7 @@ import org.pyflink_table.bridge.expressions.UserFunction;
  * ({@code packedOnly}) have no such form, since Spark's grouped-aggregate UDFs cannot return
  * structs; their Spark UDF only carries the Python environment for the packed runner.
  */
-public final class PythonAggregateFunction implements UserFunction {
-  private final String name;
+public final class PythonAggregateFunction extends PythonFunction {
   private final UserDefinedPythonFunction function;
   private final boolean packedOnly;
   private final boolean tableAggregate;
@@ -32,7 +30,7 @@ public final class PythonAggregateFunction implements UserFunction {
 
   public PythonAggregateFunction(String name, UserDefinedPythonFunction function, boolean packedOnly,
       boolean tableAggregate, byte[] packedEvaluator, String resultSparkJson) {
-    this.name = name;
+    super(name);
     this.function = function;
     this.packedOnly = packedOnly;
     this.tableAggregate = tableAggregate;
@@ -57,11 +55,6 @@ public final class PythonAggregateFunction implements UserFunction {
 
   boolean deterministic() {
     return function.udfDeterministic();
-  }
-
-  @Override
-  public String name() {
-    return name;
   }
 
   @Override

@@ -10,15 +10,13 @@ import org.apache.spark.sql.types.DataType;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.Scope;
-import org.pyflink_table.bridge.expressions.UserFunction;
 
 /**
  * A Python scalar function (general or pandas) as Spark evaluates it: a call of the PySpark-built
  * {@link UserDefinedPythonFunction} (a scalar Arrow UDF), which the planner turns into an
  * ArrowEvalPython step shared by all Python calls of a projection or filter.
  */
-public final class PythonScalarFunction implements UserFunction {
-  private final String name;
+public final class PythonScalarFunction extends PythonFunction {
   private final UserDefinedPythonFunction function;
   private final UserDefinedPythonFunction perRow;
   private final boolean pandas;
@@ -32,16 +30,11 @@ public final class PythonScalarFunction implements UserFunction {
    */
   public PythonScalarFunction(String name, UserDefinedPythonFunction function,
       UserDefinedPythonFunction perRow, boolean pandas, String declaredJson) {
-    this.name = name;
+    super(name);
     this.function = function;
     this.perRow = perRow;
     this.pandas = pandas;
     this.declared = DataType.fromJson(declaredJson);
-  }
-
-  @Override
-  public String name() {
-    return name;
   }
 
   public boolean isPandas() {

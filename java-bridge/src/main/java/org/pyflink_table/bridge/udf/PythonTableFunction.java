@@ -12,7 +12,6 @@ import org.apache.spark.sql.internal.TableValuedFunctionArgument;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.Scope;
-import org.pyflink_table.bridge.expressions.UserFunction;
 
 /**
  * A Python table function as Spark runs it: an Arrow Python UDTF. It comes in two variants built
@@ -20,23 +19,17 @@ import org.pyflink_table.bridge.expressions.UserFunction;
  * yields one all-NULL row for an input that produced none (Spark 4.3's left lateral join drops
  * such rows, so left-outer semantics are produced by the function and joined with an inner join).
  */
-public final class PythonTableFunction implements UserFunction {
-  private final String name;
+public final class PythonTableFunction extends PythonFunction {
   private final UserDefinedPythonTableFunction inner;
   private final UserDefinedPythonTableFunction outer;
   private final List<String> fieldNames;
 
   public PythonTableFunction(String name, UserDefinedPythonTableFunction inner,
       UserDefinedPythonTableFunction outer, String[] fieldNames) {
-    this.name = name;
+    super(name);
     this.inner = inner;
     this.outer = outer;
     this.fieldNames = Arrays.asList(fieldNames);
-  }
-
-  @Override
-  public String name() {
-    return name;
   }
 
   @Override

@@ -20,6 +20,10 @@ public final class OverWindowedJTable {
   public final JTable table;
   public final List<OverWindowSpec> windows;
 
+  public OverWindowedJTable(JTable table, OverWindowSpec[] windows) {
+    this(table, Arrays.asList(windows));
+  }
+
   public OverWindowedJTable(JTable table, List<OverWindowSpec> windows) {
     Set<String> seen = new HashSet<>();
     for (OverWindowSpec w : windows) {

@@ -27,7 +27,6 @@ import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.GroupedJTable;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.PythonAggregateSelect;
-import org.pyflink_table.bridge.table.RowBasedOperations;
 import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**

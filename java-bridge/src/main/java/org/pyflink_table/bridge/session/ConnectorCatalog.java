@@ -1,4 +1,4 @@
-package org.pyflink_table.bridge.connectors;
+package org.pyflink_table.bridge.session;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
@@ -28,9 +28,12 @@ import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimeType;
+import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.pyflink_table.bridge.connectors.Connectors;
+import org.pyflink_table.bridge.connectors.DdlParser;
+import org.pyflink_table.bridge.connectors.TableDefinition;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;

@@ -1,4 +1,4 @@
-package org.pyflink_table.bridge.window;
+package org.pyflink_table.bridge.expressions;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package org.pyflink_table.bridge.table;
+package org.pyflink_table.bridge.streaming;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.concat;
@@ -15,6 +15,8 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.types.StringType;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.Expr;
+import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
  * Table.to_changelog / from_changelog (Flink's TO_CHANGELOG and FROM_CHANGELOG process table
@@ -109,7 +111,7 @@ public final class Changelogs {
     for (String n : t.fieldNames()) cols.add(col("`" + n.replace("`", "``") + "`"));
     org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> df = t.df.select(cols.toArray(new Column[0]));
     if (code == null) df = df.limit(0);
-    return t.with(df);
+    return t.copyWith(df);
   }
 
   /**
@@ -146,7 +148,7 @@ public final class Changelogs {
         lit("Unsupported: from_changelog of a change other than INSERT (operation code '"),
         orNullText(op), lit("' in column " + a.op + ") is not supported by pyflink_table on Spark: "
             + "batch tables are insert-only."))));
-    return t.with(t.df.filter(keep).drop(a.op));
+    return t.copyWith(t.df.filter(keep).drop(a.op));
   }
 
   private static Column orNullText(Column c) {
