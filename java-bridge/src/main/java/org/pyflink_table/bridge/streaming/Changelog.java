@@ -172,7 +172,7 @@ public final class Changelog {
     return out;
   }
 
-  private static Alias alias(Expression e, String name) {
+  static Alias alias(Expression e, String name) {
     return new Alias(e, name, org.apache.spark.sql.catalyst.expressions.NamedExpression$.MODULE$.newExprId(),
         ScalaInterop.seq(List.of()), scala.Option.empty(), ScalaInterop.seq(List.of()));
   }
@@ -309,7 +309,7 @@ public final class Changelog {
   }
 
   /** Whether an aggregation calls a Python aggregate function (SQL plans them as Spark's PythonUDAF). */
-  private static boolean callsPython(Aggregate a) {
+  static boolean callsPython(Aggregate a) {
     for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) if (callsPython((Expression) (Object) e)) return true;
     return false;
   }
