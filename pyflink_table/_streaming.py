@@ -7,6 +7,7 @@ turns it into PyFlink's results: collected rows carry their :class:`~pyflink_tab
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import shutil
@@ -150,6 +151,28 @@ def trigger_interval_ms(t_env: "TableEnvironment") -> int:
     return int(m.group(1)) * _UNIT_MS[m.group(2) or "ms"]
 
 
+def checkpoint_location(t_env: "TableEnvironment") -> Tuple[str, bool]:
+    """Where a new job checkpoints, and whether it is a temporary directory of ours.
+
+    With ``execution.checkpointing.dir`` (or ``state.checkpoints.dir``) set, the program's N-th
+    streaming job checkpoints into ``<dir>/query-N``: the same program started again resumes each job
+    from its checkpoint (Spark's offsets, commits and state), as Flink resumes from a retained
+    checkpoint. Otherwise a temporary directory, removed when the job is cancelled.
+    """
+    config = t_env.get_config()
+    directory = config.get("execution.checkpointing.dir", None) or config.get("state.checkpoints.dir", None)
+    if not directory:
+        return tempfile.mkdtemp(prefix="pyflink_table_checkpoint_"), True
+    text = str(directory)
+    if text.startswith("file://"):
+        text = text[len("file://"):]
+    elif text.startswith("file:"):
+        text = text[len("file:"):]
+    count = getattr(t_env, "_stream_jobs_started", 0) + 1
+    setattr(t_env, "_stream_jobs_started", count)
+    return os.path.join(text, f"query-{count}"), False
+
+
 class StreamJob:
     """A Spark streaming query: each micro-batch's rows go to ``on_batch`` (on the driver)."""
 
@@ -160,14 +183,15 @@ class StreamJob:
         t_env._before_job()
         self.job_id = uuid.uuid4().hex
         self._cancelled = False
-        self._checkpoint = tempfile.mkdtemp(prefix="pyflink_table_checkpoint_")
+        self._checkpoint, self._own_checkpoint = checkpoint_location(t_env)
         writer = (DataFrame(j_stream, t_env._spark).writeStream.foreachBatch(on_batch).outputMode(output_mode)
                   .option("checkpointLocation", self._checkpoint)
                   .trigger(processingTime=f"{trigger_interval_ms(t_env)} milliseconds"))
         try:
             self._query = writer.start()
         except Exception as e:
-            shutil.rmtree(self._checkpoint, ignore_errors=True)
+            if self._own_checkpoint:
+                shutil.rmtree(self._checkpoint, ignore_errors=True)
             raise TableException(f"The streaming job could not start: {_first_line(e)}") from None
 
     def active(self) -> bool:
@@ -186,7 +210,8 @@ class StreamJob:
         """Stop the query (idempotent)."""
         self._cancelled = True
         self._query.stop()
-        shutil.rmtree(self._checkpoint, ignore_errors=True)
+        if self._own_checkpoint:
+            shutil.rmtree(self._checkpoint, ignore_errors=True)
 
     def wait(self, timeout_ms: Optional[int]) -> None:
         """Block until the query ends; a timeout raises ``TimeoutError``, a failure ``TableException``."""
