@@ -102,7 +102,8 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
             spark_udf = SparkUDF(self._func if plain else evaluator.on_series, result,
                                  self._name, _protocol.EVAL_GROUPED_AGG_PANDAS_UDF, self._deterministic)
         return bridge().udf.PythonAggregateFunction(
-            self._name, spark_udf._judf, self._packed_only(), self._table_aggregate, bytearray(packed), result.json())
+            self._name, spark_udf._judf, self._packed_only(), self._table_aggregate, bytearray(packed), result.json(),
+            pandas)
 
 
 # Typed call forms for type checkers: `@udaf(...)` returns a decorator, `udaf(f, ...)` a wrapper.

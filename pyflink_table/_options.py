@@ -78,6 +78,9 @@ OWN_OPTIONS: Dict[str, str] = {
                                       "'my.module:DEBUG,noisy.lib:ERROR'.",
     "execution.checkpointing.interval": "Streaming mode: the micro-batch trigger interval of jobs over unbounded "
                                         "sources (default 200 ms).",
+    "execution.checkpointing.dir": "Streaming mode: the directory of the jobs' checkpoints (query N of a program in "
+                                   "<dir>/query-N); a restarted program resumes from them.",
+    "state.checkpoints.dir": "Flink's older name of execution.checkpointing.dir.",
 }
 
 

@@ -32,6 +32,10 @@ PACKED_AGGREGATION_FUNCTION = "packed_aggregation"
 # Keys of its JSON layout: the number of leading key columns, and each evaluator's argument columns.
 LAYOUT_KEYS = "keys"
 LAYOUT_ARGUMENTS = "arguments"
+# ... and whether to emit Flink's streaming changelog per bundle instead of final results.
+LAYOUT_CHANGELOG = "changelog"
+# The rows of one bundle of PyFlink's Python operators (python.fn-execution.bundle.size), for changelogs.
+CONF_PYTHON_BUNDLE_SIZE = "spark.sql.pyflink_table.python.bundle-size"
 
 # First word of an INSERT's printed answer when it started a streaming job (its id follows).
 STREAM_JOB = "stream-job"

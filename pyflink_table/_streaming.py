@@ -7,13 +7,14 @@ turns it into PyFlink's results: collected rows carry their :class:`~pyflink_tab
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import shutil
 import sys
 import tempfile
 import uuid
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, Set
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Set, Tuple
 
 from pyflink_table.errors import TableException
 from pyflink_table.java_gateway import bridge
@@ -84,7 +85,10 @@ def execute(table: "Table") -> TableResult:
     names = list(j.fieldNames())
     types = [parse_type_string(t) for t in j.fieldTypes()]
     if bridge().streaming.Jobs.isUnbounded(j):
-        j_stream = bridge().streaming.Jobs.streamOf(j)  # refuses what cannot run on a stream, now
+        j_updating = bridge().streaming.UpdatingStreams.of(j)  # refuses what cannot run on a stream, now
+        if j_updating is not None:
+            return StreamResult(table._t_env, j_updating, names, types, updating=True)
+        j_stream = bridge().streaming.Jobs.streamOf(j)
         return StreamResult(table._t_env, j_stream, names, types)
     return ChangelogResult(names, types, ResultKind.SUCCESS_WITH_CONTENT, lambda: changelog_rows(table))
 
@@ -146,23 +150,47 @@ def trigger_interval_ms(t_env: "TableEnvironment") -> int:
     return int(m.group(1)) * _UNIT_MS[m.group(2) or "ms"]
 
 
+def checkpoint_location(t_env: "TableEnvironment") -> Tuple[str, bool]:
+    """Where a new job checkpoints, and whether it is a temporary directory of ours.
+
+    With ``execution.checkpointing.dir`` (or ``state.checkpoints.dir``) set, the program's N-th
+    streaming job checkpoints into ``<dir>/query-N``: the same program started again resumes each job
+    from its checkpoint (Spark's offsets, commits and state), as Flink resumes from a retained
+    checkpoint. Otherwise a temporary directory, removed when the job is cancelled.
+    """
+    config = t_env.get_config()
+    directory = config.get("execution.checkpointing.dir", None) or config.get("state.checkpoints.dir", None)
+    if not directory:
+        return tempfile.mkdtemp(prefix="pyflink_table_checkpoint_"), True
+    text = str(directory)
+    if text.startswith("file://"):
+        text = text[len("file://"):]
+    elif text.startswith("file:"):
+        text = text[len("file:"):]
+    count = getattr(t_env, "_stream_jobs_started", 0) + 1
+    setattr(t_env, "_stream_jobs_started", count)
+    return os.path.join(text, f"query-{count}"), False
+
+
 class StreamJob:
     """A Spark streaming query: each micro-batch's rows go to ``on_batch`` (on the driver)."""
 
-    def __init__(self, t_env: "TableEnvironment", j_stream: Any, on_batch: Callable[[Any, int], None]) -> None:
+    def __init__(self, t_env: "TableEnvironment", j_stream: Any, on_batch: Callable[[Any, int], None],
+                 output_mode: str = "append") -> None:
         from pyspark.sql import DataFrame
 
         t_env._before_job()
         self.job_id = uuid.uuid4().hex
         self._cancelled = False
-        self._checkpoint = tempfile.mkdtemp(prefix="pyflink_table_checkpoint_")
-        writer = (DataFrame(j_stream, t_env._spark).writeStream.foreachBatch(on_batch).outputMode("append")
+        self._checkpoint, self._own_checkpoint = checkpoint_location(t_env)
+        writer = (DataFrame(j_stream, t_env._spark).writeStream.foreachBatch(on_batch).outputMode(output_mode)
                   .option("checkpointLocation", self._checkpoint)
                   .trigger(processingTime=f"{trigger_interval_ms(t_env)} milliseconds"))
         try:
             self._query = writer.start()
         except Exception as e:
-            shutil.rmtree(self._checkpoint, ignore_errors=True)
+            if self._own_checkpoint:
+                shutil.rmtree(self._checkpoint, ignore_errors=True)
             raise TableException(f"The streaming job could not start: {_first_line(e)}") from None
 
     def active(self) -> bool:
@@ -181,7 +209,8 @@ class StreamJob:
         """Stop the query (idempotent)."""
         self._cancelled = True
         self._query.stop()
-        shutil.rmtree(self._checkpoint, ignore_errors=True)
+        if self._own_checkpoint:
+            shutil.rmtree(self._checkpoint, ignore_errors=True)
 
     def wait(self, timeout_ms: Optional[int]) -> None:
         """Block until the query ends; a timeout raises ``TimeoutError``, a failure ``TableException``."""
@@ -208,19 +237,43 @@ def _first_line(e: Any) -> str:
     return text.splitlines()[0] if text else type(e).__name__
 
 
+class _Changes:
+    """The changelog of an updating aggregation in Spark's Update mode (``UpdatingStreams`` in the
+    bridge): each micro-batch row ends with its group key, its aggregate results and whether the
+    filters above keep it; each key's last row is kept to emit ``-U`` old / ``+U`` new."""
+
+    def __init__(self) -> None:
+        self._last: Dict[Any, Tuple[Any, Any, bool]] = {}
+
+    def of(self, r: Any) -> List[Tuple[RowKind, Any]]:
+        """The changes a micro-batch row makes: +I, or -U/+U when the results changed (filtered per change)."""
+        visible, key, value, keep = tuple(r[:-3]), r[-3], r[-2], bool(r[-1])
+        old = self._last.get(key)
+        self._last[key] = (visible, value, keep)
+        if old is None:
+            return [(RowKind.INSERT, visible)] if keep else []
+        if old[1] == value:
+            return []
+        out = [(RowKind.UPDATE_BEFORE, old[0])] if old[2] else []
+        return out + ([(RowKind.UPDATE_AFTER, visible)] if keep else [])
+
+
 class StreamIterator(CloseableIterator):
     """Rows of a running query as they are produced; ``close()`` stops the query."""
 
-    def __init__(self, t_env: "TableEnvironment", j_stream: Any, types: List[DataType]) -> None:
+    def __init__(self, t_env: "TableEnvironment", j_stream: Any, types: List[DataType], updating: bool = False) -> None:
         self._types = types
         self._queue: "queue.Queue[Row]" = queue.Queue()
-        self.job = StreamJob(t_env, j_stream, self._on_batch)
+        self._changes = _Changes() if updating else None
+        self.job = StreamJob(t_env, j_stream, self._on_batch, "update" if updating else "append")
 
     def _on_batch(self, batch: Any, batch_id: int) -> None:
         for r in batch.collect():
-            row = Row(*[_to_python(v, t) for v, t in zip(r, self._types)])
-            row.set_row_kind(RowKind.INSERT)
-            self._queue.put(row)
+            changes = [(RowKind.INSERT, r)] if self._changes is None else self._changes.of(r)
+            for kind, values in changes:
+                row = Row(*[_to_python(v, t) for v, t in zip(values, self._types)])
+                row.set_row_kind(kind)
+                self._queue.put(row)
 
     def __next__(self) -> Row:
         while True:
@@ -243,15 +296,17 @@ class StreamIterator(CloseableIterator):
 class StreamResult(TableResult):
     """The result of ``execute()`` on an unbounded table: the query starts on first use."""
 
-    def __init__(self, t_env: "TableEnvironment", j_stream: Any, names: List[str], types: List[DataType]) -> None:
+    def __init__(self, t_env: "TableEnvironment", j_stream: Any, names: List[str], types: List[DataType],
+                 updating: bool = False) -> None:
         super().__init__(names, types, ResultKind.SUCCESS_WITH_CONTENT, lambda: [])
         self._t_env = t_env
         self._j_stream = j_stream
+        self._updating = updating
         self._iterator: Optional[StreamIterator] = None
 
     def _started(self) -> StreamIterator:
         if self._iterator is None:
-            self._iterator = StreamIterator(self._t_env, self._j_stream, self._types)
+            self._iterator = StreamIterator(self._t_env, self._j_stream, self._types, self._updating)
         return self._iterator
 
     def get_job_client(self) -> JobClient:  # type: ignore[override]

@@ -25,6 +25,8 @@ __all__ = ["ConnectorDescriptor", "FileSystem", "FormatDescriptor", "Csv", "OldC
            "ConnectTableDescriptor"]
 
 _SINGLE_FILE = "pyflink-table.single-file"
+#: FLIP-38 sinks take the final result of an updating query over bounded input in streaming mode.
+_LEGACY_SINK = "pyflink-table.legacy-sink"
 
 
 def _single_file_options(path: str) -> Dict[str, str]:
@@ -436,6 +438,7 @@ class ConnectTableDescriptor:
             columns = []
         if self._format is not None:
             options.update(self._format._options())
+        options[_LEGACY_SINK] = "true"
         return TableDescriptor(_NewSchema(columns, [], []) if columns else None, options, [], None)
 
     def create_temporary_table(self, path: str) -> None:

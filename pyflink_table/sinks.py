@@ -46,7 +46,7 @@ class CsvTableSink(TableSink):
             raise ValidationException(
                 f"Field names ({len(field_names)}) and field types ({len(field_types)}) differ in length.")
         options: Dict[str, str] = {"connector": "filesystem", "path": path, "format": "csv",
-                                   "csv.field-delimiter": field_delimiter}
+                                   "csv.field-delimiter": field_delimiter, "pyflink-table.legacy-sink": "true"}
         if not os.path.isdir(path):
             options["pyflink-table.single-file"] = "true"
         columns: List[Any] = [(n, _type_string(t), None) for n, t in zip(field_names, field_types)]

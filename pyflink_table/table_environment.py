@@ -473,6 +473,7 @@ class TableEnvironment:
         sc.setLocalProperty(_protocol.PROPERTY_PARALLELISM,
                             str(self._config.get("parallelism.default") or sc.defaultParallelism))
         bundle = self._config.get("python.fn-execution.bundle.size")
+        self._spark.conf.set(_protocol.CONF_PYTHON_BUNDLE_SIZE, str(int(bundle)) if bundle else "100000")
         if bundle:
             batch = int(self._config.get("python.fn-execution.arrow.batch.size") or 10000)
             self._spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", str(min(batch, int(bundle))))

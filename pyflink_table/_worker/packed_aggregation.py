@@ -16,21 +16,25 @@ from __future__ import annotations
 
 import json
 import pickle
-from typing import Any, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Iterator, List, Optional, Sequence, Tuple, Union
 
 from pyflink_table import _protocol
 from pyflink_table._worker import lifecycle
 
 
-def packed_aggregation(layout: str, *evaluators: bytes) -> "PackedAggregation":
+def packed_aggregation(layout: str, *evaluators: bytes) -> "Union[PackedAggregation, ChangelogAggregation]":
     """The function Spark's Python worker runs (the bridge pickles a call of this function).
 
     :param layout: JSON ``{"keys": number of leading key columns, "arguments": [[column index, ...]
-        per evaluator]}``.
+        per evaluator], "changelog": whether to emit the streaming changelog}`` (the last key is
+        optional: :class:`ChangelogAggregation` when true).
     :param evaluators: the pickled :class:`~pyflink_table._worker.aggregates.AggregateEvaluator`
         of each aggregate function, in output order.
     """
     spec = json.loads(layout)
+    if spec.get(_protocol.LAYOUT_CHANGELOG):
+        return ChangelogAggregation(int(spec[_protocol.LAYOUT_KEYS]), [list(a) for a in spec[_protocol.LAYOUT_ARGUMENTS]],
+                                    [pickle.loads(e) for e in evaluators])
     return PackedAggregation(int(spec[_protocol.LAYOUT_KEYS]), [list(a) for a in spec[_protocol.LAYOUT_ARGUMENTS]],
                              [pickle.loads(e) for e in evaluators])
 
@@ -209,3 +213,144 @@ class _Output:
         names = [f"k{i}" for i in range(key_count)] + [f"r{j}" for j in range(len(result_arrays))]
         return pa.RecordBatch.from_arrays(key_arrays + result_arrays, names=names)
 
+
+
+class ChangelogAggregation:
+    """Flink's streaming changelog of aggregate functions over a bounded input, at parallelism 1.
+
+    PyFlink's Python group aggregation buffers each bundle of input rows
+    (``python.fn-execution.bundle.size`` rows in arrival order) and, at the bundle's end, emits per key
+    that occurred in it (in order of first occurrence): ``+I`` for a new key, ``-U`` old / ``+U`` new
+    for a changed result, nothing for an unchanged one; a table aggregate retracts every row it emitted
+    before (``-D``) and emits its rows again (``+I``). The input here is sorted by key, then arrival;
+    its last two columns are each row's bundle number and arrival number. Each output row carries the
+    arrival number of its key's first row in the bundle and its position among that key's changes,
+    by which the bridge orders the changelog.
+
+    :param key_count: the number of leading key columns (0: the whole input is one group).
+    :param arguments: per evaluator, the input column indices of its arguments.
+    :param evaluators: one :class:`~pyflink_table._worker.aggregates.AggregateEvaluator` per function.
+    """
+
+    def __init__(self, key_count: int, arguments: List[List[int]], evaluators: List[Any]) -> None:
+        self.key_count = key_count
+        self.arguments = arguments
+        self.evaluators = evaluators
+
+    def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
+        lifecycle.prepare_task()
+        for evaluator in self.evaluators:
+            evaluator.prepare()
+        group: Optional[_ChangingGroup] = None
+        for batch in batches:
+            n = batch.num_rows
+            if n == 0:
+                continue
+            out = _Changes(self.evaluators)
+            bundles = batch.column(batch.num_columns - 2).to_pylist()
+            seqs = batch.column(batch.num_columns - 1).to_pylist()
+            keys = [batch.column(i) for i in range(self.key_count)]
+            views = [e.view([batch.column(i) for i in args]) for e, args in zip(self.evaluators, self.arguments)]
+            starts = group_starts(batch, self.key_count)
+            for g, start in enumerate(starts):
+                end = starts[g + 1] if g + 1 < len(starts) else n
+                key = _key_at(keys, start)
+                if group is None or not _same_key(group.key, key):
+                    if group is not None:
+                        group.flush(out)
+                    group = _ChangingGroup(key, [k.slice(start, 1) for k in keys],
+                                           [e.begin() for e in self.evaluators])
+                row = start
+                while row < end:  # the rows of one bundle
+                    stop = row + 1
+                    while stop < end and bundles[stop] == bundles[row]:
+                        stop += 1
+                    if group.bundle != bundles[row]:
+                        group.flush(out)
+                        group.bundle, group.seq = bundles[row], seqs[row]
+                    for e, state, view in zip(self.evaluators, group.states, views):
+                        e.feed(state, view, row, stop)
+                    row = stop
+            if not out.empty():
+                yield out.batch(self.key_count)
+        if group is not None:
+            out = _Changes(self.evaluators)
+            group.flush(out)
+            if not out.empty():
+                yield out.batch(self.key_count)
+
+
+class _ChangingGroup:
+    """One key's accumulators, its last emitted result and the bundle being read."""
+
+    __slots__ = ("key", "key_columns", "states", "emitted", "bundle", "seq")
+
+    def __init__(self, key: Tuple[Any, ...], key_columns: List[Any], states: List[Any]) -> None:
+        self.key = key
+        self.key_columns = key_columns
+        self.states = states
+        self.emitted: Optional[List[Any]] = None  # one value per function, or a table aggregate's rows
+        self.bundle: Any = None
+        self.seq: Any = None
+
+    def flush(self, out: "_Changes") -> None:
+        """Emit the changes of the bundle read so far (nothing before the first bundle)."""
+        if self.bundle is None:
+            return
+        values = [e.end(state) for e, state in zip(out.evaluators, self.states)]
+        table = out.evaluators[0].table_aggregate
+        if table:
+            if self.emitted is not None:
+                out.add_rows(self, "-D", self.emitted[0])
+            out.add_rows(self, "+I", values[0])
+        elif self.emitted is None:
+            out.add(self, "+I", values)
+        elif values != self.emitted:
+            out.add(self, "-U", self.emitted)
+            out.add(self, "+U", values)
+        self.emitted = values
+        self.bundle = None
+
+
+class _Changes:
+    """Change rows (keys, results, kind, arrival number, position) as one Arrow batch."""
+
+    def __init__(self, evaluators: Sequence[Any]) -> None:
+        self.evaluators = evaluators
+        self.keys: List[List[Any]] = []
+        self.results: List[List[Any]] = [[] for _ in evaluators]
+        self.ops: List[str] = []
+        self.seqs: List[Any] = []
+        self.subs: List[int] = []
+        self._position: Tuple[Any, int] = (None, 0)
+
+    def empty(self) -> bool:
+        return not self.ops
+
+    def _next_position(self, group: _ChangingGroup) -> int:
+        seq, count = self._position
+        count = count + 1 if seq == group.seq else 0
+        self._position = (group.seq, count)
+        return count
+
+    def add(self, group: _ChangingGroup, op: str, values: List[Any]) -> None:
+        self.keys.append(group.key_columns)
+        for results, value in zip(self.results, values):
+            results.append(value)
+        self.ops.append(op)
+        self.seqs.append(group.seq)
+        self.subs.append(self._next_position(group))
+
+    def add_rows(self, group: _ChangingGroup, op: str, rows: List[Any]) -> None:
+        for value in rows:
+            self.add(group, op, [value])
+
+    def batch(self, key_count: int) -> Any:
+        import pyarrow as pa
+
+        key_arrays = [pa.concat_arrays([columns[i] for columns in self.keys]) for i in range(key_count)]
+        result_arrays = [e.to_arrow(values) for e, values in zip(self.evaluators, self.results)]
+        extra = [pa.array(self.ops, pa.string()), pa.array(self.seqs, pa.int64()), pa.array(self.subs, pa.int32())]
+        names = ([f"k{i}" for i in range(key_count)] + [f"r{j}" for j in range(len(result_arrays))]
+                 + ["op", "seq", "sub"])
+        return pa.RecordBatch.from_arrays(key_arrays + result_arrays + extra, names=names)

@@ -45,6 +45,11 @@ public final class Connectors {
   public static final String OVERWRITE = "pyflink-table.overwrite";
   /** Internal option of FLIP-38's CsvTableSource(ignore_first_line=True): skip each file's header. */
   public static final String SKIP_FIRST_LINE = "pyflink-table.skip-first-line";
+  /**
+   * Internal option of FLIP-38's sinks (CsvTableSink, connect().register_table_sink): an append sink
+   * that, in streaming mode, receives the final result of an updating query over bounded input.
+   */
+  public static final String LEGACY_SINK = "pyflink-table.legacy-sink";
 
   private static final Set<String> FILESYSTEM_OPTIONS = new TreeSet<>(List.of(
       "connector", "path", "format", "partition.default-name", "source.monitor-interval",
@@ -136,7 +141,9 @@ public final class Connectors {
             + "'). Known connectors: " + String.join(", ", CONNECTORS) + ".");
     }
     for (String key : d.options.keySet()) {
-      if (key.equals(SINGLE_FILE) || key.equals(SKIP_FIRST_LINE) || key.equals(OVERWRITE)) continue;
+      if (key.equals(SINGLE_FILE) || key.equals(SKIP_FIRST_LINE) || key.equals(OVERWRITE) || key.equals(LEGACY_SINK)) {
+        continue;
+      }
       boolean passThrough = (key.startsWith("parquet.") && "parquet".equals(d.options.get("format")))
           || (key.startsWith("orc.") && "orc".equals(d.options.get("format")));
       if (!allowed.contains(key) && !passThrough) {

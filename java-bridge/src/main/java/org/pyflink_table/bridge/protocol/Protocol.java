@@ -35,6 +35,10 @@ public final class Protocol {
   /** Keys of its JSON layout: leading key columns, and each evaluator's argument columns. */
   public static final String LAYOUT_KEYS = "keys";
   public static final String LAYOUT_ARGUMENTS = "arguments";
+  /** ... and whether to emit Flink's streaming changelog per bundle instead of final results. */
+  public static final String LAYOUT_CHANGELOG = "changelog";
+  /** The rows of one bundle of PyFlink's Python operators (python.fn-execution.bundle.size), for changelogs. */
+  public static final String CONF_PYTHON_BUNDLE_SIZE = "spark.sql.pyflink_table.python.bundle-size";
 
   /** First word of an INSERT's printed answer when it started a streaming job (its id follows). */
   public static final String STREAM_JOB = "stream-job";

@@ -19,6 +19,7 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.MonotonicallyIncreasingID;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.NullsFirst$;
+import org.apache.spark.sql.catalyst.expressions.RangeFrame$;
 import org.apache.spark.sql.catalyst.expressions.RowFrame$;
 import org.apache.spark.sql.catalyst.expressions.RowNumber;
 import org.apache.spark.sql.catalyst.expressions.SortOrder;
@@ -37,7 +38,9 @@ import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.udf.PackedAggregation;
 
 /**
  * Flink's changelog of a bounded table in streaming mode, computed in one Spark batch job.
@@ -57,6 +60,7 @@ public final class Changelog {
   public static final String OP = "__pft_op";
   static final String SEQ = "__pft_seq";
   static final String SUB = "__pft_sub";
+  private static final String BUNDLE = "__pft_bundle";
 
   /** The table's rows plus the {@link #OP} column, in changelog order. */
   public static Dataset<Row> of(JTable table) {
@@ -77,6 +81,13 @@ public final class Changelog {
     return changes.orderBy(changes.col(SEQ), changes.col(SUB)).select(keep.toArray(new Column[0]));
   }
 
+  /** The materialised changelog of a bounded table: its final rows (late rows of event-time windows dropped). */
+  public static Dataset<Row> finalRows(JTable table) {
+    LogicalPlan analyzed = table.df.queryExecution().analyzed();
+    LogicalPlan plan = BoundedEventTime.dropLateRows(session(table), analyzed);
+    return plan == analyzed ? table.df : org.apache.spark.sql.classic.Dataset.ofRows(session(table), plan);
+  }
+
   /** Whether the table's changelog holds updates (so append-only sinks refuse it). */
   public static boolean isUpdating(JTable table) {
     return updatingNode(table.df.queryExecution().analyzed()) != null;
@@ -84,6 +95,8 @@ public final class Changelog {
 
   /** Flink's name of the node that produces updates, e.g. {@code GroupAggregate(groupBy=[k], select=[...])}; null when insert-only. */
   public static String updatingNode(LogicalPlan plan) {
+    String python = PackedAggregation.updatingNode(plan);
+    if (python != null) return python;
     if (plan instanceof Aggregate && !isWindowed((Aggregate) plan)) {
       Aggregate a = (Aggregate) plan;
       List<String> keys = new ArrayList<>();
@@ -119,6 +132,8 @@ public final class Changelog {
 
   /** The plan with OP, SEQ and SUB columns appended, or null when it is insert-only. */
   private static LogicalPlan rewrite(JTable table, LogicalPlan p) {
+    Dataset<Row> python = PackedAggregation.changelog(p, bundleSize(table), OP, SEQ, SUB);
+    if (python != null) return withOutputOf(ScalaInterop.list(p.output()), python.queryExecution().analyzed());
     if (p instanceof Aggregate && !isWindowed((Aggregate) p)) {
       Aggregate a = (Aggregate) p;
       if (rewrite(table, a.child()) != null) throw unsupported("an aggregation of an updating table");
@@ -135,6 +150,10 @@ public final class Changelog {
       return p.withNewChildren(ScalaInterop.seq(List.of(child)));
     }
     for (LogicalPlan c : ScalaInterop.list(p.children())) {
+      if (PackedAggregation.updatingNode(c) != null && p instanceof org.apache.spark.sql.catalyst.plans.logical.Join) {
+        throw TableException.unsupported("built-in aggregates next to Python aggregate functions in one group_by "
+            + "select in streaming mode (write the query in SQL, where they share one aggregation)");
+      }
       if (rewrite(table, c) != null) throw unsupported(p.nodeName() + " over an updating table");
     }
     return null;
@@ -153,7 +172,7 @@ public final class Changelog {
     return out;
   }
 
-  private static Alias alias(Expression e, String name) {
+  static Alias alias(Expression e, String name) {
     return new Alias(e, name, org.apache.spark.sql.catalyst.expressions.NamedExpression$.MODULE$.newExprId(),
         ScalaInterop.seq(List.of()), scala.Option.empty(), ScalaInterop.seq(List.of()));
   }
@@ -210,17 +229,40 @@ public final class Changelog {
     SortOrder bySeq = new SortOrder(seqAttr, Ascending$.MODULE$, NullsFirst$.MODULE$, ScalaInterop.seq(List.of()));
     WindowSpecDefinition spec = new WindowSpecDefinition(ScalaInterop.seq(keys), ScalaInterop.seq(List.of(bySeq)),
         new SpecifiedWindowFrame(RowFrame$.MODULE$, UnboundedPreceding$.MODULE$, CurrentRow$.MODULE$));
+    WindowSpecDefinition cumulative = spec;
+    Expression firstOfBundle = null;
+    if (callsPython(a)) {
+      // PyFlink's Python group aggregation emits once per key and bundle (python.fn-execution.bundle.size
+      // rows in arrival order, at parallelism 1): the running aggregate at the bundle's end, taken at
+      // the key's first row in the bundle.
+      Dataset<Row> numbered = org.apache.spark.sql.classic.Dataset.ofRows(session(table), withSeq);
+      numbered = numbered.withColumn(BUNDLE, org.apache.spark.sql.functions.floor(
+          org.apache.spark.sql.functions.row_number().over(Window.orderBy(Jobs.column(seqAttr))).minus(1)
+              .divide(bundleSize(table))).cast("long"));
+      withSeq = numbered.queryExecution().analyzed();
+      List<Attribute> out = ScalaInterop.list(withSeq.output());
+      Attribute bundle = out.get(out.size() - 1);
+      SortOrder byBundle = new SortOrder(bundle, Ascending$.MODULE$, NullsFirst$.MODULE$, ScalaInterop.seq(List.of()));
+      cumulative = new WindowSpecDefinition(ScalaInterop.seq(keys), ScalaInterop.seq(List.of(byBundle)),
+          new SpecifiedWindowFrame(RangeFrame$.MODULE$, UnboundedPreceding$.MODULE$, CurrentRow$.MODULE$));
+      List<Expression> keysAndBundle = new ArrayList<>(keys);
+      keysAndBundle.add(bundle);
+      firstOfBundle = new WindowExpression(new RowNumber(), new WindowSpecDefinition(ScalaInterop.seq(keysAndBundle),
+          ScalaInterop.seq(List.of(bySeq)), spec.frameSpecification()));
+    }
     List<NamedExpression> outputs = ScalaInterop.list(a.aggregateExpressions());
     List<NamedExpression> stage = new ArrayList<>();
     for (int i = 0; i < outputs.size(); i++) {
       NamedExpression ne = outputs.get(i);
       Expression value = ne instanceof Alias ? ((Alias) ne).child() : (Expression) (Object) ne;
-      stage.add(alias(running(value, spec), "__pft_o" + i));
+      stage.add(alias(running(value, cumulative), "__pft_o" + i));
     }
     for (int j = 0; j < keys.size(); j++) stage.add(alias(keys.get(j), "__pft_g" + j));
     stage.add(seqAttr);
     stage.add(alias(new WindowExpression(new RowNumber(), spec), "__pft_rn"));
+    if (firstOfBundle != null) stage.add(alias(firstOfBundle, "__pft_fb"));
     Dataset<Row> running = org.apache.spark.sql.classic.Dataset.ofRows(session(table), new Project(ScalaInterop.seq(stage), withSeq));
+    if (firstOfBundle != null) running = running.filter(col("__pft_fb").equalTo(1));
 
     List<Column> keyCols = new ArrayList<>();
     for (int j = 0; j < keys.size(); j++) keyCols.add(col("__pft_g" + j));
@@ -246,9 +288,15 @@ public final class Changelog {
     // An unchanged result emits nothing, as Flink's GroupAggFunction.
     Dataset<Row> changes = running.filter(first.or(not(same))).select(after.toArray(new Column[0]))
         .unionAll(running.filter(not(first).and(not(same))).select(before.toArray(new Column[0])));
-    LogicalPlan plan = changes.queryExecution().analyzed();
-    // The aggregate's own output attributes (same ids, names and Flink type metadata) on top, so
-    // the projections and filters above it still resolve.
+    return withOutputOf(outputs, changes.queryExecution().analyzed());
+  }
+
+  /**
+   * {@code plan} (the columns of {@code outputs}, then the hidden ones) under the attributes of
+   * {@code outputs} (same ids, names and Flink type metadata), so the projections and filters above
+   * the replaced node still resolve.
+   */
+  private static LogicalPlan withOutputOf(List<? extends NamedExpression> outputs, LogicalPlan plan) {
     List<Attribute> attrs = ScalaInterop.list(plan.output());
     List<NamedExpression> restored = new ArrayList<>();
     for (int i = 0; i < outputs.size(); i++) {
@@ -258,5 +306,22 @@ public final class Changelog {
     }
     for (int k = outputs.size(); k < attrs.size(); k++) restored.add(attrs.get(k));
     return new Project(ScalaInterop.seq(restored), plan);
+  }
+
+  /** Whether an aggregation calls a Python aggregate function (SQL plans them as Spark's PythonUDAF). */
+  static boolean callsPython(Aggregate a) {
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) if (callsPython((Expression) (Object) e)) return true;
+    return false;
+  }
+
+  private static boolean callsPython(Expression e) {
+    if (e instanceof org.apache.spark.sql.catalyst.expressions.PythonUDAF) return true;
+    for (Expression c : ScalaInterop.list(e.children())) if (callsPython(c)) return true;
+    return false;
+  }
+
+  /** PyFlink's bundle of Python operators (python.fn-execution.bundle.size, set by the Python side). */
+  private static long bundleSize(JTable table) {
+    return Long.parseLong(table.env.spark.conf().get(Protocol.CONF_PYTHON_BUNDLE_SIZE, "100000").trim());
   }
 }

@@ -58,7 +58,11 @@ public final class Jobs {
 
   /** {@link #streamOf(JTable)} for a Dataset (the rows of an INSERT). */
   public static Dataset<Row> streamOf(org.apache.spark.sql.SparkSession spark, Dataset<Row> df) {
-    checkStreamable(df);
+    return streamOf(spark, df, true);
+  }
+
+  static Dataset<Row> streamOf(org.apache.spark.sql.SparkSession spark, Dataset<Row> df, boolean insertOnly) {
+    if (insertOnly) checkStreamable(df);
     LogicalPlan plan = df.queryExecution().analyzed();
     LogicalPlan placed = placeWatermarks((org.apache.spark.sql.classic.SparkSession) spark, plan);
     return placed == plan ? df : org.apache.spark.sql.classic.Dataset.ofRows((org.apache.spark.sql.classic.SparkSession) spark, placed);

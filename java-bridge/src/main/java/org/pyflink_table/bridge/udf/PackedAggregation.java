@@ -8,13 +8,20 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 
@@ -54,6 +61,101 @@ public final class PackedAggregation {
    */
   public static Dataset<Row> aggregate(Dataset<Row> df, List<Column> keyCols, List<String> keyNames,
       List<PythonAggregateFunction> calls, List<List<Column>> args, List<String> resultNames) {
+    Dataset<Row> out = build(df, keyCols, keyNames, calls, args, resultNames, 0, null);
+    StructField[] fields = out.schema().fields();
+    boolean windowed = false;
+    for (int i = 0; i < keyCols.size(); i++) windowed |= isWindow(fields[i].dataType());
+    if (!windowed) {
+      LogicalPlan plan = out.queryExecution().analyzed();
+      REGISTERED.put(((Alias) ((Project) plan).projectList().head()).exprId().id(),
+          new Aggregation(df, keyCols, keyNames, calls, args, resultNames));
+    }
+    return out;
+  }
+
+  /** What {@link #changelog} needs to compute an aggregation again as a changelog. */
+  private static final class Aggregation {
+    final Dataset<Row> df;
+    final List<Column> keyCols;
+    final List<String> keyNames;
+    final List<PythonAggregateFunction> calls;
+    final List<List<Column>> args;
+    final List<String> resultNames;
+
+    Aggregation(Dataset<Row> df, List<Column> keyCols, List<String> keyNames, List<PythonAggregateFunction> calls,
+        List<List<Column>> args, List<String> resultNames) {
+      this.df = df;
+      this.keyCols = keyCols;
+      this.keyNames = keyNames;
+      this.calls = calls;
+      this.args = args;
+      this.resultNames = resultNames;
+    }
+  }
+
+  /** The non-window aggregations built by {@link #aggregate}, by the id of their first output (the latest kept). */
+  private static final Map<Long, Aggregation> REGISTERED = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<Long, Aggregation>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Aggregation> eldest) {
+          return size() > 4096;
+        }
+      });
+
+  private static Aggregation registered(LogicalPlan node) {
+    if (!(node instanceof Project)) return null;
+    NamedExpression first = ((Project) node).projectList().head();
+    return first instanceof Alias ? REGISTERED.get(first.exprId().id()) : null;
+  }
+
+  /** Group windows group by Spark's window struct (start, end). */
+  private static boolean isWindow(DataType t) {
+    if (!(t instanceof StructType)) return false;
+    StructField[] f = ((StructType) t).fields();
+    return f.length == 2 && f[0].name().equals("start") && f[1].name().equals("end");
+  }
+
+  /**
+   * Flink's name of a node built by {@link #aggregate} without a group window, e.g.
+   * {@code PythonGroupAggregate(groupBy=[k], select=[k, f(v)])}; null for any other node.
+   */
+  public static String updatingNode(LogicalPlan node) {
+    Aggregation a = registered(node);
+    if (a == null) return null;
+    List<String> select = new ArrayList<>(a.keyNames);
+    for (int j = 0; j < a.calls.size(); j++) {
+      List<String> argText = new ArrayList<>();
+      for (Column c : a.args.get(j)) argText.add(c.toString());
+      select.add(a.calls.get(j).name() + "(" + String.join(", ", argText) + ")");
+    }
+    return "PythonGroupAggregate(" + (a.keyNames.isEmpty() ? "" : "groupBy=[" + String.join(", ", a.keyNames) + "], ")
+        + "select=[" + String.join(", ", select) + "])";
+  }
+
+  /**
+   * The streaming changelog of a node built by {@link #aggregate} (null for any other node): its
+   * output columns, then the change kind, the arrival number of the key's first row in the bundle
+   * and the change's position there (named {@code names}), as PyFlink's Python group aggregation
+   * emits them per bundle of {@code bundleSize} rows in arrival order (see the worker's
+   * {@code ChangelogAggregation}).
+   */
+  public static Dataset<Row> changelog(LogicalPlan node, long bundleSize, String... names) {
+    Aggregation a = registered(node);
+    if (a == null) return null;
+    for (PythonAggregateFunction f : a.calls) {
+      if (f.isPandas()) {
+        throw new TableException("Cannot generate a valid execution plan for the given query: the pandas aggregate "
+            + "function " + f.name() + " in a group_by without a window is not supported in streaming mode (FLIP-137, "
+            + "as PyFlink); use it in a group window or an over window, or in batch mode.");
+      }
+    }
+    return build(a.df, a.keyCols, a.keyNames, a.calls, a.args, a.resultNames, Math.max(1, bundleSize), names);
+  }
+
+  /** {@link #aggregate}, or with {@code bundleSize > 0} its changelog with the extra columns {@code changeNames}. */
+  private static Dataset<Row> build(Dataset<Row> df, List<Column> keyCols, List<String> keyNames,
+      List<PythonAggregateFunction> calls, List<List<Column>> args, List<String> resultNames, long bundleSize,
+      String[] changeNames) {
     int keyCount = keyCols.size();
     List<Column> projected = new ArrayList<>();
     for (int i = 0; i < keyCount; i++) projected.add(keyCols.get(i).as("k" + i));
@@ -68,17 +170,32 @@ public final class PackedAggregation {
       }
       arguments.add(columns);
     }
+    boolean changes = bundleSize > 0;
+    if (changes) projected.add(functions.monotonically_increasing_id().as("s")); // arrival order (scan order)
     Dataset<Row> input = withNormalizedKeys(df.select(projected.toArray(new Column[0])), keyCount);
+    if (changes) {
+      // The bundle of each row: PyFlink's Python operator at parallelism 1 sees the rows in arrival order.
+      Column bundle = functions.floor(functions.row_number().over(Window.orderBy(input.col("s"))).minus(1)
+          .divide(functions.lit(bundleSize)));
+      List<Column> reordered = new ArrayList<>();
+      for (String c : input.columns()) if (!c.equals("s")) reordered.add(input.col(c));
+      reordered.add(bundle.cast(DataTypes.LongType).as("b"));
+      reordered.add(input.col("s"));
+      input = input.select(reordered.toArray(new Column[0]));
+    }
     StructType inputSchema = input.schema();
+    Column[] order = new Column[keyCount + (changes ? 1 : 0)];
+    for (int i = 0; i < keyCount; i++) order[i] = input.col("k" + i);
+    if (changes) order[keyCount] = input.col("s");
     if (keyCount > 0) {
-      Column[] keys = new Column[keyCount];
-      for (int i = 0; i < keyCount; i++) keys[i] = input.col("k" + i);
-      input = input.repartition(keys).sortWithinPartitions(keys);
+      input = input.repartition(java.util.Arrays.copyOf(order, keyCount)).sortWithinPartitions(order);
     } else {
       input = input.repartition(1);
+      if (changes) input = input.sortWithinPartitions(order);
     }
 
-    String layout = PythonCommand.json(Map.of(Protocol.LAYOUT_KEYS, keyCount, Protocol.LAYOUT_ARGUMENTS, arguments));
+    String layout = PythonCommand.json(Map.of(Protocol.LAYOUT_KEYS, keyCount, Protocol.LAYOUT_ARGUMENTS, arguments,
+        Protocol.LAYOUT_CHANGELOG, changes));
     Object[] commandArgs = new Object[calls.size() + 1];
     commandArgs[0] = layout;
     for (int j = 0; j < calls.size(); j++) commandArgs[j + 1] = calls.get(j).packedEvaluator();
@@ -91,6 +208,8 @@ public final class PackedAggregation {
     StructType output = new StructType();
     for (int i = 0; i < keyCount; i++) output = output.add("k" + i, inputSchema.fields()[i].dataType(), true);
     for (int j = 0; j < calls.size(); j++) output = output.add("r" + j, calls.get(j).resultSparkType(), true);
+    if (changes) output = output.add("op", DataTypes.StringType, false).add("seq", DataTypes.LongType, false)
+        .add("sub", DataTypes.IntegerType, false);
     boolean deterministic = true;
     for (PythonAggregateFunction f : calls) deterministic &= f.deterministic();
     UserDefinedPythonFunction udf = new UserDefinedPythonFunction(Protocol.PACKED_AGGREGATION_FUNCTION, runner, output,
@@ -106,6 +225,11 @@ public final class PackedAggregation {
       out.add(evaluated.col("k" + i).as(keyNames.get(i), md));
     }
     for (int j = 0; j < calls.size(); j++) out.add(evaluated.col("r" + j).as(resultNames.get(j)));
+    if (changes) {
+      out.add(evaluated.col("op").as(changeNames[0]));
+      out.add(evaluated.col("seq").as(changeNames[1]));
+      out.add(evaluated.col("sub").as(changeNames[2]));
+    }
     return evaluated.select(out.toArray(new Column[0]));
   }
 

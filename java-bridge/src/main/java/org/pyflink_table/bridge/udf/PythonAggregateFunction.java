@@ -27,10 +27,18 @@ public final class PythonAggregateFunction extends PythonFunction {
   private final boolean tableAggregate;
   private final byte[] packedEvaluator;
   private final DataType resultSparkType;
+  private final boolean pandas;
 
   public PythonAggregateFunction(String name, UserDefinedPythonFunction function, boolean packedOnly,
       boolean tableAggregate, byte[] packedEvaluator, String resultSparkJson) {
+    this(name, function, packedOnly, tableAggregate, packedEvaluator, resultSparkJson, false);
+  }
+
+  /** @param pandas whether the function takes pandas Series (FLIP-137) rather than one row at a time */
+  public PythonAggregateFunction(String name, UserDefinedPythonFunction function, boolean packedOnly,
+      boolean tableAggregate, byte[] packedEvaluator, String resultSparkJson, boolean pandas) {
     super(name);
+    this.pandas = pandas;
     this.function = function;
     this.packedOnly = packedOnly;
     this.tableAggregate = tableAggregate;
@@ -65,6 +73,11 @@ public final class PythonAggregateFunction extends PythonFunction {
   /** True for ROW-result and table aggregates, which have no Spark grouped-aggregate form. */
   public boolean isPackedOnly() {
     return packedOnly;
+  }
+
+  /** Whether the function is a pandas UDAF (FLIP-137). */
+  public boolean isPandas() {
+    return pandas;
   }
 
   public boolean isTableAggregate() {

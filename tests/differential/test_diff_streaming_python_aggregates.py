@@ -1,0 +1,91 @@
+"""Streaming mode: Python aggregate functions in a group_by without a window emit PyFlink's changelog.
+
+PyFlink's Python group aggregation buffers a bundle of rows (``python.fn-execution.bundle.size``,
+arrival order, parallelism 1) and emits per key at the bundle's end: ``+I`` for a new key, ``-U``/``+U``
+for a changed result, nothing for an unchanged one. With the default bundle a small bounded input is
+one bundle (final values as ``+I``); smaller bundles show the updates. Compared with PyFlink 2.3."""
+
+import pytest
+
+from harness import Comparison, differential  # noqa: F401 - the fixture
+
+STREAM = """
+from pyflink.table import EnvironmentSettings, TableEnvironment
+from pyflink.table.udf import AggregateFunction, TableAggregateFunction, udaf, udtaf
+
+class MyMax(AggregateFunction):
+    def create_accumulator(self):
+        return [None]
+    def accumulate(self, acc, v):
+        if v is not None and (acc[0] is None or v > acc[0]):
+            acc[0] = v
+    def get_value(self, acc):
+        return acc[0]
+
+class MyCount(AggregateFunction):
+    def create_accumulator(self):
+        return [0]
+    def accumulate(self, acc, v):
+        acc[0] += 1
+    def get_value(self, acc):
+        return acc[0]
+
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+my_max = udaf(MyMax(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
+my_count = udaf(MyCount(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
+src = t_env.from_elements([(1, 'a'), (2, 'b'), (3, 'a'), (2, 'a'), (5, 'b'), (1, 'c'), (4, 'a')], ['v', 'k'])
+"""
+
+KINDS = """
+with {table}.execute().collect() as it:
+    for row in it:
+        print(str(row.get_row_kind()), list(row))
+"""
+
+BUNDLE = "t_env.get_config().set('python.fn-execution.bundle.size', '{n}')\n"
+
+MAX = "src.group_by(col('k')).select(col('k'), my_max(col('v')).alias('m'))"
+
+programs = {
+    # The default bundle holds the whole (small) input: final values, as +I.
+    "default_bundle_final_values": STREAM + KINDS.format(table=MAX),
+    "default_bundle_print": STREAM + MAX + ".execute().print()",
+    # Bundles of two rows: -U/+U per changed key at each bundle's end; (2, a) changes nothing.
+    "bundle_of_two": STREAM + BUNDLE.format(n=2) + KINDS.format(table=MAX),
+    "bundle_of_one_print": STREAM + BUNDLE.format(n=1) + MAX + ".execute().print()",
+    "bundle_of_two_global": STREAM + BUNDLE.format(n=2) + KINDS.format(
+        table="src.select(my_max(col('v')).alias('m'), my_count(col('v')).alias('n'))"),
+    # Projections and filters above apply to each change.
+    "bundle_of_one_filter_above": STREAM + BUNDLE.format(n=1) + KINDS.format(
+        table="src.group_by(col('k')).select(col('k'), (my_count(col('v')) * 10).alias('c')).where(col('c') > 10)"),
+    # SQL: Python and built-in aggregates in one aggregation.
+    "bundle_of_one_sql_with_built_in": STREAM + BUNDLE.format(n=1)
+    + "t_env.create_temporary_function('my_max', my_max)\nt_env.create_temporary_view('src', src)\n"
+    + KINDS.format(table="t_env.sql_query('SELECT k, my_max(v) AS m, COUNT(v) AS n FROM src GROUP BY k')"),
+    # FLIP-137's non-goal: PyFlink cannot plan a pandas aggregate in a group_by without a window.
+    "pandas_udaf_refused": STREAM
+    + "mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')\n"
+    + KINDS.format(table="src.group_by(col('k')).select(col('k'), mean(col('v')))"),
+    # An append-only sink refuses the Python aggregation's updates.
+    "filesystem_sink_refuses_python_updates": STREAM
+    + "import tempfile\n"
+    + "t_env.execute_sql(\"CREATE TABLE fs (k STRING, m BIGINT) WITH ('connector' = 'filesystem', "
+    + "'path' = '\" + tempfile.mkdtemp() + \"', 'format' = 'csv')\")\n"
+    + MAX + ".execute_insert('fs').wait()",
+}
+
+
+@pytest.mark.parametrize("name", sorted(programs))
+def test_same_as_pyflink(differential: Comparison, name: str) -> None:
+    differential.assert_same(name)
+
+
+def test_refusals_name_what_pyflink_names(differential: Comparison) -> None:
+    for side in (differential.pyflink, differential.ours):
+        message = side["pandas_udaf_refused"]["error"][1]
+        assert "Cannot generate a valid execution plan for the given query" in message, message
+        message = side["filesystem_sink_refuses_python_updates"]["error"][1]
+        prefix = ("Table sink 'default_catalog.default_database.fs' doesn't support consuming update changes which is "
+                  "produced by node PythonGroupAggregate(groupBy=[k], select=[k, ")
+        assert message.split("TableException: ")[-1].startswith(prefix), message

@@ -1,0 +1,156 @@
+"""Streaming changelogs beyond what the differential tests compare: table aggregates per bundle,
+FLIP-38 legacy sinks taking the final result, and the loud refusals of what is not supported."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Iterator, List
+
+import pytest
+
+from pyflink_table import DataTypes, EnvironmentSettings, TableEnvironment, TableException
+from pyflink_table.expressions import col
+from pyflink_table.sinks import CsvTableSink
+from pyflink_table.udf import AggregateFunction, TableAggregateFunction, udaf, udtaf
+
+
+@pytest.fixture()
+def s_env(_spark_started: None) -> Iterator[TableEnvironment]:
+    """A streaming environment at parallelism 1."""
+    env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    env.get_config().set("parallelism.default", "1")
+    yield env
+
+
+def _functions() -> Any:
+    """The functions, defined here so that they are pickled by value (workers cannot import tests)."""
+
+    class _Top2(TableAggregateFunction):  # type: ignore[type-arg]
+        def create_accumulator(self) -> List[int]:
+            return []
+
+        def accumulate(self, acc: List[int], v: int) -> None:
+            acc.append(v)
+            acc.sort(reverse=True)
+            del acc[2:]
+
+        def emit_value(self, acc: List[int]) -> Iterator[Any]:
+            for v in acc:
+                yield v,
+
+    class _Max(AggregateFunction):  # type: ignore[type-arg]
+        def create_accumulator(self) -> List[Any]:
+            return [None]
+
+        def accumulate(self, acc: List[Any], v: Any) -> None:
+            if v is not None and (acc[0] is None or v > acc[0]):
+                acc[0] = v
+
+        def get_value(self, acc: List[Any]) -> Any:
+            return acc[0]
+
+    top2 = udtaf(_Top2(), result_type=DataTypes.ROW([DataTypes.FIELD("t", DataTypes.BIGINT())]),
+                 accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
+    my_max = udaf(_Max(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
+    return top2, my_max
+
+
+def _kinds(table: Any) -> List[Any]:
+    with table.execute().collect() as it:
+        return [(str(r.get_row_kind()), *r) for r in it]
+
+
+def test_table_aggregate_retracts_its_rows_per_bundle(s_env: TableEnvironment) -> None:
+    # PyFlink's GroupTableAggFunction: at each bundle's end a known key's emitted rows are retracted
+    # (-D) and its rows emitted again (+I). Bundles of one row; measured on PyFlink 2.3 (same program).
+    s_env.get_config().set("python.fn-execution.bundle.size", "1")
+    top2, _ = _functions()
+    t = s_env.from_elements([(1, "a"), (3, "a"), (5, "b"), (2, "a")], ["v", "k"])
+    assert _kinds(t.group_by(col("k")).flat_aggregate(top2(col("v"))).select(col("k"), col("t"))) == [
+        ("+I", "a", 1), ("-D", "a", 1), ("+I", "a", 3), ("+I", "a", 1), ("+I", "b", 5),
+        ("-D", "a", 3), ("-D", "a", 1), ("+I", "a", 3), ("+I", "a", 2)]
+
+
+def test_legacy_sink_receives_the_final_result(s_env: TableEnvironment, tmp_path: Path) -> None:
+    # Our extension (docs/streaming.rst): FLIP-38 sinks predate changelogs.
+    out = tmp_path / "out.csv"
+    s_env.register_table_sink("Results", CsvTableSink(["k", "c"], [DataTypes.STRING(), DataTypes.BIGINT()], str(out)))
+    t = s_env.from_elements([(1, "a"), (2, "b"), (3, "a")], ["v", "k"])
+    t.group_by(col("k")).select(col("k"), col("v").count).execute_insert("Results").wait()
+    assert sorted(out.read_text().splitlines()) == ["a,2", "b,1"]
+
+
+def test_built_in_next_to_python_aggregate_is_refused_by_name(s_env: TableEnvironment) -> None:
+    _, my_max = _functions()
+    t = s_env.from_elements([(1, "a"), (2, "b")], ["v", "k"])
+    with pytest.raises(TableException, match="built-in aggregates next to Python aggregate functions"):
+        _kinds(t.group_by(col("k")).select(col("k"), my_max(col("v")), col("v").count))
+
+
+def _stream(s_env: TableEnvironment, directory: Path) -> Any:
+    s_env.execute_sql(f"CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '{directory}', "
+                      "'format' = 'csv', 'source.monitor-interval' = '1s')")
+    return s_env.from_path("src")
+
+
+def test_distinct_aggregate_over_a_stream_is_refused_by_name(s_env: TableEnvironment, tmp_path: Path) -> None:
+    src = _stream(s_env, tmp_path)
+    with pytest.raises(TableException, match="DISTINCT aggregate"):
+        src.group_by(col("k")).select(col("k"), col("v").count.distinct).execute()
+
+
+def test_python_aggregate_over_a_stream_is_refused_by_name(s_env: TableEnvironment, tmp_path: Path) -> None:
+    _, my_max = _functions()
+    src = _stream(s_env, tmp_path)
+    with pytest.raises(TableException, match="Python aggregate function .*PythonGroupAggregate"):
+        src.group_by(col("k")).select(col("k"), my_max(col("v"))).execute()
+
+
+def test_aggregation_of_an_updating_stream_is_refused(s_env: TableEnvironment, tmp_path: Path) -> None:
+    src = _stream(s_env, tmp_path)
+    counts = src.group_by(col("k")).select(col("k"), col("v").count.alias("c"))
+    with pytest.raises(TableException, match="an aggregation of the updating GroupAggregate"):
+        counts.group_by(col("c")).select(col("c"), col("k").count).execute()
+
+
+def _publish(directory: Path, name: str, text: str) -> None:
+    """Write a file under a hidden name, then rename it: the file stream sees it complete."""
+    hidden = directory / ("." + name)
+    hidden.write_text(text)
+    hidden.rename(directory / name)
+
+
+def _wait_for(condition: Any, seconds: float = 180.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting for the streaming job"
+        time.sleep(0.2)
+
+
+def test_checkpoint_directory_resumes_a_restarted_job(_spark_started: None, tmp_path: Path) -> None:
+    source, out, checkpoints = tmp_path / "in", tmp_path / "out", tmp_path / "checkpoints"
+    source.mkdir()
+
+    def lines() -> List[str]:
+        if not out.is_dir():
+            return []
+        return sorted(line for f in out.iterdir() if not f.name.startswith((".", "_"))
+                      for line in f.read_text().splitlines())
+
+    def run(table: str, name: str, text: str, expected: List[str]) -> None:
+        env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+        env.get_config().set("execution.checkpointing.dir", f"file://{checkpoints}")
+        env.execute_sql(f"CREATE TABLE {table} (k STRING, v INT) WITH ('connector' = 'filesystem', "
+                        f"'path' = '{source}', 'format' = 'csv', 'source.monitor-interval' = '100ms')")
+        env.execute_sql(f"CREATE TABLE {table}_out (k STRING, v INT) WITH ('connector' = 'filesystem', "
+                        f"'path' = '{out}', 'format' = 'csv')")
+        _publish(source, name, text)
+        job = env.from_path(table).execute_insert(f"{table}_out").get_job_client()
+        _wait_for(lambda: lines() == expected and (checkpoints / "query-1" / "commits" / "0").exists())
+        job.cancel()
+
+    run("src1", "f1.csv", "a,1\n", ["a,1"])
+    # The same program started again resumes after f1 (a fresh job would read f1 again: a,1 twice).
+    run("src2", "f2.csv", "b,2\n", ["a,1", "b,2"])
+    assert lines() == ["a,1", "b,2"]
