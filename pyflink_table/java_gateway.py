@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional
 
-from pyflink_table import _bridge_build, _deploy, _jvm_cds, _jvm_console
+from pyflink_table import _bridge_build, _deploy, _jvm_cds, _jvm_console, errors
 from pyflink_table.errors import TableException
 
 if TYPE_CHECKING:
@@ -171,6 +171,9 @@ def root_spark_session(conf: Mapping[str, str], default_master: Optional[str] = 
     """
     global _root
     with _lock:
+        if _engine_died():
+            _forget_dead_engine()
+            _root = None
         if _root is not None and _root.sparkContext._jsc is not None:
             _check_same_master(_root, conf)
             return _root
@@ -189,6 +192,7 @@ def root_spark_session(conf: Mapping[str, str], default_master: Optional[str] = 
         settings.update(conf)
         settings.update(_command_line_overrides())
         master = settings["spark.master"]
+        _deploy.check_master(master)
         log_level = _quiet_jvm_logging(settings)
         jar = bridge_jar()
         for key in ("spark.driver.extraClassPath", "spark.jars"):
@@ -217,6 +221,44 @@ def root_spark_session(conf: Mapping[str, str], default_master: Optional[str] = 
         _check_bridge_loadable(session)
         _root = session
         return session
+
+
+def _engine_died() -> bool:
+    """Whether the JVM this process launched has exited (crashed or killed)."""
+    from pyspark import SparkContext
+
+    proc = getattr(SparkContext._gateway, "proc", None)
+    return proc is not None and proc.poll() is not None
+
+
+def _forget_dead_engine() -> None:
+    """Drop PySpark's handles on a dead JVM so that the next session starts a new one.
+
+    Objects of the old engine keep their old Py4J connection, so calls on them keep failing with
+    the engine-stopped error instead of reaching the new JVM.
+    """
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession, SQLContext
+
+    gateway = SparkContext._gateway
+    with SparkContext._lock:
+        sc = SparkContext._active_spark_context
+        if sc is not None:
+            server = getattr(sc, "_accumulatorServer", None)
+            if server is not None:
+                server.shutdown()
+                sc._accumulatorServer = None  # type: ignore[assignment]
+        SparkContext._active_spark_context = None
+        SparkContext._gateway = None
+        SparkContext._jvm = None
+    SparkSession._instantiatedSession = None
+    SparkSession._activeSession = None
+    SQLContext._instantiatedContext = None
+    errors.engine_replaced()
+    try:
+        gateway.shutdown_callback_server()  # type: ignore[union-attr]
+    except Exception:  # noqa: BLE001 - the dead JVM's connections fail to close cleanly
+        pass
 
 
 def _spark_submit_conf() -> Dict[str, str]:
