@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import logging
 import signal
 import sys
 import threading
@@ -953,4 +954,12 @@ def _install_interrupt_handler() -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
+    # py4j logs the interrupted call's traceback on the root logger before re-raising it; the
+    # user gets the KeyboardInterrupt itself, so the logged copy is noise.
+    logging.getLogger().addFilter(_drop_py4j_interrupt_record)
     _interrupt_handler_installed = True
+
+
+def _drop_py4j_interrupt_record(record: logging.LogRecord) -> bool:
+    return not (record.msg == "KeyboardInterrupt while sending command."
+                and record.pathname.replace("\\", "/").endswith("py4j/java_gateway.py"))
