@@ -201,6 +201,8 @@ class TableEnvironment:
 
         j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
         schema = StructType.fromJson(__import__("json").loads(j_schema.json()))
+        if verify:
+            _check_string_elements(rows, schema)
         try:
             df = self._spark.createDataFrame(rows, schema=schema, verifySchema=verify)
         except Exception as e:  # noqa: BLE001 - PySpark's error names neither row nor column: find them
@@ -226,7 +228,18 @@ class TableEnvironment:
             types = _pandas_types(pdf)
         j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
         spark_schema = StructType.fromJson(__import__("json").loads(j_schema.json()))
-        df = self._spark.createDataFrame(pdf.set_axis(names, axis=1), schema=spark_schema)
+        if len(pdf.columns) < len(names):
+            raise _BadPandasData(
+                f"The DataFrame has {len(pdf.columns)} columns ({', '.join(map(str, pdf.columns))}), but the schema "
+                f"has {len(names)}: {', '.join(names)}; column '{names[len(pdf.columns)]}' is missing.")
+        # As PyFlink: columns are taken by position, and columns beyond the schema's are left out.
+        pdf = pdf.iloc[:, :len(names)].set_axis(names, axis=1)
+        _check_pandas_columns(pdf, spark_schema, types, only_strings=True)
+        try:
+            df = self._spark.createDataFrame(pdf, schema=spark_schema)
+        except Exception:  # noqa: BLE001 - PySpark's error names no column: find it
+            _check_pandas_columns(pdf, spark_schema, types, only_strings=False)
+            raise
         return Table(self._j_env.fromDataset(df._jdf), self)
 
     def from_path(self, path: str) -> Table:
@@ -899,6 +912,67 @@ def _to_spark_value(value: Any) -> Any:
     return value
 
 
+class _BadElement(ValidationException, TypeError):
+    """A value of from_elements that does not fit its column (PyFlink raises TypeError)."""
+
+
+class _BadPandasData(ValidationException, RuntimeError):
+    """A DataFrame of from_pandas that does not fit the schema (PyFlink raises RuntimeError)."""
+
+
+def _check_string_elements(rows: List[Any], schema: Any) -> None:
+    """Refuse non-string values of STRING/CHAR/VARCHAR columns, as PyFlink does (PySpark would
+    store their str())."""
+    from pyspark.sql.types import CharType, StringType, VarcharType
+
+    string_columns = [(i, f) for i, f in enumerate(schema.fields)
+                      if isinstance(f.dataType, (StringType, CharType, VarcharType))]
+    if not string_columns:
+        return
+    for r, row in enumerate(rows):
+        values = tuple(row) if isinstance(row, (tuple, list)) else (row,)
+        for i, field in string_columns:
+            value = values[i] if i < len(values) else None
+            if value is not None and not isinstance(value, str):
+                raise _BadElement(
+                    f"Row {r}, column '{field.name}': value {value!r} ({type(value).__name__}) does not fit the "
+                    f"column's type: a STRING column takes str values only.") from None
+
+
+def _check_pandas_columns(pdf: "pd.DataFrame", spark_schema: Any, types: List[DataType], only_strings: bool) -> None:
+    """Raise naming the first column (and row) whose values Arrow cannot convert to the schema's
+    type, as PyFlink converts them (a strict Arrow conversion: no int -> string)."""
+    import pyarrow as pa
+    from pyspark.sql.pandas.types import to_arrow_type
+    from pyspark.sql.types import CharType, StringType, VarcharType
+
+    for (name, series), field, flink_type in zip(pdf.items(), spark_schema.fields, types):
+        if only_strings and not isinstance(field.dataType, (StringType, CharType, VarcharType)):
+            continue
+        target = to_arrow_type(field.dataType, timezone="UTC")
+        try:
+            pa.Array.from_pandas(series, type=target, safe=True)
+            continue
+        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, TypeError, ValueError) as e:
+            reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        row = next((i for i in range(len(series)) if not _arrow_converts(series.iloc[i:i + 1], target)), None)
+        value = series.iloc[row] if row is not None else None
+        value = value.item() if type(value).__module__ == "numpy" and hasattr(value, "item") else value
+        where = f"row {row}, value {value!r}" if row is not None else f"dtype {series.dtype}"
+        raise _BadPandasData(f"Column '{name}' of the DataFrame does not fit the schema's type {flink_type} "
+                             f"({where}): {reason}") from None
+
+
+def _arrow_converts(series: Any, target: Any) -> bool:
+    import pyarrow as pa
+
+    try:
+        pa.Array.from_pandas(series, type=target, safe=True)
+        return True
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, TypeError, ValueError):
+        return False
+
+
 def _raise_bad_element(rows: List[Any], schema: Any, cause: Exception) -> None:
     """Raise ValidationException naming the first row (0-based, as given) and column whose value
     does not fit its declared type; return when every value fits (the cause was something else)."""
@@ -916,7 +990,7 @@ def _raise_bad_element(rows: List[Any], schema: Any, cause: Exception) -> None:
             try:
                 verify(value)
             except Exception as e:  # noqa: BLE001 - PySpark's TypeError/ValueError, reworded below
-                raise ValidationException(
+                raise _BadElement(
                     f"Row {i}, column '{field.name}': value {value!r} ({type(value).__name__}) does not fit the "
                     f"column's type: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
 
