@@ -56,6 +56,7 @@ class TableEnvironment:
         self._modules_in_use: List[str] = ["core"]  # list_modules/use_modules
         # Check-then-register of functions is one step for threads sharing this environment.
         self._registration_lock = threading.Lock()
+        self._last_insert: Any = None  # the latest background insert (_batch_jobs.BatchJob)
         config._attach(self._apply_option)
         _install_interrupt_handler()
 
@@ -509,6 +510,7 @@ class TableEnvironment:
         check_argument("TableEnvironment.execute_sql", "stmt", stmt, str)
         statement = self._j_env.classifySql(stmt)  # classified once, by the bridge's SqlStatement
         if statement.runsJob():
+            self._await_inserts()
             self._before_job()  # INSERT and CREATE TABLE ... AS SELECT run a job here
         result = self._j_env.executeStatement(statement)
         printed = result.printed()
@@ -620,18 +622,48 @@ class TableEnvironment:
         else:
             target._java_definition(table)
 
-    def _insert(self, target: Any, table: Table, overwrite: bool) -> TableResult:
+    def _submit_inserts(self, inserts: List[Tuple[Any, Table, bool]], one_sink: bool) -> TableResult:
+        """Run inserts as Flink submits a job: in batch mode they are validated here and then run
+        in the background (see :mod:`pyflink_table._batch_jobs`); the result's ``wait()`` blocks."""
+        if self._streaming:
+            results = [self._insert(target, table, overwrite) for target, table, overwrite in inserts]
+            return results[0] if one_sink else _streaming_statement_set_result(results)
+        from pyflink_table import _batch_jobs, _streaming
+
+        for target, table, _ in inserts:
+            self._check_insert(target, table)
+        sinks = [self._sink_name(inserts[0][0])] if one_sink else None
+
+        def run() -> None:
+            for target, table, overwrite in inserts:
+                self._insert(target, table, overwrite, sinks[0] if sinks else None)
+
+        with self._registration_lock:
+            job = _batch_jobs.BatchJob(self._spark.sparkContext, run, self._last_insert)
+            self._last_insert = job
+        return _streaming.InsertResult([job], sinks)
+
+    def _await_inserts(self) -> None:
+        """Let the inserts submitted so far end first (a synchronous write keeps their order)."""
+        job = self._last_insert
+        if job is not None:
+            job._thread.join()
+
+    def _sink_name(self, target: Any) -> str:
+        # as Flink: one BIGINT column per sink, named by the sink, holding -1 (affected rows unknown)
+        if isinstance(target, str):
+            return str(self._object_identifier(target).as_summary_string())
+        return f"*anonymous_{target.get_options().get('connector')}${next(_ANONYMOUS_SINK_IDS)}*"
+
+    def _insert(self, target: Any, table: Table, overwrite: bool, sink: Optional[str] = None) -> TableResult:
         self._before_job()
         if isinstance(target, str):
             printed = self._j_env.insertInto(target, table._j_table, overwrite)
         else:
             printed = self._j_env.connectors().insertIntoDescriptor(target._java_definition(table), table._j_table,
                                                                     overwrite)
-        # as Flink: one BIGINT column per sink, named by the sink, holding -1 (affected rows unknown)
-        if isinstance(target, str):
-            sink = self._object_identifier(target).as_summary_string()
-        else:
-            sink = f"*anonymous_{target.get_options().get('connector')}${next(_ANONYMOUS_SINK_IDS)}*"
+        if sink is None:
+            sink = self._sink_name(target)
         if printed is not None and printed[0] == _protocol.STREAM_JOB:  # an unbounded input: runs in the background
             from pyflink_table import _streaming
 
@@ -775,6 +807,7 @@ class TableEnvironment:
         if job_name:
             self._config.set("pipeline.name", job_name)
         pending, self._pending_inserts = self._pending_inserts, []
+        self._await_inserts()
         for pipeline in pending:
             self._insert(pipeline._target, pipeline._table, pipeline._overwrite)
 
@@ -912,6 +945,14 @@ def _to_spark_value(value: Any) -> Any:
     return value
 
 
+def _streaming_statement_set_result(results: List[TableResult]) -> TableResult:
+    from pyflink_table import _streaming
+
+    # Inserts of streams run on in the background: one result holds all their queries.
+    jobs = [job for r in results if isinstance(r, _streaming.InsertResult) for job in r._jobs]
+    return _streaming.InsertResult(jobs) if jobs else TableResult._ok()
+
+
 class _BadElement(ValidationException, TypeError):
     """A value of from_elements that does not fit its column (PyFlink raises TypeError)."""
 
@@ -956,7 +997,7 @@ def _check_pandas_columns(pdf: "pd.DataFrame", spark_schema: Any, types: List[Da
         except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, TypeError, ValueError) as e:
             reason = str(e).splitlines()[0] if str(e) else type(e).__name__
         row = next((i for i in range(len(series)) if not _arrow_converts(series.iloc[i:i + 1], target)), None)
-        value = series.iloc[row] if row is not None else None
+        value: Any = series.iloc[row] if row is not None else None
         value = value.item() if type(value).__module__ == "numpy" and hasattr(value, "item") else value
         where = f"row {row}, value {value!r}" if row is not None else f"dtype {series.dtype}"
         raise _BadPandasData(f"Column '{name}' of the DataFrame does not fit the schema's type {flink_type} "
