@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import threading
 import uuid
-from typing import Any, Callable, Optional
+from typing import Any, Callable, List, Optional
 
 from pyflink_table import errors
+from pyflink_table._streaming import InsertResult
 from pyflink_table.job_client import JobStatus
+from pyflink_table.row import Row
 
 
 class BatchJob:
@@ -82,3 +84,12 @@ class BatchJob:
             raise errors.TableException(f"The job {self.job_id} was cancelled.")
         if self._error is not None:
             raise self._error
+
+
+class BatchInsertResult(InsertResult):
+    """The result of submitted batch inserts: reading its rows (``collect``, ``print``) waits for
+    the job first and raises its failure, as PyFlink's does."""
+
+    def _materialize(self) -> List[Row]:
+        self.wait()
+        return super()._materialize()

@@ -628,7 +628,7 @@ class TableEnvironment:
         if self._streaming:
             results = [self._insert(target, table, overwrite) for target, table, overwrite in inserts]
             return results[0] if one_sink else _streaming_statement_set_result(results)
-        from pyflink_table import _batch_jobs, _streaming
+        from pyflink_table import _batch_jobs
 
         for target, table, _ in inserts:
             self._check_insert(target, table)
@@ -641,7 +641,7 @@ class TableEnvironment:
         with self._registration_lock:
             job = _batch_jobs.BatchJob(self._spark.sparkContext, run, self._last_insert)
             self._last_insert = job
-        return _streaming.InsertResult([job], sinks)
+        return _batch_jobs.BatchInsertResult([job], sinks)
 
     def _await_inserts(self) -> None:
         """Let the inserts submitted so far end first (a synchronous write keeps their order)."""

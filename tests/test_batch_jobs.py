@@ -64,6 +64,8 @@ def test_failure_surfaces_at_wait_and_the_sink_is_untouched(t_env: Any, tmp_path
     with pytest.raises(PythonException, match="broken"):
         result.wait()
     assert result.get_job_client().get_job_status().result() == JobStatus.FAILED
+    with pytest.raises(PythonException, match="broken"):  # PyFlink's collect() waits for the job too
+        result.collect()
     assert sorted(r[0] for r in rows(t_env.from_path("s_fail"))) == [1, 2]
     # Validation still happens when the insert is submitted.
     with pytest.raises(ValidationException, match="nope"):
