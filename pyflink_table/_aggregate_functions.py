@@ -96,11 +96,11 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
             # only carries the Python environment (interpreter, shipped files) to the packed runner.
             spark_udf = SparkUDF(_packed_only_placeholder, result, self._name, _protocol.EVAL_ARROW_BATCHED_UDF, self._deterministic)
         else:
-            # A plain pandas function has no life cycle: Spark calls it directly, exactly as a
-            # hand-written GROUPED_AGG pandas_udf (nothing of pyflink_table is loaded in the worker).
+            # A plain pandas function has no life cycle: Spark calls it almost directly, as a
+            # hand-written GROUPED_AGG pandas_udf, only its task prepared first (its logging).
             plain = pandas and not hasattr(self._func, "create_accumulator")
-            spark_udf = SparkUDF(self._func if plain else evaluator.on_series, result,
-                                 self._name, _protocol.EVAL_GROUPED_AGG_PANDAS_UDF, self._deterministic)
+            call = lifecycle.PlainFunction(self._func, self._name) if plain else evaluator.on_series
+            spark_udf = SparkUDF(call, result, self._name, _protocol.EVAL_GROUPED_AGG_PANDAS_UDF, self._deterministic)
         return bridge().udf.PythonAggregateFunction(
             self._name, spark_udf._judf, self._packed_only(), self._table_aggregate, bytearray(packed), result.json(),
             pandas)

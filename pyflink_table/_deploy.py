@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
 from typing import Dict, Mapping, Optional
+
+from pyflink_table.errors import TableException
 
 __all__ = ["is_local_master", "package_zip", "executor_python", "PYTHON_OPTIONS"]
 
@@ -29,6 +32,24 @@ PYTHON_OPTIONS = ("python.executable", "spark.pyspark.python", "PYSPARK_PYTHON")
 def is_local_master(master: str) -> bool:
     """True for ``local``, ``local[N]``, ``local[N,F]`` and ``local[*]``: executors share the driver's host."""
     return master == "local" or master.startswith("local[")
+
+
+# The master URL forms Spark accepts (SparkSubmit's and SparkContext's checks, as patterns).
+_MASTER_FORMS = re.compile(
+    r"local|local\[(\d+|\*)\]|local\[(\d+|\*)\s*,\s*\d+\]|local-cluster\[\s*\d+\s*,\s*\d+\s*,\s*\d+\s*\]"
+    r"|spark://\S+|yarn|k8s://\S+")
+
+
+def check_master(master: str) -> None:
+    """Raise TableException naming ``spark.master`` when ``master`` is no Spark master URL.
+
+    Spark would only find out in its launcher, which exits and leaves PySpark's
+    JAVA_GATEWAY_EXITED error and the launcher's usage text on stderr.
+    """
+    if not _MASTER_FORMS.fullmatch(master.strip()):
+        raise TableException(
+            f"Invalid value '{master}' for option spark.master; use local, local[N], local[*], local[N,F], "
+            "local-cluster[N,C,M], spark://HOST:PORT, yarn or k8s://HOST:PORT.")
 
 
 def _package_files() -> Dict[str, Path]:

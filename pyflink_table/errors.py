@@ -127,9 +127,7 @@ def translate(error: BaseException) -> BaseException:
     if isinstance(error, JavaException):
         return error
     if _engine_gone(error):
-        return TableException(
-            "The Spark engine (the JVM) of this process has stopped (it crashed or was killed); it cannot be "
-            "restarted in the same Python process: run the program again.")
+        return _engine_stopped()
     java_exc = _java_exception_of(error)
     if java_exc is None:
         return error
@@ -142,6 +140,38 @@ def translate(error: BaseException) -> BaseException:
     if kind == _protocol.ERROR_PYTHON:
         message = _python_failure_message(str(error), message)
     return _KINDS.get(kind, TableException)(message)
+
+
+def _engine_stopped() -> TableException:
+    return TableException(
+        "The Spark engine (the JVM) of this process has stopped (it crashed or was killed); this "
+        "TableEnvironment and its tables cannot be used any more: TableEnvironment.create() starts a new engine.")
+
+
+#: Set once a dead engine was replaced: handles of the old one may then meet the new gateway.
+_replaced = False
+
+
+def engine_replaced() -> None:
+    """Called when a new JVM replaces a dead one: from now on calls check their handles' engine."""
+    global _replaced
+    _replaced = True
+
+
+def _of_dead_engine(owner: Any) -> bool:
+    """Whether ``owner`` holds Py4J handles of a JVM that is no longer this process's engine.
+
+    A stale handle passed to the new JVM would name an unrelated object there (ids restart).
+    """
+    from py4j.java_gateway import JavaObject
+    from pyspark import SparkContext
+
+    current = SparkContext._gateway
+    client = current._gateway_client if current is not None else None
+    for value in getattr(owner, "__dict__", {}).values():
+        if isinstance(value, JavaObject) and value._gateway_client is not client:
+            return True
+    return False
 
 
 def _engine_gone(error: BaseException) -> bool:
@@ -188,6 +218,8 @@ C = TypeVar("C", bound=type)
 def _wrap(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if _replaced and any(_of_dead_engine(arg) for arg in args):
+            raise _engine_stopped()
         try:
             return func(*args, **kwargs)
         except JavaException:

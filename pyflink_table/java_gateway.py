@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional, Tuple
 
-from pyflink_table import _bridge_build, _deploy, _jvm_cds, _jvm_console
+from pyflink_table import _bridge_build, _deploy, _jvm_cds, _jvm_console, errors
 from pyflink_table.errors import TableException
 
 if TYPE_CHECKING:
@@ -177,6 +177,9 @@ def root_spark_session(conf: Mapping[str, str], default_master: Optional[str] = 
     """
     global _root
     with _lock:
+        if _engine_died():
+            _forget_dead_engine()
+            _root = None
         if _root is not None and _root.sparkContext._jsc is not None:
             _check_same_master(_root, conf)
             return _root
@@ -192,6 +195,7 @@ def root_spark_session(conf: Mapping[str, str], default_master: Optional[str] = 
         if _early_launch is not None:
             _check_launch_options(launch_options)
         master = settings["spark.master"]
+        _deploy.check_master(master)
         python = _deploy.executor_python(settings, master)
         settings.pop("python.executable", None)
         if python:
@@ -276,6 +280,46 @@ def expression_gateway() -> Any:
                 _jvm_console.launch_gateway(settings)
                 _early_launch = launch_options
     return SparkContext._gateway
+
+
+def _engine_died() -> bool:
+    """Whether the JVM this process launched has exited (crashed or killed)."""
+    from pyspark import SparkContext
+
+    proc = getattr(SparkContext._gateway, "proc", None)
+    return proc is not None and proc.poll() is not None
+
+
+def _forget_dead_engine() -> None:
+    """Drop PySpark's handles on a dead JVM so that the next session starts a new one.
+
+    Objects of the old engine keep their old Py4J connection, so calls on them keep failing with
+    the engine-stopped error instead of reaching the new JVM.
+    """
+    global _early_launch
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession, SQLContext
+
+    _early_launch = None  # the next JVM is launched afresh, with the next environment's settings
+    gateway = SparkContext._gateway
+    with SparkContext._lock:
+        sc = SparkContext._active_spark_context
+        if sc is not None:
+            server = getattr(sc, "_accumulatorServer", None)
+            if server is not None:
+                server.shutdown()
+                sc._accumulatorServer = None  # type: ignore[assignment]
+        SparkContext._active_spark_context = None
+        SparkContext._gateway = None
+        SparkContext._jvm = None
+    SparkSession._instantiatedSession = None
+    SparkSession._activeSession = None
+    SQLContext._instantiatedContext = None
+    errors.engine_replaced()
+    try:
+        gateway.shutdown_callback_server()  # type: ignore[union-attr]
+    except Exception:  # noqa: BLE001 - the dead JVM's connections fail to close cleanly
+        pass
 
 
 def _spark_submit_conf() -> Dict[str, str]:

@@ -81,9 +81,4 @@ class StatementSet:
         if not self._inserts:
             raise TableException("No operators defined in the statement set: add inserts before execute().")
         inserts, self._inserts = self._inserts, []
-        results = [self._t_env._insert(target, table, overwrite) for target, table, overwrite in inserts]
-        from pyflink_table import _streaming
-
-        # Inserts of streams run on in the background: one result holds all their queries.
-        jobs = [job for r in results if isinstance(r, _streaming.InsertResult) for job in r._jobs]
-        return _streaming.InsertResult(jobs) if jobs else TableResult._ok()
+        return self._t_env._submit_inserts(inserts, one_sink=False)

@@ -429,7 +429,7 @@ class Table:
 
     def execute_insert(self, table_path_or_descriptor: Any, overwrite: bool = False) -> TableResult:
         """Write the rows into a registered sink table (or a ``TableDescriptor``)."""
-        return self._t_env._insert(table_path_or_descriptor, self, overwrite)
+        return self._t_env._submit_inserts([(table_path_or_descriptor, self, overwrite)], one_sink=True)
 
     def insert_into(self, table_path_or_descriptor: Any, overwrite: bool = False) -> "TablePipeline":
         """The insert into a sink (a registered table path or a ``TableDescriptor``), to run with

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import logging
 import signal
 import sys
 import threading
@@ -55,6 +56,7 @@ class TableEnvironment:
         self._modules_in_use: List[str] = ["core"]  # list_modules/use_modules
         # Check-then-register of functions is one step for threads sharing this environment.
         self._registration_lock = threading.Lock()
+        self._last_insert: Any = None  # the latest background insert (_batch_jobs.BatchJob)
         config._attach(self._apply_option)
         _install_interrupt_handler()
 
@@ -200,6 +202,8 @@ class TableEnvironment:
 
         j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
         schema = StructType.fromJson(__import__("json").loads(j_schema.json()))
+        if verify:
+            _check_string_elements(rows, schema)
         try:
             df = self._spark.createDataFrame(rows, schema=schema, verifySchema=verify)
         except Exception as e:  # noqa: BLE001 - PySpark's error names neither row nor column: find them
@@ -225,7 +229,18 @@ class TableEnvironment:
             types = _pandas_types(pdf)
         j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
         spark_schema = StructType.fromJson(__import__("json").loads(j_schema.json()))
-        df = self._spark.createDataFrame(pdf.set_axis(names, axis=1), schema=spark_schema)
+        if len(pdf.columns) < len(names):
+            raise _BadPandasData(
+                f"The DataFrame has {len(pdf.columns)} columns ({', '.join(map(str, pdf.columns))}), but the schema "
+                f"has {len(names)}: {', '.join(names)}; column '{names[len(pdf.columns)]}' is missing.")
+        # As PyFlink: columns are taken by position, and columns beyond the schema's are left out.
+        pdf = pdf.iloc[:, :len(names)].set_axis(names, axis=1)
+        _check_pandas_columns(pdf, spark_schema, types, only_strings=True)
+        try:
+            df = self._spark.createDataFrame(pdf, schema=spark_schema)
+        except Exception:  # noqa: BLE001 - PySpark's error names no column: find it
+            _check_pandas_columns(pdf, spark_schema, types, only_strings=False)
+            raise
         return Table(self._j_env.fromDataset(df._jdf), self)
 
     def from_path(self, path: str) -> Table:
@@ -496,6 +511,7 @@ class TableEnvironment:
         check_argument("TableEnvironment.execute_sql", "stmt", stmt, str)
         statement = self._j_env.classifySql(stmt)  # classified once, by the bridge's SqlStatement
         if statement.runsJob():
+            self._await_inserts()
             self._before_job()  # INSERT and CREATE TABLE ... AS SELECT run a job here
         result = self._j_env.executeStatement(statement)
         printed = result.printed()
@@ -607,18 +623,48 @@ class TableEnvironment:
         else:
             target._java_definition(table)
 
-    def _insert(self, target: Any, table: Table, overwrite: bool) -> TableResult:
+    def _submit_inserts(self, inserts: List[Tuple[Any, Table, bool]], one_sink: bool) -> TableResult:
+        """Run inserts as Flink submits a job: in batch mode they are validated here and then run
+        in the background (see :mod:`pyflink_table._batch_jobs`); the result's ``wait()`` blocks."""
+        if self._streaming:
+            results = [self._insert(target, table, overwrite) for target, table, overwrite in inserts]
+            return results[0] if one_sink else _streaming_statement_set_result(results)
+        from pyflink_table import _batch_jobs
+
+        for target, table, _ in inserts:
+            self._check_insert(target, table)
+        sinks = [self._sink_name(inserts[0][0])] if one_sink else None
+
+        def run() -> None:
+            for target, table, overwrite in inserts:
+                self._insert(target, table, overwrite, sinks[0] if sinks else None)
+
+        with self._registration_lock:
+            job = _batch_jobs.BatchJob(self._spark.sparkContext, run, self._last_insert)
+            self._last_insert = job
+        return _batch_jobs.BatchInsertResult([job], sinks)
+
+    def _await_inserts(self) -> None:
+        """Let the inserts submitted so far end first (a synchronous write keeps their order)."""
+        job = self._last_insert
+        if job is not None:
+            job._thread.join()
+
+    def _sink_name(self, target: Any) -> str:
+        # as Flink: one BIGINT column per sink, named by the sink, holding -1 (affected rows unknown)
+        if isinstance(target, str):
+            return str(self._object_identifier(target).as_summary_string())
+        return f"*anonymous_{target.get_options().get('connector')}${next(_ANONYMOUS_SINK_IDS)}*"
+
+    def _insert(self, target: Any, table: Table, overwrite: bool, sink: Optional[str] = None) -> TableResult:
         self._before_job()
         if isinstance(target, str):
             printed = self._j_env.insertInto(target, table._j_table, overwrite)
         else:
             printed = self._j_env.connectors().insertIntoDescriptor(target._java_definition(table), table._j_table,
                                                                     overwrite)
-        # as Flink: one BIGINT column per sink, named by the sink, holding -1 (affected rows unknown)
-        if isinstance(target, str):
-            sink = self._object_identifier(target).as_summary_string()
-        else:
-            sink = f"*anonymous_{target.get_options().get('connector')}${next(_ANONYMOUS_SINK_IDS)}*"
+        if sink is None:
+            sink = self._sink_name(target)
         if printed is not None and printed[0] == _protocol.STREAM_JOB:  # an unbounded input: runs in the background
             from pyflink_table import _streaming
 
@@ -762,6 +808,7 @@ class TableEnvironment:
         if job_name:
             self._config.set("pipeline.name", job_name)
         pending, self._pending_inserts = self._pending_inserts, []
+        self._await_inserts()
         for pipeline in pending:
             self._insert(pipeline._target, pipeline._table, pipeline._overwrite)
 
@@ -899,6 +946,75 @@ def _to_spark_value(value: Any) -> Any:
     return value
 
 
+def _streaming_statement_set_result(results: List[TableResult]) -> TableResult:
+    from pyflink_table import _streaming
+
+    # Inserts of streams run on in the background: one result holds all their queries.
+    jobs = [job for r in results if isinstance(r, _streaming.InsertResult) for job in r._jobs]
+    return _streaming.InsertResult(jobs) if jobs else TableResult._ok()
+
+
+class _BadElement(ValidationException, TypeError):
+    """A value of from_elements that does not fit its column (PyFlink raises TypeError)."""
+
+
+class _BadPandasData(ValidationException, RuntimeError):
+    """A DataFrame of from_pandas that does not fit the schema (PyFlink raises RuntimeError)."""
+
+
+def _check_string_elements(rows: List[Any], schema: Any) -> None:
+    """Refuse non-string values of STRING/CHAR/VARCHAR columns, as PyFlink does (PySpark would
+    store their str())."""
+    from pyspark.sql.types import CharType, StringType, VarcharType
+
+    string_columns = [(i, f) for i, f in enumerate(schema.fields)
+                      if isinstance(f.dataType, (StringType, CharType, VarcharType))]
+    if not string_columns:
+        return
+    for r, row in enumerate(rows):
+        values = tuple(row) if isinstance(row, (tuple, list)) else (row,)
+        for i, field in string_columns:
+            value = values[i] if i < len(values) else None
+            if value is not None and not isinstance(value, str):
+                raise _BadElement(
+                    f"Row {r}, column '{field.name}': value {value!r} ({type(value).__name__}) does not fit the "
+                    f"column's type: a STRING column takes str values only.") from None
+
+
+def _check_pandas_columns(pdf: "pd.DataFrame", spark_schema: Any, types: List[DataType], only_strings: bool) -> None:
+    """Raise naming the first column (and row) whose values Arrow cannot convert to the schema's
+    type, as PyFlink converts them (a strict Arrow conversion: no int -> string)."""
+    import pyarrow as pa
+    from pyspark.sql.pandas.types import to_arrow_type
+    from pyspark.sql.types import CharType, StringType, VarcharType
+
+    for (name, series), field, flink_type in zip(pdf.items(), spark_schema.fields, types):
+        if only_strings and not isinstance(field.dataType, (StringType, CharType, VarcharType)):
+            continue
+        target = to_arrow_type(field.dataType, timezone="UTC")
+        try:
+            pa.Array.from_pandas(series, type=target, safe=True)
+            continue
+        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, TypeError, ValueError) as e:
+            reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        row = next((i for i in range(len(series)) if not _arrow_converts(series.iloc[i:i + 1], target)), None)
+        value: Any = series.iloc[row] if row is not None else None
+        value = value.item() if type(value).__module__ == "numpy" and hasattr(value, "item") else value
+        where = f"row {row}, value {value!r}" if row is not None else f"dtype {series.dtype}"
+        raise _BadPandasData(f"Column '{name}' of the DataFrame does not fit the schema's type {flink_type} "
+                             f"({where}): {reason}") from None
+
+
+def _arrow_converts(series: Any, target: Any) -> bool:
+    import pyarrow as pa
+
+    try:
+        pa.Array.from_pandas(series, type=target, safe=True)
+        return True
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, TypeError, ValueError):
+        return False
+
+
 def _raise_bad_element(rows: List[Any], schema: Any, cause: Exception) -> None:
     """Raise ValidationException naming the first row (0-based, as given) and column whose value
     does not fit its declared type; return when every value fits (the cause was something else)."""
@@ -916,7 +1032,7 @@ def _raise_bad_element(rows: List[Any], schema: Any, cause: Exception) -> None:
             try:
                 verify(value)
             except Exception as e:  # noqa: BLE001 - PySpark's TypeError/ValueError, reworded below
-                raise ValidationException(
+                raise _BadElement(
                     f"Row {i}, column '{field.name}': value {value!r} ({type(value).__name__}) does not fit the "
                     f"column's type: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
 
@@ -954,4 +1070,12 @@ def _install_interrupt_handler() -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
+    # py4j logs the interrupted call's traceback on the root logger before re-raising it; the
+    # user gets the KeyboardInterrupt itself, so the logged copy is noise.
+    logging.getLogger().addFilter(_drop_py4j_interrupt_record)
     _interrupt_handler_installed = True
+
+
+def _drop_py4j_interrupt_record(record: logging.LogRecord) -> bool:
+    return not (record.msg == "KeyboardInterrupt while sending command."
+                and record.pathname.replace("\\", "/").endswith("py4j/java_gateway.py"))

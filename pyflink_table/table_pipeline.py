@@ -37,7 +37,7 @@ class TablePipeline:
         :return: the insert's result (one row per sink, ``-1`` affected rows, as Flink).
         """
         self._table._t_env._unqueue_insert(self)
-        return self._table._t_env._insert(self._target, self._table, self._overwrite)
+        return self._table._t_env._submit_inserts([(self._target, self._table, self._overwrite)], one_sink=True)
 
     def get_sink_identifier(self) -> Optional[ObjectIdentifier]:
         """The full name of the sink table; None for a sink given as a ``TableDescriptor``."""

@@ -66,3 +66,45 @@ def test_mismatched_elements_name_row_and_column(t_env: Any) -> None:
     with pytest.raises(ValidationException, match=r"Row 2, column 'a': value 2.5 \(float\) does not fit"):
         t_env.from_elements([(1, "a"), (2, "b"), (2.5, "c")], schema)
     assert rows(t_env.from_elements([(1, "a")], schema)) == [(1, "a")]
+
+
+def test_int_for_a_string_column_is_refused_as_pyflink_refuses_it(t_env: Any) -> None:
+    # PyFlink 2.3: TypeError "field b: VARCHAR can not accept object 2 in type <class 'int'>".
+    from pyflink_table import DataTypes
+
+    schema = DataTypes.ROW([DataTypes.FIELD("a", DataTypes.INT()), DataTypes.FIELD("b", DataTypes.STRING())])
+    for error in (ValidationException, TypeError):
+        with pytest.raises(error, match=r"^Row 1, column 'b': value 2 \(int\) does not fit the column's type"):
+            t_env.from_elements([(1, "a"), (1, 2)], schema)
+    with pytest.raises(TypeError, match=r"Row 1, column 'a': value 'x' \(str\) does not fit"):
+        t_env.from_elements([(1, "a"), ("x", "b")], schema)
+    assert rows(t_env.from_elements([(1, None)], schema)) == [(1, None)]
+    # Without declared types, 2 makes b a BIGINT column (PyFlink: [(1, 2)]).
+    assert rows(t_env.from_elements([(1, 2)], ["a", "b"])) == [(1, 2)]
+
+
+def test_from_pandas_mismatches_name_the_column(t_env: Any) -> None:
+    # PyFlink 2.3 raises RuntimeError (Arrow's conversion error) for values that do not fit and
+    # takes columns by position, leaving out columns beyond the schema's.
+    import pandas as pd
+
+    from pyflink_table import DataTypes
+
+    schema = DataTypes.ROW([DataTypes.FIELD("a", DataTypes.INT()), DataTypes.FIELD("b", DataTypes.STRING())])
+    cases = [
+        (pd.DataFrame({"a": [1, 2], "b": ["x", 5]}), r"^Column 'b' of the DataFrame does not fit the schema's "
+                                                     r"type STRING \(row 1, value 5\): "),
+        (pd.DataFrame({"a": [1], "b": [5]}), r"^Column 'b' of the DataFrame does not fit the schema's type STRING "
+                                             r"\(row 0, value 5\): "),
+        (pd.DataFrame({"a": [1, "zz"], "b": ["x", "y"]}), r"^Column 'a' of the DataFrame does not fit the schema's "
+                                                          r"type INT \(row 1, value 'zz'\): "),
+        (pd.DataFrame({"a": [1]}), r"^The DataFrame has 1 columns \(a\), but the schema has 2: a, b; column 'b' "
+                                   r"is missing\.$"),
+    ]
+    for pdf, message in cases:
+        for error in (ValidationException, RuntimeError):
+            with pytest.raises(error, match=message) as e:
+                t_env.from_pandas(pdf, schema)
+            assert len(str(e.value).splitlines()) == 1
+    assert rows(t_env.from_pandas(pd.DataFrame({"x": [1], "y": ["x"]}), schema)) == [(1, "x")]
+    assert rows(t_env.from_pandas(pd.DataFrame({"a": [1], "b": ["x"], "c": [2]}), schema)) == [(1, "x")]

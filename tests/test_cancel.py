@@ -46,3 +46,6 @@ def test_ctrl_c_cancels_the_insert_and_keeps_the_sink(tmp_path: Any) -> None:
         assert "INTERRUPTED" in p.stdout, p.stdout
         rows = [json.loads(line[5:]) for line in p.stdout.splitlines() if line.startswith("ROWS ")]
         assert rows == [[1, 2]], (p.stdout, p.stderr[-3000:])
+        # The interrupt reaches the program once, as its KeyboardInterrupt; py4j's logged copy is silenced.
+        assert "KeyboardInterrupt while sending command" not in p.stderr, p.stderr[-3000:]
+        assert "Traceback" not in p.stderr, p.stderr[-3000:]

@@ -5,9 +5,10 @@ commit a dead process left), prints what it read, then writes a new generation i
 halts, as SIGKILL would, right before commit step N (test hook
 ``PYFLINK_TABLE_TEST_COMMIT_CRASH_STEP``); the runs crash at the steps of ``CRASH_STEPS`` in turn,
 until a run's commit has fewer steps and completes. Every run must read the old or the new
-generation, whole. Each run costs a JVM start (a minute on a busy machine), so the steps are
-sampled: every step up to the first moves (the journal's rename, the first deletes and moves),
-then sparser. The single-file case has five steps and is crashed at each.
+generation, whole. Each run costs a JVM start (a minute on a busy machine), so for the larger
+partitioned overwrite the steps are sampled: every step up to the first moves (the journal's
+rename, the first deletes and moves), then sparser. The JSON append and the single-file case are
+crashed at every step of their commit, in turn, until the run after the last step completes.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import pytest
 
 ROWS = 4  # rows per generation; partition p = i % 2
 CRASH_STEPS = [1, 2, 3, 4, 5, 7, 10, 14]
+EXHAUSTIVE = {"append", "single_file_overwrite"}  # crashed at step 1, 2, 3, ... (every step)
 
 # One table per case (each crash point costs a JVM start): the commit code is the same for every
 # format, so the cases vary what a commit does: delete old files and move new ones into partition
@@ -84,7 +86,7 @@ def test_every_crash_point_leaves_old_or_new_whole(tmp_path, case):
     crashes = 0
     gen = 1
     while True:
-        step = CRASH_STEPS[gen - 1]
+        step = gen if case in EXHAUSTIVE else CRASH_STEPS[gen - 1]
         code, out, err = run(script, root, case, gen, step)
         reads = [line for line in out.splitlines() if line.startswith("READ ")]
         assert len(reads) == 1, (code, out, err[-3000:])

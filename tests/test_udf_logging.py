@@ -176,6 +176,34 @@ def test_pandas_aggregate_and_row_based_aggregate(t_env: TableEnvironment, caugh
     _check(_logged(caught, tag), "min_max", [f"{tag} group of 1", f"{tag} group of 2"])
 
 
+def test_plain_pandas_aggregate_in_over_window_and_sql(t_env: TableEnvironment, caught: _Collect,
+                                                       capsys: Any) -> None:
+    # Spark plans these itself and calls the plain function as its grouped-aggregate pandas UDF.
+    tag = _tag()
+
+    def pandas_sum(v: pd.Series) -> int:
+        logging.getLogger("udf.test").info("%s frame of %d", tag, len(v))
+        print(f"{tag} printed")
+        return int(v.sum())
+
+    summed = udaf(pandas_sum, func_type="pandas", name="pandas_sum", result_type=DataTypes.BIGINT())
+    t = _source(t_env)
+    over = t.over_window(Over.partition_by(col("k")).order_by(col("v")).preceding(row_interval(1)).alias("w"))
+    assert sorted_rows(over.select(col("v"), summed(col("v")).over(col("w")))) == [(3, 3), (5, 5), (9, 14)]
+    records = _logged(caught, tag)
+    assert len(records) >= 3  # one call per frame at least (Spark may evaluate a frame more than once)
+    _check(records, "pandas_sum", [r.udf_message for r in records])  # type: ignore[attr-defined]
+    assert {r.udf_message for r in records} == {f"{tag} frame of 1", f"{tag} frame of 2"}  # type: ignore[attr-defined]
+
+    caught.records.clear()
+    t_env.create_temporary_view("logged_source", t)
+    t_env.create_temporary_function("pandas_sum", summed)
+    result = t_env.sql_query("SELECT k, pandas_sum(v) FROM logged_source GROUP BY k")
+    assert sorted_rows(result) == [(1, 14), (2, 3)]
+    _check(_logged(caught, tag), "pandas_sum", [f"{tag} frame of 1", f"{tag} frame of 2"])
+    assert f"{tag} printed" in capsys.readouterr().out
+
+
 def test_table_aggregate_and_map(t_env: TableEnvironment, caught: _Collect) -> None:
     tag = _tag()
 

@@ -138,3 +138,24 @@ def open_function(function: Any, name: str = "", metrics: Any = None, close_at_t
         on_task_end(close)
     if metrics is not None:
         on_task_end(lambda: metrics.add(_snapshot(registry)) if registry else None)
+
+
+class PlainFunction:
+    """A plain function (no open/close) that Spark calls directly, e.g. a pandas aggregate of
+    Series as Spark's grouped-aggregate UDF: its task is prepared before the first call, so what
+    it logs or prints is routed and named after it (``name``), as for every other function kind.
+
+    :param function: the user's function.
+    :param name: the function's name.
+    """
+
+    def __init__(self, function: Callable[..., Any], name: str) -> None:
+        self.function = function
+        self.name = name
+        self._prepared = False  # Spark unpickles the function anew for every task
+
+    def __call__(self, *args: Any) -> Any:
+        if not self._prepared:
+            self._prepared = True
+            prepare_task()
+        return self.function(*args)

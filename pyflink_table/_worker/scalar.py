@@ -320,6 +320,7 @@ class ScalarEvaluator:
 
     def _reset(self) -> None:
         self._opened = False
+        self._not_null = False
         self._check: Optional[Checker] = None
         self._metric_registry: Dict[str, Any] = {}
         self._arrow_type: Any = None
@@ -328,7 +329,7 @@ class ScalarEvaluator:
 
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)
-        for key in ("_opened", "_check", "_metric_registry", "_arrow_type", "_converters"):
+        for key in ("_opened", "_not_null", "_check", "_metric_registry", "_arrow_type", "_converters"):
             state.pop(key, None)
         return state
 
@@ -341,6 +342,7 @@ class ScalarEvaluator:
         from pyflink_table._functions import FunctionContext
 
         self._check, self._arrow_type = result_conversion(self.result_type)
+        self._not_null = self.result_type.endswith(" NOT NULL")
         lifecycle.prepare_task()
         context = FunctionContext(MetricGroup([self.name], self._metric_registry),
                                   lifecycle.job_parameters(), lifecycle.task_info())
@@ -372,17 +374,28 @@ class ScalarEvaluator:
             self._open()
         if self.arrow_batches:
             if self.pyarrow:
-                return self._eval_arrow_batch(args)
-            return self._eval_pandas_batch(args) if self.pandas else self._eval_row_batch(args)
+                array = self._eval_arrow_batch(args)
+            else:
+                array = self._eval_pandas_batch(args) if self.pandas else self._eval_row_batch(args)
+            if self._not_null and array.null_count:
+                self._null_returned()
+            return array
         values = [a if isinstance(a, _PLAIN) else to_flink_value(a) for a in args]
         try:
             result = self.function.eval(*values)
         except Exception as e:
             raise _failure(f"Python function '{self.name}'", e) from None
+        if result is None and self._not_null:
+            self._null_returned()
         try:
             return self._check(result)  # type: ignore[misc]
         except TypeError as e:
             raise UserFunctionError(f"Python function '{self.name}' {e}") from None
+
+    def _null_returned(self) -> None:
+        # Flink's NOT NULL enforcer fails the job rather than write the null on.
+        raise UserFunctionError(f"Python function '{self.name}' returned a null value, however, its result type "
+                                f"{self.result_type} is NOT NULL.")
 
     # general function, one Arrow batch at a time
     def _eval_row_batch(self, arrays: Any) -> Any:
