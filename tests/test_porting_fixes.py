@@ -176,3 +176,40 @@ def test_format_descriptor_str() -> None:
 
     # PyFlink 2.3 (test_table_descriptor.test_to_string)
     assert str(FormatDescriptor.for_format("test-format").option("a", False).build()) == "test-format[{a=false}]"
+
+
+def test_untranslated_java_errors_are_py4j_java_errors(t_env: TableEnvironment) -> None:
+    # PyFlink 2.3 translates only TableException and the catalog exceptions; a validation error,
+    # a parse error or a failing Python function reaches its users as Py4JJavaError (measured:
+    # sql_query on a missing table, use_modules('core', 'dummy'), execute_sql('selec 1'), a pandas
+    # UDF returning the wrong length). Here they are PyFlink-named errors that are also Py4JJavaError.
+    from py4j.protocol import Py4JJavaError
+
+    from pyflink_table.errors import PythonException, SqlParserException, ValidationException
+    from pyflink_table.udf import udf
+
+    with pytest.raises(Py4JJavaError, match="No module with name 'dummy' exists") as info:
+        t_env.use_modules("core", "dummy")
+    assert isinstance(info.value, ValidationException) and info.value.java_exception is None
+    with pytest.raises(Py4JJavaError) as parse:
+        t_env.execute_sql("selec 1")
+    assert isinstance(parse.value, SqlParserException)
+    assert "\tat " not in str(parse.value)
+
+    @udf(result_type=DataTypes.INT(), func_type="pandas")
+    def length_mismatch(i: Any) -> Any:
+        return i[1:]
+
+    @udf(result_type=DataTypes.INT(), func_type="pandas")
+    def result_type_not_series(i: Any) -> Any:
+        return i.iloc[0]
+
+    t = t_env.from_elements([(1,), (2,), (3,)], ["a"])
+    # PyFlink 2.3's messages (its batch lengths depend on the bundle size, so the numbers are not fixed)
+    with pytest.raises(Py4JJavaError, match=r"The result length '(\d+)' of Pandas UDF 'length_mismatch' is not "
+                                            r"equal to the input length '\d+'") as failed:
+        t.select(length_mismatch(t.a)).to_pandas()
+    assert isinstance(failed.value, PythonException)
+    with pytest.raises(Py4JJavaError, match=r"The result type of Pandas UDF 'result_type_not_series' must be "
+                                            r"pandas.Series or pandas.DataFrame, got <class 'numpy.int64'>"):
+        t.select(result_type_not_series(t.a)).to_pandas()

@@ -466,13 +466,14 @@ class ScalarEvaluator:
             if hasattr(result, "__len__") and not isinstance(result, (str, bytes, dict)):
                 result = pd.Series(list(result))
             else:
+                # PyFlink's wording (its users match on it)
                 raise UserFunctionError(
-                    f"Pandas function '{self.name}' returned {type(result).__name__}; it must return a "
-                    f"pandas.Series (or DataFrame for ROW results) of the input's length {length}")
+                    f"The result type of Pandas UDF '{self.name}' must be pandas.Series or pandas.DataFrame, "
+                    f"got {type(result)}")
         if len(result) != length:
             raise UserFunctionError(
-                f"Pandas function '{self.name}' returned {len(result)} values for {length} input rows; "
-                "the result must have the length of its input")
+                f"The result length '{len(result)}' of Pandas UDF '{self.name}' is not equal to the input "
+                f"length '{length}'")
         return self._pandas_to_arrow(result, self._arrow_type)
 
     def _pandas_to_arrow(self, result: Any, target: Any) -> Any:
