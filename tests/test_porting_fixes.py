@@ -213,3 +213,40 @@ def test_untranslated_java_errors_are_py4j_java_errors(t_env: TableEnvironment) 
     with pytest.raises(Py4JJavaError, match=r"The result type of Pandas UDF 'result_type_not_series' must be "
                                             r"pandas.Series or pandas.DataFrame, got <class 'numpy.int64'>"):
         t.select(result_type_not_series(t.a)).to_pandas()
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Asia/Shanghai"])
+def test_timestamp_ltz_arguments_are_aware(zone: str) -> None:
+    # PyFlink 2.3 (measured, time zone UTC): a general function gets datetime(1970, 1, 2, 0, 0, 0, 123000,
+    # tzinfo=<UTC>), a pandas function a Series of dtype datetime64[ms, UTC]; both equal the aware
+    # input. An identity function returns the same instant. (Outside UTC PyFlink 2.3 hands out the
+    # UTC wall clock labelled with the session zone, a shifted instant; here it is the true instant.)
+    import pytz
+
+    from pyflink_table import EnvironmentSettings
+    from pyflink_table.udf import udf
+
+    env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    env.get_config().set("table.local-time-zone", zone)
+    local = pytz.timezone(zone).localize(datetime.datetime(1970, 1, 2, 0, 0, 0, 123000))
+
+    @udf(result_type=DataTypes.STRING())
+    def general(v: Any) -> str:
+        return f"{v == local}|{v.utcoffset()}"
+
+    @udf(result_type=DataTypes.STRING(), func_type="pandas")
+    def pandas_fn(s: Any) -> Any:
+        import pandas as pd
+        return pd.Series([f"{s[0] == local}|{s.dt.tz}"] * len(s))
+
+    @udf(result_type=DataTypes.TIMESTAMP_LTZ(3))
+    def ident(v: Any) -> Any:
+        return v
+
+    t = env.from_elements([(local,)], DataTypes.ROW([DataTypes.FIELD("a", DataTypes.TIMESTAMP_LTZ(3))]))
+    rows = t.select(general(t.a), pandas_fn(t.a), ident(t.a).cast(DataTypes.STRING()),
+                    t.a.cast(DataTypes.STRING())).execute().collect()
+    offset = "0:00:00" if zone == "UTC" else "8:00:00"
+    [(g, p, back, original)] = [tuple(r) for r in rows]
+    assert (g, p) == (f"True|{offset}", f"True|{zone}")
+    assert back.startswith("1970-01-02 00:00:00.123") and original == "1970-01-02 00:00:00.123"
