@@ -250,3 +250,36 @@ def test_timestamp_ltz_arguments_are_aware(zone: str) -> None:
     [(g, p, back, original)] = [tuple(r) for r in rows]
     assert (g, p) == (f"True|{offset}", f"True|{zone}")
     assert back.startswith("1970-01-02 00:00:00.123") and original == "1970-01-02 00:00:00.123"
+
+
+def test_print_sink_shows_timestamp_ltz_as_an_instant(capsys: Any) -> None:
+    # PyFlink 2.3's print connector (measured): TIMESTAMP_LTZ as the UTC instant with 'Z',
+    # TIMESTAMP as the wall-clock time; session zone Asia/Shanghai.
+    from pyflink_table import EnvironmentSettings
+
+    env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    env.get_config().set("table.local-time-zone", "Asia/Shanghai")
+    env.execute_sql("CREATE TABLE ltz_sink(a TIMESTAMP_LTZ(3), b TIMESTAMP(3), c TIMESTAMP_LTZ(6)) "
+                    "WITH ('connector'='print')")
+    capsys.readouterr()
+    env.execute_sql("INSERT INTO ltz_sink SELECT CAST(TIMESTAMP '1970-01-02 00:00:00.123' AS TIMESTAMP_LTZ(3)), "
+                    "TIMESTAMP '1970-01-02 00:00:00.123', "
+                    "CAST(TIMESTAMP '1970-01-02 00:00:00.123456' AS TIMESTAMP_LTZ(6))").wait()
+    assert capsys.readouterr().out.splitlines() == [
+        "+I[1970-01-01T16:00:00.123Z, 1970-01-02T00:00:00.123, 1970-01-01T16:00:00.123456Z]"]
+
+
+def test_from_elements_of_row_expressions(t_env: TableEnvironment) -> None:
+    # PyFlink 2.3 (measured): rows given as row(...) expressions, named and typed by the schema
+    from pyflink_table.expressions import lit, row
+
+    schema = DataTypes.ROW([DataTypes.FIELD("a", DataTypes.BIGINT()), DataTypes.FIELD("b", DataTypes.STRING()),
+                            DataTypes.FIELD("c", DataTypes.FLOAT())])
+    t = t_env.from_elements([row(1, "abc", 2.0), row(2, "def", 3.0)], schema)
+    assert t.get_schema().get_field_names() == ["a", "b", "c"]
+    assert [str(x).replace(" NOT NULL", "") for x in t.get_schema().get_field_data_types()] == \
+        ["BIGINT", "STRING", "FLOAT"]
+    assert sorted_rows(t) == [(1, "abc", 2.0), (2, "def", 3.0)]
+    with pytest.raises(ValueError, match="doesn't support part of the elements are Expression"):
+        t_env.from_elements([row(1, "abc", 2.0), (2, "def", 3.0)], schema)
+    assert sorted_rows(t_env.from_elements([lit(1), lit(2)], DataTypes.BIGINT())) == [(1,), (2,)]
