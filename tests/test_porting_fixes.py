@@ -283,3 +283,15 @@ def test_from_elements_of_row_expressions(t_env: TableEnvironment) -> None:
     with pytest.raises(ValueError, match="doesn't support part of the elements are Expression"):
         t_env.from_elements([row(1, "abc", 2.0), (2, "def", 3.0)], schema)
     assert sorted_rows(t_env.from_elements([lit(1), lit(2)], DataTypes.BIGINT())) == [(1,), (2,)]
+
+
+def test_resolved_schema_physical_and_equality(t_env: TableEnvironment) -> None:
+    # PyFlink 2.3's test_schema_operation: the resolved schema of from_elements equals a physical one
+    from pyflink_table.catalog import ResolvedSchema
+
+    t = t_env.from_elements([(1, "Hi", "Hello")], ["a", "b", "c"])
+    expected = ResolvedSchema.physical(["a", "b", "c"], [DataTypes.BIGINT(), DataTypes.STRING(), DataTypes.STRING()])
+    assert t.get_resolved_schema() == expected
+    assert t.get_resolved_schema() != ResolvedSchema.physical(["a", "b", "c"], [DataTypes.INT()] * 3)
+    with pytest.raises(ValueError):
+        ResolvedSchema.physical(["a"], [])
