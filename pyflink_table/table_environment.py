@@ -18,7 +18,8 @@ from pyflink_table.row import Row
 from pyflink_table.table import Table
 from pyflink_table.table_config import TableConfig
 from pyflink_table.table_result import ResultKind, TableResult
-from pyflink_table.types import BigIntType, DataType, RowType, _infer_type, _merge_type, parse_type_string
+from pyflink_table.types import (BigIntType, DataType, RowType, UserDefinedType, _infer_type, _merge_type,
+                                 parse_type_string)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -195,6 +196,11 @@ class TableEnvironment:
         else:
             names, types = _infer_schema_from_data(data, list(schema) if schema is not None else None)
         rows = [_to_spark_value(_as_tuple(r, names)) for r in data]
+        udts = [i for i, t in enumerate(types) if isinstance(t, UserDefinedType)]
+        if udts:
+            # a user-defined type's values are stored in its SQL form (PyFlink serializes them too)
+            rows = [tuple(types[i].serialize(v) if i in udts and v is not None and not isinstance(v, (list, tuple))  # type: ignore[attr-defined]
+                          else v for i, v in enumerate(r)) for r in rows]
         return self._create_table(rows, names, types, verify_schema)
 
     def _from_expressions(self, elements: List[Any], schema: Any) -> Table:

@@ -295,3 +295,35 @@ def test_resolved_schema_physical_and_equality(t_env: TableEnvironment) -> None:
     assert t.get_resolved_schema() != ResolvedSchema.physical(["a", "b", "c"], [DataTypes.INT()] * 3)
     with pytest.raises(ValueError):
         ResolvedSchema.physical(["a"], [])
+
+
+class _Point:
+    def __init__(self, x: float, y: float) -> None:
+        self.x, self.y = x, y
+
+
+def test_from_elements_serializes_user_defined_types(t_env: TableEnvironment, capsys: Any) -> None:
+    # PyFlink 2.3's test_from_element: a UDT column holds the serialized form, printed [3.0, 4.0]
+    from pyflink_table.types import UserDefinedType
+
+    class PointUDT(UserDefinedType):
+        @classmethod
+        def sql_type(cls) -> Any:
+            return DataTypes.ARRAY(DataTypes.DOUBLE(False))
+
+        @classmethod
+        def module(cls) -> str:
+            return "tests.test_porting_fixes"
+
+        def serialize(self, obj: Any) -> Any:
+            return [obj.x, obj.y]
+
+        def deserialize(self, datum: Any) -> Any:
+            return _Point(datum[0], datum[1])
+
+    schema = DataTypes.ROW([DataTypes.FIELD("a", DataTypes.BIGINT()), DataTypes.FIELD("q", PointUDT())])
+    t = t_env.from_elements([(1, _Point(3.0, 4.0)), (2, None)], schema)
+    t_env.execute_sql("CREATE TABLE udt_sink(a BIGINT, q ARRAY<DOUBLE NOT NULL>) WITH ('connector' = 'print')")
+    capsys.readouterr()
+    t.execute_insert("udt_sink").wait()
+    assert sorted(capsys.readouterr().out.splitlines()) == ["+I[1, [3.0, 4.0]]", "+I[2, null]"]
