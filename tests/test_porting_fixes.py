@@ -327,3 +327,20 @@ def test_from_elements_serializes_user_defined_types(t_env: TableEnvironment, ca
     capsys.readouterr()
     t.execute_insert("udt_sink").wait()
     assert sorted(capsys.readouterr().out.splitlines()) == ["+I[1, [3.0, 4.0]]", "+I[2, null]"]
+
+
+@pytest.mark.parametrize("streaming", [False, True])
+def test_proctime_computed_column_with_legacy_keys(tmp_path: Any, streaming: bool) -> None:
+    # PyFlink 2.3's stream pandas UDAF tests declare `protime AS PROCTIME()` on a legacy-keyed csv table
+    from pyflink_table import EnvironmentSettings
+
+    path = os.path.join(str(tmp_path), "src.csv")
+    with open(path, "w") as f:
+        f.write("1,2,3\n4,5,6\n")
+    env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode() if streaming
+                                  else EnvironmentSettings.in_batch_mode())
+    env.execute_sql(f"""CREATE TABLE src(a TINYINT, b SMALLINT, c SMALLINT, protime AS PROCTIME()) WITH (
+        'connector.type' = 'filesystem', 'format.type' = 'csv', 'connector.path' = '{path}',
+        'format.ignore-first-line' = 'false', 'format.field-delimiter' = ',')""")
+    t = env.from_path("src")
+    assert sorted(t.select(t.a, t.b).to_pandas().values.tolist()) == [[1, 2], [4, 5]]
