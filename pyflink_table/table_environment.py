@@ -940,6 +940,10 @@ def _to_spark_value(value: Any) -> Any:
     return value
 
 
+class _ElementTypeError(ValidationException, TypeError):
+    """A from_elements value that does not fit its type: PyFlink's verifier raises TypeError."""
+
+
 def _raise_bad_element(rows: List[Any], schema: Any, cause: Exception) -> None:
     """Raise ValidationException naming the first row (0-based, as given) and column whose value
     does not fit its declared type; return when every value fits (the cause was something else)."""
@@ -957,7 +961,7 @@ def _raise_bad_element(rows: List[Any], schema: Any, cause: Exception) -> None:
             try:
                 verify(value)
             except Exception as e:  # noqa: BLE001 - PySpark's TypeError/ValueError, reworded below
-                raise ValidationException(
+                raise _ElementTypeError(
                     f"Row {i}, column '{field.name}': value {value!r} ({type(value).__name__}) does not fit the "
                     f"column's type: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
 

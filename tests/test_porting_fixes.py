@@ -344,3 +344,18 @@ def test_proctime_computed_column_with_legacy_keys(tmp_path: Any, streaming: boo
         'format.ignore-first-line' = 'false', 'format.field-delimiter' = ',')""")
     t = env.from_path("src")
     assert sorted(t.select(t.a, t.b).to_pandas().values.tolist()) == [[1, 2], [4, 5]]
+
+
+def test_from_elements_value_of_wrong_type_is_a_type_error(t_env: TableEnvironment) -> None:
+    # PyFlink 2.3's test_row_form_consistency_with_elements: a nested row value of the wrong type
+    # raises TypeError (here a ValidationException that is also a TypeError)
+    from pyflink_table.errors import ValidationException
+
+    schema = DataTypes.ROW([DataTypes.FIELD("col", DataTypes.ARRAY(DataTypes.ROW(
+        [DataTypes.FIELD("a", DataTypes.STRING()), DataTypes.FIELD("b", DataTypes.BOOLEAN())])))])
+    for bad in ([("pyflink", True), (True, "pyflink")], [Row(a=True, b="pyflink")]):
+        with pytest.raises(TypeError) as info:
+            t_env.from_elements([(bad,)], schema)
+        assert isinstance(info.value, ValidationException)
+    assert [tuple(r) for r in t_env.from_elements([([Row("pyflink", True)],)], schema).execute().collect()] == \
+        [([Row("pyflink", True)],)]
