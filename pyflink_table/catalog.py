@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from pyflink_table.configuration import Configuration
-from pyflink_table.errors import java_errors
+from pyflink_table.errors import TableException, java_errors
 from pyflink_table.table_schema import ResolvedSchema  # noqa: F401  (pyflink.table.catalog exports it)
 
 if TYPE_CHECKING:
     from pyflink_table.table_environment import TableEnvironment
 
-__all__ = ["Catalog", "CatalogDescriptor", "ObjectIdentifier", "ObjectPath", "ResolvedSchema"]
+__all__ = ["Catalog", "CatalogBaseTable", "CatalogDescriptor", "ObjectIdentifier", "ObjectPath", "ResolvedSchema"]
 
 
 class ObjectPath:
@@ -118,6 +118,54 @@ class CatalogDescriptor:
 
     def get_comment(self) -> Optional[str]:
         """The comment, if any."""
+        return self._comment
+
+
+class CatalogBaseTable:
+    """A table or view as a catalog holds it: its declared schema, connector options and comment.
+
+    :param schema: the table's declared (unresolved) :class:`~pyflink_table.Schema`.
+    :param options: the connector options.
+    :param comment: the table's comment, if any.
+    """
+
+    def __init__(self, schema: Any, options: Optional[Dict[str, str]] = None, comment: Optional[str] = None) -> None:
+        self._schema = schema
+        self._options = dict(options or {})
+        self._comment = comment
+
+    @staticmethod
+    def create_table(schema: Any, partition_keys: Optional[List[str]] = None,
+                     properties: Optional[Dict[str, str]] = None, comment: Optional[str] = None
+                     ) -> "CatalogBaseTable":
+        """A catalog table of ``schema`` with connector ``properties``; partition keys are not kept here."""
+        if partition_keys:
+            raise TableException("Unsupported: CatalogBaseTable.create_table with partition keys; declare them "
+                                 "in a CREATE TABLE ... PARTITIONED BY statement instead.")
+        return CatalogBaseTable(schema, properties, comment)
+
+    def get_options(self) -> Dict[str, str]:
+        """The connector options (a copy)."""
+        return dict(self._options)
+
+    def get_unresolved_schema(self) -> Any:
+        """The declared :class:`~pyflink_table.Schema`."""
+        return self._schema
+
+    def get_comment(self) -> str:
+        """The comment ('' when there is none)."""
+        return self._comment or ""
+
+    def copy(self) -> "CatalogBaseTable":
+        """A copy of this table."""
+        return CatalogBaseTable(self._schema, self._options, self._comment)
+
+    def get_description(self) -> Optional[str]:
+        """A one-line description: the comment, if any."""
+        return self._comment
+
+    def get_detailed_description(self) -> Optional[str]:
+        """A detailed description: the comment, if any."""
         return self._comment
 
 

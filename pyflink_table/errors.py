@@ -11,6 +11,8 @@ import functools
 import inspect
 from typing import Any, Callable, Dict, Type, TypeVar
 
+from py4j.protocol import Py4JJavaError
+
 from pyflink_table import _protocol
 
 __all__ = [
@@ -46,19 +48,34 @@ class JavaException(Exception):
         return self.stack_trace
 
 
+class _ThroughPy4J(Py4JJavaError):
+    """Marks the errors PyFlink lets through Py4J untranslated (``ValidationException``,
+    ``SqlParserException``, Python function failures reach PyFlink's users as ``Py4JJavaError``), so
+    ``except Py4JJavaError`` handlers ported from PyFlink catch them; there is no Java exception
+    behind them here (``java_exception`` is None) and ``str()`` is the one-line message."""
+
+    def __init__(self, message: str) -> None:  # pylint: disable=super-init-not-called
+        # Py4JJavaError.__init__ needs a JVM throwable; set what it would set instead
+        self.args = (message,)
+        self.errmsg = message
+        self.java_exception = None
+        self.exception_cmd = None
+        self.cause = None
+
+
 class TableException(JavaException):
     """General error during table handling, including features that are not supported."""
 
 
-class ValidationException(JavaException):
+class ValidationException(JavaException, _ThroughPy4J):
     """Invalid input found before anything runs: unknown column, function or table, bad arguments."""
 
 
-class SqlParserException(JavaException):
+class SqlParserException(JavaException, _ThroughPy4J):
     """A SQL statement or string expression could not be parsed."""
 
 
-class PythonException(TableException):
+class PythonException(TableException, _ThroughPy4J):
     """A Python user-defined function failed; the message carries the user's Python traceback."""
 
 

@@ -19,7 +19,8 @@ from pyflink_table.row import Row
 from pyflink_table.table import Table
 from pyflink_table.table_config import TableConfig
 from pyflink_table.table_result import ResultKind, TableResult
-from pyflink_table.types import BigIntType, DataType, RowType, _infer_type, _merge_type, parse_type_string
+from pyflink_table.types import (BigIntType, DataType, RowType, UserDefinedType, _infer_type, _merge_type,
+                                 parse_type_string)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -180,6 +181,13 @@ class TableEnvironment:
             >>> t_env.from_elements([(1, 'Hi'), (2, 'Hello')], ['a', 'b'])
         """
         data = list(elements)
+        from pyflink_table.expression import Expression
+
+        if data and all(isinstance(e, Expression) for e in data):
+            return self._from_expressions(data, schema)
+        if any(isinstance(e, Expression) for e in data):
+            # PyFlink's message
+            raise ValueError("It doesn't support part of the elements are Expression, while the others are not.")
         names: List[str]
         types: List[DataType]
         if isinstance(schema, RowType):
@@ -190,7 +198,41 @@ class TableEnvironment:
         else:
             names, types = _infer_schema_from_data(data, list(schema) if schema is not None else None)
         rows = [_to_spark_value(_as_tuple(r, names)) for r in data]
+        udts = [i for i, t in enumerate(types) if isinstance(t, UserDefinedType)]
+        if udts:
+            # a user-defined type's values are stored in its SQL form (PyFlink serializes them too)
+            rows = [tuple(types[i].serialize(v) if i in udts and v is not None and not isinstance(v, (list, tuple))  # type: ignore[attr-defined]
+                          else v for i, v in enumerate(r)) for r in rows]
         return self._create_table(rows, names, types, verify_schema)
+
+    def _from_expressions(self, elements: List[Any], schema: Any) -> Table:
+        """Rows given as expressions (``row(1, 'a')``, ``lit(1)``), each evaluated once: a ROW
+        expression gives one column per field, anything else one column ``f0``; a ROW schema names
+        and casts the columns, as Flink's ``fromValues``."""
+        from pyflink_table.expressions import col
+
+        one = self.from_elements([(0,)], ["f0"])
+        parts = []
+        for e in elements:
+            part = one.select(e.alias("f0"))
+            t = part.get_schema().get_field_data_types()[0]
+            if isinstance(t, RowType):
+                part = part.select(*[col("f0").get(i).alias(n) for i, n in enumerate(t.field_names())])
+            if isinstance(schema, RowType):
+                if len(schema.field_names()) != len(part.get_schema().get_field_names()):
+                    raise ValidationException(
+                        f"Row {e} has {len(part.get_schema().get_field_names())} field(s), but the schema has "
+                        f"{len(schema.field_names())}: {', '.join(schema.field_names())}.")
+                part = part.select(*[col(c).cast(ft).alias(n) for c, n, ft in
+                                     zip(part.get_schema().get_field_names(), schema.field_names(),
+                                         schema.field_types())])
+            elif isinstance(schema, DataType):
+                part = part.select(col("f0").cast(schema))
+            parts.append(part)
+        out = parts[0]
+        for p in parts[1:]:
+            out = out.union_all(p)
+        return out
 
     def from_collection(self, data: Iterable[Any], fields: Union[str, Sequence[str], None] = None) -> Table:
         """FLIP-38: :meth:`from_elements` with names as ``"a, b"``."""

@@ -108,6 +108,25 @@ class ResolvedSchema:
         self._names = list(names)
         self._types = list(types)
 
+    @staticmethod
+    def physical(column_names: Sequence[str], column_data_types: Sequence[DataType]) -> "ResolvedSchema":
+        """A schema of physical columns only.
+
+        :param column_names: the column names.
+        :param column_data_types: their types, one per name.
+        :return: the schema.
+        """
+        if len(column_names) != len(column_data_types):
+            raise ValueError("Length of column names and column data types must be equal.")
+        return ResolvedSchema(column_names, column_data_types)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, ResolvedSchema) and self._names == other._names
+                and self._types == other._types)
+
+    def __hash__(self) -> int:
+        return hash((tuple(self._names), tuple(self._types)))
+
     def get_column_count(self) -> int:
         """The number of columns."""
         return len(self._names)

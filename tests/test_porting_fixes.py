@@ -176,3 +176,186 @@ def test_format_descriptor_str() -> None:
 
     # PyFlink 2.3 (test_table_descriptor.test_to_string)
     assert str(FormatDescriptor.for_format("test-format").option("a", False).build()) == "test-format[{a=false}]"
+
+
+def test_untranslated_java_errors_are_py4j_java_errors(t_env: TableEnvironment) -> None:
+    # PyFlink 2.3 translates only TableException and the catalog exceptions; a validation error,
+    # a parse error or a failing Python function reaches its users as Py4JJavaError (measured:
+    # sql_query on a missing table, use_modules('core', 'dummy'), execute_sql('selec 1'), a pandas
+    # UDF returning the wrong length). Here they are PyFlink-named errors that are also Py4JJavaError.
+    from py4j.protocol import Py4JJavaError
+
+    from pyflink_table.errors import PythonException, SqlParserException, ValidationException
+    from pyflink_table.udf import udf
+
+    with pytest.raises(Py4JJavaError, match="No module with name 'dummy' exists") as info:
+        t_env.use_modules("core", "dummy")
+    assert isinstance(info.value, ValidationException) and info.value.java_exception is None
+    with pytest.raises(Py4JJavaError) as parse:
+        t_env.execute_sql("selec 1")
+    assert isinstance(parse.value, SqlParserException)
+    assert "\tat " not in str(parse.value)
+
+    @udf(result_type=DataTypes.INT(), func_type="pandas")
+    def length_mismatch(i: Any) -> Any:
+        return i[1:]
+
+    @udf(result_type=DataTypes.INT(), func_type="pandas")
+    def result_type_not_series(i: Any) -> Any:
+        return i.iloc[0]
+
+    t = t_env.from_elements([(1,), (2,), (3,)], ["a"])
+    # PyFlink 2.3's messages (its batch lengths depend on the bundle size, so the numbers are not fixed)
+    with pytest.raises(Py4JJavaError, match=r"The result length '(\d+)' of Pandas UDF 'length_mismatch' is not "
+                                            r"equal to the input length '\d+'") as failed:
+        t.select(length_mismatch(t.a)).to_pandas()
+    assert isinstance(failed.value, PythonException)
+    with pytest.raises(Py4JJavaError, match=r"The result type of Pandas UDF 'result_type_not_series' must be "
+                                            r"pandas.Series or pandas.DataFrame, got <class 'numpy.int64'>"):
+        t.select(result_type_not_series(t.a)).to_pandas()
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Asia/Shanghai"])
+def test_timestamp_ltz_arguments_are_aware(zone: str) -> None:
+    # PyFlink 2.3 (measured, time zone UTC): a general function gets datetime(1970, 1, 2, 0, 0, 0, 123000,
+    # tzinfo=<UTC>), a pandas function a Series of dtype datetime64[ms, UTC]; both equal the aware
+    # input. An identity function returns the same instant. (Outside UTC PyFlink 2.3 hands out the
+    # UTC wall clock labelled with the session zone, a shifted instant; here it is the true instant.)
+    import pytz
+
+    from pyflink_table import EnvironmentSettings
+    from pyflink_table.udf import udf
+
+    env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    env.get_config().set("table.local-time-zone", zone)
+    local = pytz.timezone(zone).localize(datetime.datetime(1970, 1, 2, 0, 0, 0, 123000))
+
+    @udf(result_type=DataTypes.STRING())
+    def general(v: Any) -> str:
+        return f"{v == local}|{v.utcoffset()}"
+
+    @udf(result_type=DataTypes.STRING(), func_type="pandas")
+    def pandas_fn(s: Any) -> Any:
+        import pandas as pd
+        return pd.Series([f"{s[0] == local}|{s.dt.tz}"] * len(s))
+
+    @udf(result_type=DataTypes.TIMESTAMP_LTZ(3))
+    def ident(v: Any) -> Any:
+        return v
+
+    t = env.from_elements([(local,)], DataTypes.ROW([DataTypes.FIELD("a", DataTypes.TIMESTAMP_LTZ(3))]))
+    rows = t.select(general(t.a), pandas_fn(t.a), ident(t.a).cast(DataTypes.STRING()),
+                    t.a.cast(DataTypes.STRING())).execute().collect()
+    offset = "0:00:00" if zone == "UTC" else "8:00:00"
+    [(g, p, back, original)] = [tuple(r) for r in rows]
+    assert (g, p) == (f"True|{offset}", f"True|{zone}")
+    assert back.startswith("1970-01-02 00:00:00.123") and original == "1970-01-02 00:00:00.123"
+
+
+def test_print_sink_shows_timestamp_ltz_as_an_instant(capsys: Any) -> None:
+    # PyFlink 2.3's print connector (measured): TIMESTAMP_LTZ as the UTC instant with 'Z',
+    # TIMESTAMP as the wall-clock time; session zone Asia/Shanghai.
+    from pyflink_table import EnvironmentSettings
+
+    env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    env.get_config().set("table.local-time-zone", "Asia/Shanghai")
+    env.execute_sql("CREATE TABLE ltz_sink(a TIMESTAMP_LTZ(3), b TIMESTAMP(3), c TIMESTAMP_LTZ(6)) "
+                    "WITH ('connector'='print')")
+    capsys.readouterr()
+    env.execute_sql("INSERT INTO ltz_sink SELECT CAST(TIMESTAMP '1970-01-02 00:00:00.123' AS TIMESTAMP_LTZ(3)), "
+                    "TIMESTAMP '1970-01-02 00:00:00.123', "
+                    "CAST(TIMESTAMP '1970-01-02 00:00:00.123456' AS TIMESTAMP_LTZ(6))").wait()
+    assert capsys.readouterr().out.splitlines() == [
+        "+I[1970-01-01T16:00:00.123Z, 1970-01-02T00:00:00.123, 1970-01-01T16:00:00.123456Z]"]
+
+
+def test_from_elements_of_row_expressions(t_env: TableEnvironment) -> None:
+    # PyFlink 2.3 (measured): rows given as row(...) expressions, named and typed by the schema
+    from pyflink_table.expressions import lit, row
+
+    schema = DataTypes.ROW([DataTypes.FIELD("a", DataTypes.BIGINT()), DataTypes.FIELD("b", DataTypes.STRING()),
+                            DataTypes.FIELD("c", DataTypes.FLOAT())])
+    t = t_env.from_elements([row(1, "abc", 2.0), row(2, "def", 3.0)], schema)
+    assert t.get_schema().get_field_names() == ["a", "b", "c"]
+    assert [str(x).replace(" NOT NULL", "") for x in t.get_schema().get_field_data_types()] == \
+        ["BIGINT", "STRING", "FLOAT"]
+    assert sorted_rows(t) == [(1, "abc", 2.0), (2, "def", 3.0)]
+    with pytest.raises(ValueError, match="doesn't support part of the elements are Expression"):
+        t_env.from_elements([row(1, "abc", 2.0), (2, "def", 3.0)], schema)
+    assert sorted_rows(t_env.from_elements([lit(1), lit(2)], DataTypes.BIGINT())) == [(1,), (2,)]
+
+
+def test_resolved_schema_physical_and_equality(t_env: TableEnvironment) -> None:
+    # PyFlink 2.3's test_schema_operation: the resolved schema of from_elements equals a physical one
+    from pyflink_table.catalog import ResolvedSchema
+
+    t = t_env.from_elements([(1, "Hi", "Hello")], ["a", "b", "c"])
+    expected = ResolvedSchema.physical(["a", "b", "c"], [DataTypes.BIGINT(), DataTypes.STRING(), DataTypes.STRING()])
+    assert t.get_resolved_schema() == expected
+    assert t.get_resolved_schema() != ResolvedSchema.physical(["a", "b", "c"], [DataTypes.INT()] * 3)
+    with pytest.raises(ValueError):
+        ResolvedSchema.physical(["a"], [])
+
+
+class _Point:
+    def __init__(self, x: float, y: float) -> None:
+        self.x, self.y = x, y
+
+
+def test_from_elements_serializes_user_defined_types(t_env: TableEnvironment, capsys: Any) -> None:
+    # PyFlink 2.3's test_from_element: a UDT column holds the serialized form, printed [3.0, 4.0]
+    from pyflink_table.types import UserDefinedType
+
+    class PointUDT(UserDefinedType):
+        @classmethod
+        def sql_type(cls) -> Any:
+            return DataTypes.ARRAY(DataTypes.DOUBLE(False))
+
+        @classmethod
+        def module(cls) -> str:
+            return "tests.test_porting_fixes"
+
+        def serialize(self, obj: Any) -> Any:
+            return [obj.x, obj.y]
+
+        def deserialize(self, datum: Any) -> Any:
+            return _Point(datum[0], datum[1])
+
+    schema = DataTypes.ROW([DataTypes.FIELD("a", DataTypes.BIGINT()), DataTypes.FIELD("q", PointUDT())])
+    t = t_env.from_elements([(1, _Point(3.0, 4.0)), (2, None)], schema)
+    t_env.execute_sql("CREATE TABLE udt_sink(a BIGINT, q ARRAY<DOUBLE NOT NULL>) WITH ('connector' = 'print')")
+    capsys.readouterr()
+    t.execute_insert("udt_sink").wait()
+    assert sorted(capsys.readouterr().out.splitlines()) == ["+I[1, [3.0, 4.0]]", "+I[2, null]"]
+
+
+@pytest.mark.parametrize("streaming", [False, True])
+def test_proctime_computed_column_with_legacy_keys(tmp_path: Any, streaming: bool) -> None:
+    # PyFlink 2.3's stream pandas UDAF tests declare `protime AS PROCTIME()` on a legacy-keyed csv table
+    from pyflink_table import EnvironmentSettings
+
+    path = os.path.join(str(tmp_path), "src.csv")
+    with open(path, "w") as f:
+        f.write("1,2,3\n4,5,6\n")
+    env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode() if streaming
+                                  else EnvironmentSettings.in_batch_mode())
+    env.execute_sql(f"""CREATE TABLE src(a TINYINT, b SMALLINT, c SMALLINT, protime AS PROCTIME()) WITH (
+        'connector.type' = 'filesystem', 'format.type' = 'csv', 'connector.path' = '{path}',
+        'format.ignore-first-line' = 'false', 'format.field-delimiter' = ',')""")
+    t = env.from_path("src")
+    assert sorted(t.select(t.a, t.b).to_pandas().values.tolist()) == [[1, 2], [4, 5]]
+
+
+def test_from_elements_value_of_wrong_type_is_a_type_error(t_env: TableEnvironment) -> None:
+    # PyFlink 2.3's test_row_form_consistency_with_elements: a nested row value of the wrong type
+    # raises TypeError (here a ValidationException that is also a TypeError)
+    from pyflink_table.errors import ValidationException
+
+    schema = DataTypes.ROW([DataTypes.FIELD("col", DataTypes.ARRAY(DataTypes.ROW(
+        [DataTypes.FIELD("a", DataTypes.STRING()), DataTypes.FIELD("b", DataTypes.BOOLEAN())])))])
+    for bad in ([("pyflink", True), (True, "pyflink")], [Row(a=True, b="pyflink")]):
+        with pytest.raises(TypeError) as info:
+            t_env.from_elements([(bad,)], schema)
+        assert isinstance(info.value, ValidationException)
+    assert [tuple(r) for r in t_env.from_elements([([Row("pyflink", True)],)], schema).execute().collect()] == \
+        [([Row("pyflink", True)],)]

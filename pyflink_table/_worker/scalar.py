@@ -162,9 +162,8 @@ def arrow_to_python(arrow_type: Any) -> Optional[Callable[[Any], Any]]:
         if element is None:
             return None
         return lambda v: None if v is None else [element(e) for e in v]
-    if pa.types.is_timestamp(arrow_type) and arrow_type.tz is not None:
-        # Spark sends TIMESTAMP_LTZ in the session time zone; PyFlink hands out its wall time.
-        return lambda v: None if v is None else v.replace(tzinfo=None)
+    # TIMESTAMP_LTZ: Spark sends it in the session time zone, and the aware datetime is what
+    # PyFlink hands out (a datetime in the session zone), so it is kept
     return None
 
 
@@ -198,10 +197,8 @@ def _arrow_to_pandas(array: Any) -> Any:
         return pd.DataFrame({array.type.field(i).name: _arrow_to_pandas(f) for i, f in enumerate(fields)})
     if pa.types.is_map(array.type):
         return pd.Series(_column_values(array), dtype=object)  # dicts, as Spark's pandas UDFs get
-    series = array.to_pandas()
-    if pa.types.is_timestamp(array.type) and array.type.tz is not None:
-        series = series.dt.tz_localize(None)
-    return series
+    # TIMESTAMP_LTZ stays aware in the session time zone (datetime64[.., zone]), as PyFlink passes it
+    return array.to_pandas()
 
 
 def _is_nested(arrow_type: Any) -> bool:
@@ -473,13 +470,14 @@ class ScalarEvaluator:
             if hasattr(result, "__len__") and not isinstance(result, (str, bytes, dict)):
                 result = pd.Series(list(result))
             else:
+                # PyFlink's wording (its users match on it)
                 raise UserFunctionError(
-                    f"Pandas function '{self.name}' returned {type(result).__name__}; it must return a "
-                    f"pandas.Series (or DataFrame for ROW results) of the input's length {length}")
+                    f"The result type of Pandas UDF '{self.name}' must be pandas.Series or pandas.DataFrame, "
+                    f"got {type(result)}")
         if len(result) != length:
             raise UserFunctionError(
-                f"Pandas function '{self.name}' returned {len(result)} values for {length} input rows; "
-                "the result must have the length of its input")
+                f"The result length '{len(result)}' of Pandas UDF '{self.name}' is not equal to the input "
+                f"length '{length}'")
         return self._pandas_to_arrow(result, self._arrow_type)
 
     def _pandas_to_arrow(self, result: Any, target: Any) -> Any:

@@ -50,7 +50,7 @@ TEST_BASES = BATCH_BASES | STREAM_BASES | {"PyFlinkTestCase", "PyFlinkITTestCase
 INTERNALS = "pyflink_testing.flink_internals"
 RENAMES: List[Tuple[str, str]] = [
     # JVM internals (modules that do not exist in pyflink_table) -> loud stand-ins
-    (r"\bpyflink\.(java_gateway|serializers|pyflink_gateway_server|util\.java_utils|fn_execution(\.\w+)*"
+    (r"\bpyflink\.(java_gateway|find_flink_home|serializers|pyflink_gateway_server|util\.java_utils|fn_execution(\.\w+)*"
      r"|datastream(\.\w+)*|common\.(serializer|typeinfo|watermark_strategy))\b", INTERNALS),
     (r"\bpyflink\.table\.tests\b", PACKAGE),
     (r"\bpyflink\.testing\b", "pyflink_testing"),

@@ -275,7 +275,7 @@ public final class Connectors {
     List<Column> out = new ArrayList<>();
     for (TableDefinition.Column c : d.columns) {
       if (c.isComputed()) {
-        String sql = c.expression.replaceAll("(?i)\\bPROCTIME\\s*\\(\\s*\\)", "current_timestamp()");
+        String sql = c.expression.replaceAll("(?i)\\bPROCTIME\\s*\\(\\s*\\)", "CURRENT_TIMESTAMP");
         try {
           org.pyflink_table.bridge.expressions.Expr ast = d.expressionColumns.get(c.name);
           df = df.withColumn(c.name, ast != null

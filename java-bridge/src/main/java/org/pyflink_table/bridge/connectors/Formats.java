@@ -484,12 +484,9 @@ public final class Formats {
   static String printValue(Object v) {
     if (v == null) return "null";
     if (v instanceof BigDecimal) return ((BigDecimal) v).toPlainString();
-    if (v instanceof java.sql.Timestamp) {
-      return java.time.LocalDateTime.ofInstant(((java.sql.Timestamp) v).toInstant(), java.time.ZoneOffset.UTC).toString();
-    }
-    if (v instanceof java.time.Instant) {
-      return java.time.LocalDateTime.ofInstant((java.time.Instant) v, java.time.ZoneOffset.UTC).toString();
-    }
+    // TIMESTAMP_LTZ (Spark's TimestampType): Flink prints the instant, in UTC with a 'Z'
+    if (v instanceof java.sql.Timestamp) return ((java.sql.Timestamp) v).toInstant().toString();
+    if (v instanceof java.time.Instant) return v.toString();
     if (v instanceof byte[]) return java.util.Arrays.toString((byte[]) v);
     if (v instanceof Row) return "+I" + printRow((Row) v);
     if (v instanceof scala.collection.Map) {
