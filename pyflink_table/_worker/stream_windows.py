@@ -78,8 +78,9 @@ class WindowProcessor(StatefulProcessor):
         self.stored = handle.getListState("rows", _STORED)
 
     def _window_ends(self, ts: Any) -> Any:
-        """Per row, the end of the last window holding it; earlier ones end a slide apart."""
-        return ts - ts % self.slide + self.slide
+        """Per row, the end of the last window holding it (the one starting at or before the row
+        on a slide boundary); earlier ones end a slide apart."""
+        return ts - ts % self.slide + self.size
 
     def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
         import numpy as np
@@ -96,7 +97,7 @@ class WindowProcessor(StatefulProcessor):
             keep = np.zeros(len(ts), dtype=bool)
             for k in range(self.size // self.slide + 1):
                 end = last_end - k * self.slide
-                alive = (end > ts) & (end - self.size <= ts) & (end - 1 > watermark)
+                alive = (end > ts) & (end - 1 > watermark)
                 keep |= alive
                 ends.update(np.unique(end[alive]).tolist())
             if not keep.any():
