@@ -11,6 +11,7 @@ import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
@@ -27,6 +28,7 @@ public final class StreamWindowAggregation {
   private StreamWindowAggregation() {}
 
   private static final String ROWTIME_LTZ = "__pft_rowtime";
+  private static final String LAST_WINDOW_MAX = "__pft_last_window_max";
   private static final String CONSTANT_KEY = "__pft_all";
   private static final String ROCKSDB =
       "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
@@ -62,7 +64,17 @@ public final class StreamWindowAggregation {
       arguments.add(names);
     }
     projected.add(time.cast(DataTypes.TimestampType).as(ROWTIME_LTZ));
-    Dataset<Row> rows = input.select(projected.toArray(new Column[0])).withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
+    Dataset<Row> marked = input.select(projected.toArray(new Column[0])).withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
+    // Spark drops a stateful operator's input rows at or before the watermark, but Flink keeps a
+    // sliding window's row for its windows that have not fired: the operator's event-time column
+    // is the last instant of the row's last window (the watermark itself still follows the rowtime).
+    List<Column> kept = new ArrayList<>();
+    for (String c : marked.columns()) if (!c.equals(ROWTIME_LTZ)) kept.add(marked.col(c));
+    Column millis = functions.unix_millis(marked.col(ROWTIME_LTZ));
+    Column lastMax = functions.timestamp_millis(millis.minus(functions.pmod(millis, functions.lit(slideMs)))
+        .plus(functions.lit(sizeMs - 1)));
+    kept.add(lastMax.as(LAST_WINDOW_MAX, new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build()));
+    Dataset<Row> rows = marked.select(kept.toArray(new Column[0]));
     StructType rowSchema = rows.schema();
 
     int keyCount = constantKey ? 1 : keyCols.size();
