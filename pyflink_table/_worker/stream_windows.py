@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import json
 import pickle
-from typing import Any, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
-from pyspark.sql.streaming import StatefulProcessor
+from pyspark.sql.streaming.stateful_processor import StatefulProcessor
 from pyspark.sql.types import BinaryType, LongType, StructField, StructType, _parse_datatype_json_string
 
 from pyflink_table import _protocol
@@ -132,7 +132,7 @@ class WindowProcessor(StatefulProcessor):
                 self.stored.put(kept)
         if len(window) == 0:
             return iter([])
-        out = {f"k{i}": [k] for i, k in enumerate(key)}
+        out: Dict[str, Any] = {f"k{i}": [k] for i, k in enumerate(key)}
         out["__pft_start"] = [pd.Timestamp(start, unit="ms")]
         out["__pft_end"] = [pd.Timestamp(end, unit="ms")]
         for j, value in enumerate(results):
