@@ -16,6 +16,7 @@ EVAL_GROUPED_AGG_PANDAS_UDF = 202
 EVAL_MAP_ARROW_ITER_UDF = 207
 EVAL_SCALAR_ARROW_UDF = 250
 EVAL_ARROW_TABLE_UDF = 301
+EVAL_TRANSFORM_WITH_STATE_PANDAS_UDF = 211
 
 # Error kinds: ErrorTranslator.translate answers one of these; each names a class of pyflink_table.errors.
 ERROR_TABLE = "TableException"
@@ -36,6 +37,12 @@ LAYOUT_ARGUMENTS = "arguments"
 LAYOUT_CHANGELOG = "changelog"
 # The rows of one bundle of PyFlink's Python operators (python.fn-execution.bundle.size), for changelogs.
 CONF_PYTHON_BUNDLE_SIZE = "spark.sql.pyflink_table.python.bundle-size"
+
+# The worker-side processor of Python aggregates in stream group windows: module.function(layout, *evaluators),
+# and its input column holding the rowtime.
+STREAM_WINDOW_MODULE = "pyflink_table._worker.stream_windows"
+STREAM_WINDOW_FUNCTION = "stream_window_aggregation"
+STREAM_WINDOW_TIME_COLUMN = "__pft_t"
 
 # First word of an INSERT's printed answer when it started a streaming job (its id follows).
 STREAM_JOB = "stream-job"

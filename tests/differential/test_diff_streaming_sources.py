@@ -26,6 +26,21 @@ t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK 
 """
 
 FIRST = "publish('f1.csv', 'a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\nb,3,1970-01-01 00:00:06\\n')\n"
+# A pandas UDAF (FLIP-137) and a general Python aggregate function.
+PANDAS_MEAN = """
+from pyflink.table import DataTypes
+from pyflink.table.udf import udaf, AggregateFunction
+mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')
+class Total(AggregateFunction):
+    def create_accumulator(self):
+        return [0]
+    def accumulate(self, acc, v):
+        acc[0] += v
+    def get_value(self, acc):
+        return acc[0]
+total = udaf(Total(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
+"""
+
 SECOND = "publish('f2.csv', 'a,4,1970-01-01 00:00:12\\n')\n"
 
 programs = {
@@ -62,6 +77,27 @@ programs = {
     + "print(list(next(it)))\n"
     + "publish('f3.csv', 'a,5,1970-01-01 00:00:20\\n')\n"
     + "print(list(next(it)))\n"
+    + "it.close()\n",
+    # A Python aggregate function in a tumbling window fires while the source is open; the late row
+    # of the second file (a, 10 at 00:02) is dropped, as its window has fired.
+    "python_udaf_tumble_fires_while_source_is_open": SETUP + PANDAS_MEAN + FIRST
+    + "w = t_env.from_path('ev').window(Tumble.over(lit(5).seconds).on(col('ts')).alias('w'))\n"
+    + "it = w.group_by(col('w'), col('k')).select(col('k'), col('w').start, col('w').end, total(col('v')))"
+    + ".execute().collect()\n"
+    + "print(list(next(it)))\n"
+    + "publish('f2.csv', 'a,10,1970-01-01 00:00:02\\na,4,1970-01-01 00:00:12\\n')\n"
+    + "print(list(next(it)))\n"
+    + "it.close()\n",
+    # FLIP-137: a pandas UDAF in a sliding window; a row that is late for its first window (fired)
+    # still counts in the next one.
+    "pandas_udaf_slide_late_for_one_window_only": SETUP + PANDAS_MEAN + FIRST
+    + "from pyflink.table.window import Slide\n"
+    + "w = t_env.from_path('ev').window(Slide.over(lit(10).seconds).every(lit(5).seconds).on(col('ts')).alias('w'))\n"
+    + "it = w.group_by(col('w'), col('k')).select(col('k'), col('w').start, mean(col('v')))"
+    + ".execute().collect()\n"
+    + "print(list(next(it)))\n"
+    + "publish('f2.csv', 'a,10,1970-01-01 00:00:04\\na,4,1970-01-01 00:00:12\\n')\n"
+    + "print(sorted([list(next(it)), list(next(it))]))\n"
     + "it.close()\n",
     # T15: datagen without number-of-rows never ends.
     "unbounded_datagen": """

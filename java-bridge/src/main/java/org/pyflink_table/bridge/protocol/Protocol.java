@@ -19,6 +19,7 @@ public final class Protocol {
   public static final int EVAL_MAP_ARROW_ITER_UDF = 207;
   public static final int EVAL_SCALAR_ARROW_UDF = 250;
   public static final int EVAL_ARROW_TABLE_UDF = 301;
+  public static final int EVAL_TRANSFORM_WITH_STATE_PANDAS_UDF = 211;
 
   /** Error kinds of {@code ErrorTranslator.translate}: class names of {@code pyflink_table.errors}. */
   public static final String ERROR_TABLE = "TableException";
@@ -39,6 +40,12 @@ public final class Protocol {
   public static final String LAYOUT_CHANGELOG = "changelog";
   /** The rows of one bundle of PyFlink's Python operators (python.fn-execution.bundle.size), for changelogs. */
   public static final String CONF_PYTHON_BUNDLE_SIZE = "spark.sql.pyflink_table.python.bundle-size";
+
+  /** The worker-side processor of Python aggregates in stream group windows: {@code module.function(layout, *evaluators)}. */
+  public static final String STREAM_WINDOW_MODULE = "pyflink_table._worker.stream_windows";
+  public static final String STREAM_WINDOW_FUNCTION = "stream_window_aggregation";
+  /** Its input column holding the rowtime. */
+  public static final String STREAM_WINDOW_TIME_COLUMN = "__pft_t";
 
   /** First word of an INSERT's printed answer when it started a streaming job (its id follows). */
   public static final String STREAM_JOB = "stream-job";

@@ -35,7 +35,7 @@ public final class PythonAggregateSelect {
   private static final String OTHER_KEY = "__pft_ok";
 
   /** The Python aggregate function {@code e} calls, or null. */
-  static PythonAggregateFunction pythonAggregate(Expr e, Scope scope) {
+  public static PythonAggregateFunction pythonAggregate(Expr e, Scope scope) {
     if (!(e instanceof Expr.Call)) return null;
     Expr.Call c = (Expr.Call) e;
     UserFunction f = c.function instanceof UserFunction ? (UserFunction) c.function : scope.functions.user(c.name);
@@ -132,7 +132,7 @@ public final class PythonAggregateSelect {
   }
 
   /** Collects the Python aggregate calls and the outermost built-in aggregate calls of {@code e}. */
-  private static void collectCalls(Expr e, Scope scope, Map<String, Expr.Call> calls, Map<String, Expr.Call> builtIns) {
+  public static void collectCalls(Expr e, Scope scope, Map<String, Expr.Call> calls, Map<String, Expr.Call> builtIns) {
     if (!(e instanceof Expr.Call)) return;
     Expr.Call c = (Expr.Call) e;
     PythonAggregateFunction f = pythonAggregate(e, scope);
@@ -149,7 +149,7 @@ public final class PythonAggregateSelect {
   }
 
   /** {@code e} with every sub-expression whose text is a key of {@code replacements} replaced. */
-  private static Expr replace(Expr e, Map<String, Expr> replacements) {
+  public static Expr replace(Expr e, Map<String, Expr> replacements) {
     Expr r = replacements.get(e.toString());
     if (r != null) return r;
     if (!(e instanceof Expr.Call)) return e;

@@ -47,10 +47,21 @@ public final class PythonCommand {
 
   /** The pickle of {@code (module.name(*args), None)}; each arg a String or a byte[]. */
   public static byte[] call(String module, String name, Object... args) {
-    Call call = new Call(module, name, args);
+    return pickle(new Call(module, name, args), true);
+  }
+
+  /**
+   * The pickle of {@code module.name(*args)} alone, for a factory that returns the whole command
+   * (callable, return type): eval types whose worker reads the return type from the command.
+   */
+  public static byte[] command(String module, String name, Object... args) {
+    return pickle(new Call(module, name, args), false);
+  }
+
+  private static byte[] pickle(Call call, boolean withoutReturnType) {
     WRITING.set(call);
     try {
-      return new Pickler(false).dumps(new Object[] {call, null});
+      return new Pickler(false).dumps(withoutReturnType ? new Object[] {call, null} : call);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {

@@ -189,6 +189,10 @@ public final class WindowGroupedJTable {
     try {
       Scope scope = scope();
       List<Expr> expanded = ExprCompiler.expand(Arrays.asList(items), scope);
+      if (table.df.isStreaming()) {
+        Dataset<Row> fired = StreamWindowSelect.select(this, expanded, scope);
+        if (fired != null) return table.copyWith(withPropertyTypes(fired, expanded));
+      }
       List<Column> grouping = groupingColumns(scope);
       Dataset<Row> out = PythonAggregateSelect.select(windowed, grouping, groupingExprs(scope), expanded, scope);
       if (out == null) out = GroupedJTable.aggregate(windowed, grouping, ExprCompiler.compileNamed(expanded, scope));
