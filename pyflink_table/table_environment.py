@@ -368,8 +368,10 @@ class TableEnvironment:
                 catalog.registerSystem(name, j_function)
             else:
                 catalog.registerTemporary(name, j_function)
-            # SQL sees the function under its registered name too.
-            j_function.registerForSql(self._j_env.sparkSession(), name)
+            # SQL sees the function under its registered name too, unless a Flink built-in of that
+            # name hides a temporary catalog function (Flink resolves built-ins first).
+            if system or not catalog.shadowedByBuiltin(name):
+                j_function.registerForSql(self._j_env.sparkSession(), name)
 
     def _function_catalog(self) -> Any:
         # A public Java field: Py4J reaches fields through reflection only.

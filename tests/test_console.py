@@ -128,3 +128,35 @@ def test_stderr_filter_drops_only_the_warning_line_whatever_the_chunks() -> None
     # A progress bar is not held back: it is shown as soon as it diverges from the warning.
     dropper = LineDropper(INCUBATOR_WARNING)
     assert dropper.feed(progress) == progress
+
+
+STREAM_PROGRAM = textwrap.dedent("""
+    import os, sys, tempfile
+    from pyflink_table import EnvironmentSettings, TableEnvironment
+    from pyflink_table.expressions import col, lit
+    from pyflink_table.window import Tumble
+
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "f1.csv"), "w") as f:
+        f.write("a,1,1970-01-01 00:00:01\\nb,2,1970-01-01 00:00:12\\n")
+    t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' "
+                      "SECOND) WITH ('connector' = 'filesystem', 'path' = '" + d + "', 'format' = 'csv', "
+                      "'source.monitor-interval' = '100ms')")
+    w = t_env.from_path("ev").window(Tumble.over(lit(5).seconds).on(col("ts")).alias("w"))
+    it = w.group_by(col("w"), col("k")).select(col("k"), col("v").sum).execute().collect()
+    print(list(next(it)))
+    it.close()
+""")
+
+
+def test_streaming_run_prints_no_engine_warnings(tmp_path: Path) -> None:
+    # Structured Streaming warns about AQE being off for stateful queries, micro-batches behind their
+    # trigger and cancelled job groups: none of it is the user's business.
+    script = tmp_path / "stream_job.py"
+    script.write_text(STREAM_PROGRAM)
+    proc = subprocess.run([sys.executable, str(script)], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          env=_env(), cwd=tmp_path, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["['a', 1]"]
+    assert proc.stderr == ""

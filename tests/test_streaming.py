@@ -101,6 +101,21 @@ def test_window_over_a_stream_needs_a_watermark(s_env: TableEnvironment, tmp_pat
         w.group_by(col("w"), col("k")).select(col("k"), col("w").start).execute().collect()
 
 
+def test_python_aggregate_in_a_sql_window_over_a_stream_is_refused(s_env: TableEnvironment, tmp_path: Path) -> None:
+    # Spark's streaming aggregation cannot run it (it gave a wrong value, silently, before); the Table
+    # API's window select runs Python aggregates over streams.
+    from pyflink_table import DataTypes
+    from pyflink_table.udf import udaf
+
+    s_env.execute_sql(f"CREATE TABLE src (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' "
+                      f"SECOND) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'csv', "
+                      "'source.monitor-interval' = '1s')")
+    s_env.create_temporary_function(
+        "my_mean", udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type="pandas"))
+    with pytest.raises(TableException, match="Python aggregate function .* in a SQL group window over an unbounded"):
+        s_env.execute_sql("SELECT k, my_mean(v) FROM src GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)").collect()
+
+
 def test_unsupported_watermark_expression_is_named(s_env: TableEnvironment, tmp_path: Path) -> None:
     # Refused when the table is created (streaming mode), and the table is not registered.
     with pytest.raises(TableException, match=r"watermark expression 'ts \+ INTERVAL '1' SECOND'"):

@@ -142,10 +142,20 @@ public final class FunctionCatalog {
     return catalogFunctions.remove(normalize(name)) != null;
   }
 
+  /**
+   * The user function an unqualified call resolves to, in Flink's order: a temporary system function,
+   * then (after the built-ins, which {@code null} leaves to the caller) a temporary catalog function.
+   */
   public UserFunction user(String name) {
     String n = normalize(name);
     UserFunction f = systemFunctions.get(n);
-    return f != null ? f : catalogFunctions.get(n);
+    if (f != null) return f;
+    return builtin(n) != null ? null : catalogFunctions.get(n);
+  }
+
+  /** Whether a temporary catalog function of this name is hidden by a built-in (Flink's order). */
+  public boolean shadowedByBuiltin(String name) {
+    return builtin(name) != null;
   }
 
   /** Names of registered user functions, as registered, sorted. */

@@ -314,6 +314,30 @@ public final class Changelog {
     return false;
   }
 
+  /** The name of a Python aggregate function (general or pandas) among the aggregation's results, or null. */
+  static String pythonAggregate(Aggregate a) {
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+      String name = pythonAggregate((Expression) (Object) e);
+      if (name != null) return name;
+    }
+    return null;
+  }
+
+  private static String pythonAggregate(Expression e) {
+    if (e instanceof org.apache.spark.sql.catalyst.expressions.PythonUDAF) {
+      return ((org.apache.spark.sql.catalyst.expressions.PythonUDAF) e).name();
+    }
+    if (e instanceof org.apache.spark.sql.catalyst.expressions.PythonUDF
+        && ((org.apache.spark.sql.catalyst.expressions.PythonUDF) e).evalType() == Protocol.EVAL_GROUPED_AGG_PANDAS_UDF) {
+      return ((org.apache.spark.sql.catalyst.expressions.PythonUDF) e).name();
+    }
+    for (Expression c : ScalaInterop.list(e.children())) {
+      String name = pythonAggregate(c);
+      if (name != null) return name;
+    }
+    return null;
+  }
+
   private static boolean callsPython(Expression e) {
     if (e instanceof org.apache.spark.sql.catalyst.expressions.PythonUDAF) return true;
     for (Expression c : ScalaInterop.list(e.children())) if (callsPython(c)) return true;

@@ -86,6 +86,14 @@ public final class Jobs {
           + "declare WATERMARK FOR <column> AS <column> - INTERVAL '...' SECOND on the source table and window on "
           + "that column.");
     }
+    String python = Changelog.pythonAggregate(a);
+    if (python != null) {
+      // Spark's streaming aggregation cannot run a Python aggregate; the Table API's window select
+      // runs them on per-window state (StreamWindowSelect), SQL windows do not reach it yet.
+      throw TableException.unsupported("the Python aggregate function " + python + " in a SQL group window over an "
+          + "unbounded source in streaming mode; use the Table API: table.window(Tumble/Slide...).group_by(...)"
+          + ".select(...)");
+    }
     long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
     Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
     List<Column> keep = new ArrayList<>();
