@@ -130,10 +130,13 @@ class PackedAggregation:
         self.arguments = arguments
         self.evaluators = evaluators
 
-    def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
+    def _prepare(self) -> None:
         lifecycle.prepare_task()
         for evaluator in self.evaluators:
             evaluator.prepare()
+
+    def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
+        self._prepare()
         open_group: Optional[_OpenGroup] = None
         for batch in batches:
             n = batch.num_rows
@@ -215,7 +218,7 @@ class _Output:
 
 
 
-class ChangelogAggregation:
+class ChangelogAggregation(PackedAggregation):
     """Flink's streaming changelog of aggregate functions over a bounded input, at parallelism 1.
 
     PyFlink's Python group aggregation buffers each bundle of input rows
@@ -227,20 +230,11 @@ class ChangelogAggregation:
     arrival number of its key's first row in the bundle and its position among that key's changes,
     by which the bridge orders the changelog.
 
-    :param key_count: the number of leading key columns (0: the whole input is one group).
-    :param arguments: per evaluator, the input column indices of its arguments.
-    :param evaluators: one :class:`~pyflink_table._worker.aggregates.AggregateEvaluator` per function.
+    Its parameters are those of :class:`PackedAggregation`.
     """
 
-    def __init__(self, key_count: int, arguments: List[List[int]], evaluators: List[Any]) -> None:
-        self.key_count = key_count
-        self.arguments = arguments
-        self.evaluators = evaluators
-
     def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
-        lifecycle.prepare_task()
-        for evaluator in self.evaluators:
-            evaluator.prepare()
+        self._prepare()
         group: Optional[_ChangingGroup] = None
         for batch in batches:
             n = batch.num_rows

@@ -57,26 +57,11 @@ public final class PythonAggregateSelect {
 
     // Grouping expressions other than plain fields are read from their key column.
     Map<String, Expr> replacements = new HashMap<>();
-    List<String> keyNames = new ArrayList<>();
-    for (int i = 0; i < keyExprs.size(); i++) {
-      Expr k = keyExprs.get(i);
-      if (k instanceof Expr.FieldRef) {
-        keyNames.add(((Expr.FieldRef) k).name);
-      } else {
-        keyNames.add(KEY + i);
-        replacements.put(k.toString(), new Expr.FieldRef(KEY + i));
-      }
-    }
-    List<PythonAggregateFunction> functions = new ArrayList<>();
-    List<List<Column>> args = new ArrayList<>();
-    List<String> resultNames = new ArrayList<>();
-    for (Map.Entry<String, Expr.Call> c : calls.entrySet()) {
-      String column = RESULT + resultNames.size();
-      functions.add(pythonAggregate(c.getValue(), scope));
-      args.add(ExprCompiler.compileAll(c.getValue().args, scope));
-      resultNames.add(column);
-      replacements.put(c.getKey(), new Expr.FieldRef(column));
-    }
+    List<String> keyNames = keyNames(keyExprs, replacements);
+    Calls run = calls(calls, scope, replacements);
+    List<PythonAggregateFunction> functions = run.functions();
+    List<List<Column>> args = run.args();
+    List<String> resultNames = run.resultNames();
     boolean packed = PackedAggregation.enabled(df);
     for (PythonAggregateFunction f : functions) packed |= f.isPackedOnly();
     Dataset<Row> rows = packed
@@ -157,5 +142,39 @@ public final class PythonAggregateSelect {
     List<Expr> args = new ArrayList<>();
     for (Expr a : c.args) args.add(replace(a, replacements));
     return new Expr.Call(c.name, args, c.function);
+  }
+
+  /**
+   * The key column name of each grouping expression: a plain field keeps its name, any other
+   * expression is read from a key column, which {@code replacements} records for the select items.
+   */
+  public static List<String> keyNames(List<Expr> keyExprs, Map<String, Expr> replacements) {
+    List<String> keyNames = new ArrayList<>();
+    for (int i = 0; i < keyExprs.size(); i++) {
+      Expr k = keyExprs.get(i);
+      if (k instanceof Expr.FieldRef) {
+        keyNames.add(((Expr.FieldRef) k).name);
+      } else {
+        keyNames.add(KEY + i);
+        replacements.put(k.toString(), new Expr.FieldRef(KEY + i));
+      }
+    }
+    return keyNames;
+  }
+
+  /** The Python aggregate calls of a select, ready to run, each with the column of its result. */
+  public record Calls(List<PythonAggregateFunction> functions, List<List<Column>> args, List<String> resultNames) {}
+
+  /** {@link Calls} of {@code calls}; each call's expression is replaced by its result column in {@code replacements}. */
+  public static Calls calls(Map<String, Expr.Call> calls, Scope scope, Map<String, Expr> replacements) {
+    Calls out = new Calls(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    for (Map.Entry<String, Expr.Call> c : calls.entrySet()) {
+      String column = RESULT + out.resultNames().size();
+      out.functions().add(pythonAggregate(c.getValue(), scope));
+      out.args().add(ExprCompiler.compileAll(c.getValue().args, scope));
+      out.resultNames().add(column);
+      replacements.put(c.getKey(), new Expr.FieldRef(column));
+    }
+    return out;
   }
 }

@@ -28,7 +28,6 @@ import org.pyflink_table.bridge.udf.StreamWindowAggregation;
 final class StreamWindowSelect {
   private StreamWindowSelect() {}
 
-  private static final String RESULT = "__pft_r";
 
   /** The select's rows, or null when no item calls a Python aggregate function. */
   static Dataset<Row> select(WindowGroupedJTable grouped, List<Expr> expanded, Scope windowScope) {
@@ -60,26 +59,11 @@ final class StreamWindowSelect {
     Scope scope = table.scope();
     List<Expr> keyExprs = ExprCompiler.expand(grouped.keys, scope);
     Map<String, Expr> replacements = new HashMap<>();
-    List<String> keyNames = new ArrayList<>();
-    for (int i = 0; i < keyExprs.size(); i++) {
-      Expr k = keyExprs.get(i);
-      if (k instanceof Expr.FieldRef) {
-        keyNames.add(((Expr.FieldRef) k).name);
-      } else {
-        keyNames.add("__pft_k" + i);
-        replacements.put(k.toString(), new Expr.FieldRef("__pft_k" + i));
-      }
-    }
-    List<PythonAggregateFunction> functions = new ArrayList<>();
-    List<List<Column>> args = new ArrayList<>();
-    List<String> resultNames = new ArrayList<>();
-    for (Map.Entry<String, Expr.Call> c : calls.entrySet()) {
-      String column = RESULT + resultNames.size();
-      functions.add(PythonAggregateSelect.pythonAggregate(c.getValue(), scope));
-      args.add(ExprCompiler.compileAll(c.getValue().args, scope));
-      resultNames.add(column);
-      replacements.put(c.getKey(), new Expr.FieldRef(column));
-    }
+    List<String> keyNames = PythonAggregateSelect.keyNames(keyExprs, replacements);
+    PythonAggregateSelect.Calls run = PythonAggregateSelect.calls(calls, scope, replacements);
+    List<PythonAggregateFunction> functions = run.functions();
+    List<List<Column>> args = run.args();
+    List<String> resultNames = run.resultNames();
     Dataset<Row> rows = StreamWindowAggregation.aggregate(table.df, table.df.col(Scope.quote(timeField)), delayMs, size,
         slide, ExprCompiler.compileAll(keyExprs, scope), keyNames, functions, args, resultNames,
         WindowGroupedJTable.WINDOW_COLUMN);
