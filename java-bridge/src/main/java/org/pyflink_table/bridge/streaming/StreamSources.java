@@ -1,5 +1,6 @@
 package org.pyflink_table.bridge.streaming;
 
+import org.pyflink_table.bridge.window.TimeAttributes;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,7 +59,7 @@ public final class StreamSources {
   }
 
   /** Column metadata on a rowtime attribute: its watermark delay in milliseconds. */
-  public static final String WATERMARK_DELAY_MS = "pyflink_table.watermarkDelayMs";
+  public static final String WATERMARK_DELAY_MS = TimeAttributes.WATERMARK_DELAY_MS;
 
   private static final java.util.Map<String, Long> UNIT_MS = java.util.Map.of(
       "MILLISECOND", 1L, "SECOND", 1000L, "MINUTE", 60_000L, "HOUR", 3_600_000L, "DAY", 86_400_000L);

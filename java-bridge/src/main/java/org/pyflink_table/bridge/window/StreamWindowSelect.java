@@ -13,7 +13,6 @@ import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.Scope;
-import org.pyflink_table.bridge.streaming.StreamSources;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.PythonAggregateSelect;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
@@ -47,12 +46,12 @@ final class StreamWindowSelect {
     JTable table = grouped.table;
     String timeField = ((Expr.FieldRef) window.timeField).name;
     StructField time = table.df.schema().apply(timeField);
-    if (!time.metadata().contains(StreamSources.WATERMARK_DELAY_MS)) {
+    if (!time.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
       throw new TableException("A group window over an unbounded source needs a time attribute with a watermark: "
           + "declare WATERMARK FOR <column> AS <column> - INTERVAL '...' SECOND on the source table and window on "
           + "that column.");
     }
-    long delayMs = time.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
+    long delayMs = time.metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
     long size = WindowInterval.parse(window.size, "Group window size").value;
     long slide = window.kind == GroupWindowSpec.Kind.SLIDE ? WindowInterval.parse(window.slide, "Sliding window slide").value : size;
 
