@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, Dict, Type, TypeVar
+from typing import Any, Callable, Dict, Optional, Type, TypeVar
 
 from py4j.protocol import Py4JJavaError
 
@@ -232,6 +232,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C", bound=type)
 
 
+def _interrupt_behind(e: BaseException) -> Optional[KeyboardInterrupt]:
+    """The KeyboardInterrupt that was being handled when ``e`` was raised, if any."""
+    seen = set()
+    cause: Optional[BaseException] = e
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__context__
+    return None
+
+
 def _wrap(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -242,6 +254,11 @@ def _wrap(func: F) -> F:
         except JavaException:
             raise
         except Exception as e:  # noqa: BLE001 - translated below or re-raised unchanged
+            interrupt = _interrupt_behind(e)
+            if interrupt is not None:
+                # Ctrl-C cancelled the jobs, and PySpark's clean-up then raised the cancellation
+                # over the KeyboardInterrupt: the user pressed Ctrl-C, so that is what they get.
+                raise interrupt from None
             translated = translate(e)
             if translated is e:
                 raise

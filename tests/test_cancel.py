@@ -49,3 +49,56 @@ def test_ctrl_c_cancels_the_insert_and_keeps_the_sink(tmp_path: Any) -> None:
         # The interrupt reaches the program once, as its KeyboardInterrupt; py4j's logged copy is silenced.
         assert "KeyboardInterrupt while sending command" not in p.stderr, p.stderr[-3000:]
         assert "Traceback" not in p.stderr, p.stderr[-3000:]
+
+
+READ_CHILD = textwrap.dedent("""
+    import os, signal, sys, threading, time
+    from pyflink_table import DataTypes, EnvironmentSettings, TableEnvironment
+    from pyflink_table.expressions import col
+    from pyflink_table.udf import udf
+
+    calls = sys.argv[1]
+    t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+
+    @udf(result_type=DataTypes.INT())
+    def slow(x):
+        with open(calls, "a") as f:  # one line per call, so the test sees whether the job runs on
+            f.write("x\\\\n")
+        time.sleep(0.2)
+        return x
+
+    t = t_env.from_elements([(i,) for i in range(200)], ["x"]).select(slow(col("x")))
+    threading.Timer(4.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    try:
+        if sys.argv[2] == "collect":
+            with t.execute().collect() as rows:
+                list(rows)
+        else:
+            t.to_pandas()
+        print("FINISHED", flush=True)
+    except KeyboardInterrupt:
+        print("INTERRUPTED", flush=True)
+    time.sleep(3)  # a task already in its UDF call ends it
+    before = sum(1 for _ in open(calls))
+    time.sleep(8)
+    after = sum(1 for _ in open(calls))
+    print("CALLS", before, after, flush=True)
+    print("NEXT", t_env.from_elements([(1,)], ["a"]).execute().collect().__next__()[0], flush=True)
+""")
+
+
+def test_ctrl_c_cancels_collect_and_to_pandas(tmp_path: Any) -> None:
+    script = tmp_path / "read_child.py"
+    script.write_text(READ_CHILD)
+    for how in ("collect", "to_pandas"):
+        calls = tmp_path / f"calls-{how}"
+        calls.write_text("")
+        p = subprocess.run([sys.executable, str(script), str(calls), how], capture_output=True, text=True,
+                           timeout=900)
+        assert p.returncode == 0, p.stderr[-3000:]
+        assert "INTERRUPTED" in p.stdout, p.stdout
+        before, after = next(line.split()[1:] for line in p.stdout.splitlines() if line.startswith("CALLS "))
+        # 200 calls of 0.2 s on 2 cores take 20 s: a job that ran on would have added calls
+        assert int(before) < 200 and before == after, p.stdout
+        assert "NEXT 1" in p.stdout, p.stdout
+        assert "Traceback" not in p.stderr, p.stderr[-3000:]
