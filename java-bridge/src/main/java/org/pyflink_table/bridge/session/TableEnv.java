@@ -58,10 +58,10 @@ public final class TableEnv extends TableContext {
     spark.conf().set("spark.sql.timeType.enabled", "true");
     // Flink reserves SQL's keywords: "FROM t WHERE" is an error, not t aliased as WHERE.
     spark.conf().set("spark.sql.ansi.enforceReservedKeywords", "true");
-    // Flink resolves a temporary system function before a built-in of the same name; Spark's default
-    // looks up its built-ins first. (Temporary catalog functions named like a Flink built-in are not
-    // registered with Spark at all: Flink's built-in wins over them.)
-    spark.conf().set("spark.sql.functionResolution.sessionOrder", "first");
+    // Spark's SQL looks up its built-ins before session functions, and the bridge's own generated SQL
+    // calls built-ins by name (concat, trim, ...), so session-first resolution is not switched on: a
+    // user's system function named like a Spark built-in would capture those calls. (Temporary
+    // catalog functions named like a Flink built-in are not registered with Spark: Flink's wins.)
     // Flink's NaN comparisons and NULL-propagating GREATEST/LEAST, for the Table API and SQL alike.
     spark.experimental().extraOptimizations_$eq(ScalaInterop.seq(
         List.of(new FlinkFloatingComparisons())));
