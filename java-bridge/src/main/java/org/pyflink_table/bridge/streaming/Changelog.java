@@ -1,5 +1,7 @@
 package org.pyflink_table.bridge.streaming;
 
+import org.apache.spark.sql.catalyst.expressions.PythonUDAF;
+import org.apache.spark.sql.catalyst.expressions.PythonUDF;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
@@ -310,38 +312,33 @@ public final class Changelog {
 
   /** Whether an aggregation calls a Python aggregate function (SQL plans them as Spark's PythonUDAF). */
   static boolean callsPython(Aggregate a) {
-    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) if (callsPython((Expression) (Object) e)) return true;
-    return false;
+    return pythonAggregate(a, false) != null;
   }
 
   /** The name of a Python aggregate function (general or pandas) among the aggregation's results, or null. */
   static String pythonAggregate(Aggregate a) {
+    return pythonAggregate(a, true);
+  }
+
+  /** The first Python aggregate's name; pandas grouped-aggregate UDFs count only with {@code pandasUdfs}. */
+  private static String pythonAggregate(Aggregate a, boolean pandasUdfs) {
     for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
-      String name = pythonAggregate((Expression) (Object) e);
+      String name = pythonAggregate((Expression) (Object) e, pandasUdfs);
       if (name != null) return name;
     }
     return null;
   }
 
-  private static String pythonAggregate(Expression e) {
-    if (e instanceof org.apache.spark.sql.catalyst.expressions.PythonUDAF) {
-      return ((org.apache.spark.sql.catalyst.expressions.PythonUDAF) e).name();
-    }
-    if (e instanceof org.apache.spark.sql.catalyst.expressions.PythonUDF
-        && ((org.apache.spark.sql.catalyst.expressions.PythonUDF) e).evalType() == Protocol.EVAL_GROUPED_AGG_PANDAS_UDF) {
-      return ((org.apache.spark.sql.catalyst.expressions.PythonUDF) e).name();
+  private static String pythonAggregate(Expression e, boolean pandasUdfs) {
+    if (e instanceof PythonUDAF) return ((PythonUDAF) e).name();
+    if (pandasUdfs && e instanceof PythonUDF && ((PythonUDF) e).evalType() == Protocol.EVAL_GROUPED_AGG_PANDAS_UDF) {
+      return ((PythonUDF) e).name();
     }
     for (Expression c : ScalaInterop.list(e.children())) {
-      String name = pythonAggregate(c);
+      String name = pythonAggregate(c, pandasUdfs);
       if (name != null) return name;
     }
     return null;
-  }
-
-  private static boolean callsPython(Expression e) {
-    if (e instanceof org.apache.spark.sql.catalyst.expressions.PythonUDAF) return true;
-    for (Expression c : ScalaInterop.list(e.children())) if (callsPython(c)) return true;
-    return false;
   }
 
   /** PyFlink's bundle of Python operators (python.fn-execution.bundle.size, set by the Python side). */
