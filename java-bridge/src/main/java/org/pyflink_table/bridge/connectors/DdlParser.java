@@ -7,6 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.SqlText;
 
 /**
  * Reads Flink's CREATE TABLE statement into a {@link TableDefinition}. Spark's parser does not
@@ -159,16 +160,8 @@ public final class DdlParser {
 
   /** Index of the quote closing the quoted text starting at {@code start} ('' escapes a quote). */
   static int endOfQuoted(String s, int start) {
-    char q = s.charAt(start);
-    for (int i = start + 1; i < s.length(); i++) {
-      if (s.charAt(i) == q) {
-        if (i + 1 < s.length() && s.charAt(i + 1) == q) {
-          i++;
-        } else {
-          return i;
-        }
-      }
-    }
+    int end = SqlText.quotedEnd(s, start, false);
+    if (end >= 0) return end - 1;
     throw new SqlParserException("SQL parse failed. Unclosed quote in: " + oneLine(s));
   }
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.ValidationException;
 
@@ -41,6 +42,7 @@ public final class ExpressionParser {
       {"!==", "notEquals"}, {"!=", "notEquals"}, {"<>", "notEquals"},
       {">=", "greaterThanOrEqual"}, {">", "greaterThan"},
       {"<=", "lessThanOrEqual"}, {"<", "lessThan"}};
+  private static final String[][] LOGIC_OPERATORS = {{"&&", "and"}, {"||", "or"}};
   private static final String[][] TERM_OPERATORS = {{"+", "plus"}, {"-", "minus"}};
   private static final String[][] PRODUCT_OPERATORS = {{"*", "times"}, {"/", "divide"}, {"%", "mod"}};
 
@@ -133,16 +135,7 @@ public final class ExpressionParser {
 
   // Flink parses && and || at one precedence level, left to right: a || b && c is (a || b) && c.
   private Expr logic() {
-    Expr left = comparison();
-    while (true) {
-      if (consume("&&")) {
-        left = new Expr.Call("and", left, comparison());
-      } else if (consume("||")) {
-        left = new Expr.Call("or", left, comparison());
-      } else {
-        return left;
-      }
-    }
+    return leftAssociative(LOGIC_OPERATORS, this::comparison);
   }
 
   // Non-associative: a < b < c is an error, as in Flink.
@@ -157,19 +150,19 @@ public final class ExpressionParser {
   }
 
   private Expr term() {
-    Expr left = product();
-    String name;
-    while ((name = consumeOperator(TERM_OPERATORS)) != null) {
-      left = new Expr.Call(name, left, product());
-    }
-    return left;
+    return leftAssociative(TERM_OPERATORS, this::product);
   }
 
   private Expr product() {
-    Expr left = unary();
+    return leftAssociative(PRODUCT_OPERATORS, this::unary);
+  }
+
+  /** One binary precedence level, left to right: {@code a - b - c} is {@code (a - b) - c}. */
+  private Expr leftAssociative(String[][] operators, Supplier<Expr> operand) {
+    Expr left = operand.get();
     String name;
-    while ((name = consumeOperator(PRODUCT_OPERATORS)) != null) {
-      left = new Expr.Call(name, left, unary());
+    while ((name = consumeOperator(operators)) != null) {
+      left = new Expr.Call(name, left, operand.get());
     }
     return left;
   }

@@ -148,7 +148,7 @@ final class JsonFunctions {
     }
   }
 
-  /** The value of a constructor argument: raw JSON (a nested constructor or json(...)) or a value. */
+  /** The value of a constructor or aggregate argument: raw JSON (a nested constructor or json(...)) or a value. */
   private static Column member(CallContext c, int i) {
     Expr e = c.exprs.get(i);
     if (e instanceof Expr.Call && RAW_JSON.contains(FunctionCatalog.normalize(((Expr.Call) e).name))) {
@@ -210,9 +210,7 @@ final class JsonFunctions {
       throw TableException.unsupported("OBJECT_UPDATE");
     }, "objectUpdate");
     aggregate(c -> {
-      Column item = c.exprs.get(1) instanceof Expr.Call
-          && RAW_JSON.contains(FunctionCatalog.normalize(((Expr.Call) c.exprs.get(1)).name))
-          ? parsed(c.arg(1)) : c.arg(1).cast(DataTypes.VariantType);
+      Column item = member(c, 1);
       Column list = ScalaInterop.call("collect_list", false, Collections.singletonList(
           functions.struct(item.as("v"))));
       Column values = functions.transform(list, s -> s.getField("v"));
@@ -220,9 +218,7 @@ final class JsonFunctions {
       return functions.to_json(values);
     }, "jsonArrayAgg");
     aggregate(c -> {
-      Column value = c.exprs.get(2) instanceof Expr.Call
-          && RAW_JSON.contains(FunctionCatalog.normalize(((Expr.Call) c.exprs.get(2)).name))
-          ? parsed(c.arg(2)) : c.arg(2).cast(DataTypes.VariantType);
+      Column value = member(c, 2);
       Column entries = ScalaInterop.call("collect_list", false, Collections.singletonList(
           functions.struct(c.arg(1).as("k"), value.as("v"))));
       if (absentOnNull(c)) entries = functions.filter(entries, e -> e.getField("v").isNotNull());

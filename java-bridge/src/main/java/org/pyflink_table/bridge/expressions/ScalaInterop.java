@@ -2,7 +2,9 @@ package org.pyflink_table.bridge.expressions;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.catalyst.trees.TreeNode;
 import org.apache.spark.sql.internal.ColumnNode;
 import org.apache.spark.sql.internal.UnresolvedFunction;
 import scala.collection.immutable.Seq;
@@ -18,6 +20,18 @@ public final class ScalaInterop {
 
   public static <T> List<T> list(scala.collection.Seq<T> items) {
     return new ArrayList<>(CollectionConverters.asJava(items));
+  }
+
+  /** {@code node} with {@code f} applied to each child; the node itself when no child changed. */
+  public static <T extends TreeNode<T>> T mapChildren(T node, Function<T, T> f) {
+    List<T> children = new ArrayList<>();
+    boolean changed = false;
+    for (T c : list(node.children())) {
+      T r = f.apply(c);
+      changed |= r != c;
+      children.add(r);
+    }
+    return changed ? node.withNewChildren(seq(children)) : node;
   }
 
   /** A call of a Spark SQL function by name, optionally DISTINCT (COUNT(DISTINCT a) and friends). */

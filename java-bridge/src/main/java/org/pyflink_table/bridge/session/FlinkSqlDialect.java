@@ -53,6 +53,7 @@ import org.apache.spark.sql.types.YearMonthIntervalType;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.expressions.SqlText;
 import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
@@ -188,17 +189,8 @@ public final class FlinkSqlDialect {
 
   /** End (exclusive) of a quoted token opening at {@code open}; a doubled quote is an escape. */
   private static int quoted(String sql, int open, char quote) {
-    int i = open + 1;
-    while (i < sql.length()) {
-      if (sql.charAt(i) == quote) {
-        if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
-          i += 2;
-          continue;
-        }
-        return i + 1;
-      }
-      i++;
-    }
+    int end = SqlText.quotedEnd(sql, open, false);
+    if (end >= 0) return end;
     throw lexicalError(sql, open, quote == '\'' ? "unterminated string literal" : "unterminated quoted identifier");
   }
 

@@ -197,28 +197,14 @@ public final class Changelog {
 
   /** {@code p} with each group-window aggregation replaced by {@code rewrite}'s plan, bottom-up. */
   static LogicalPlan rewriteWindowedAggregates(LogicalPlan p, Function<Aggregate, LogicalPlan> rewrite) {
-    List<LogicalPlan> children = new ArrayList<>();
-    boolean changed = false;
-    for (LogicalPlan c : ScalaInterop.list(p.children())) {
-      LogicalPlan r = rewriteWindowedAggregates(c, rewrite);
-      changed |= r != c;
-      children.add(r);
-    }
-    LogicalPlan node = changed ? p.withNewChildren(ScalaInterop.seq(children)) : p;
+    LogicalPlan node = ScalaInterop.mapChildren(p, c -> rewriteWindowedAggregates(c, rewrite));
     return node instanceof Aggregate && isWindowed((Aggregate) node) ? rewrite.apply((Aggregate) node) : node;
   }
 
   /** Each aggregate as a running aggregate over its key's rows in arrival order. */
   private static Expression running(Expression e, WindowSpecDefinition spec) {
     if (e instanceof AggregateExpression) return new WindowExpression(e, spec);
-    List<Expression> children = new ArrayList<>();
-    boolean changed = false;
-    for (Expression c : ScalaInterop.list(e.children())) {
-      Expression r = running(c, spec);
-      changed |= r != c;
-      children.add(r);
-    }
-    return changed ? e.withNewChildren(ScalaInterop.seq(children)) : e;
+    return ScalaInterop.mapChildren(e, c -> running(c, spec));
   }
 
   private static LogicalPlan aggregate(JTable table, Aggregate a) {

@@ -3,6 +3,7 @@ package org.pyflink_table.bridge.udf;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -196,28 +197,15 @@ public final class PackedAggregation {
 
     String layout = PythonCommand.json(Map.of(Protocol.LAYOUT_KEYS, keyCount, Protocol.LAYOUT_ARGUMENTS, arguments,
         Protocol.LAYOUT_CHANGELOG, changes));
-    Object[] commandArgs = new Object[calls.size() + 1];
-    commandArgs[0] = layout;
-    for (int j = 0; j < calls.size(); j++) commandArgs[j + 1] = calls.get(j).packedEvaluator();
-    SimplePythonFunction template = calls.get(0).pythonFunction();
-    SimplePythonFunction runner = new SimplePythonFunction(
-        PythonCommand.call(Protocol.PACKED_AGGREGATION_MODULE, Protocol.PACKED_AGGREGATION_FUNCTION, commandArgs), template.envVars(),
-        template.pythonIncludes(), template.pythonExec(), template.pythonVer(), template.broadcastVars(),
-        template.accumulator());
-
     StructType output = new StructType();
     for (int i = 0; i < keyCount; i++) output = output.add("k" + i, inputSchema.fields()[i].dataType(), true);
     for (int j = 0; j < calls.size(); j++) output = output.add("r" + j, calls.get(j).resultSparkType(), true);
     if (changes) output = output.add("op", DataTypes.StringType, false).add("seq", DataTypes.LongType, false)
         .add("sub", DataTypes.IntegerType, false);
-    boolean deterministic = true;
-    for (PythonAggregateFunction f : calls) deterministic &= f.deterministic();
-    UserDefinedPythonFunction udf = new UserDefinedPythonFunction(Protocol.PACKED_AGGREGATION_FUNCTION, runner, output,
-        Protocol.EVAL_MAP_ARROW_ITER_UDF, deterministic, List.of(), List.of());
-    List<Column> all = new ArrayList<>();
-    for (String c : input.columns()) all.add(input.col(c));
-    Dataset<Row> evaluated = ((org.apache.spark.sql.classic.Dataset<Row>) input)
-        .mapInArrow(udf.apply(ScalaInterop.seq(all)), false, null);
+    Column call = evaluatorCall(input, calls, layout,
+        a -> PythonCommand.call(Protocol.PACKED_AGGREGATION_MODULE, Protocol.PACKED_AGGREGATION_FUNCTION, a),
+        Protocol.PACKED_AGGREGATION_FUNCTION, output, Protocol.EVAL_MAP_ARROW_ITER_UDF);
+    Dataset<Row> evaluated = ((org.apache.spark.sql.classic.Dataset<Row>) input).mapInArrow(call, false, null);
 
     List<Column> out = new ArrayList<>();
     for (int i = 0; i < keyCount; i++) {
@@ -253,5 +241,28 @@ public final class PackedAggregation {
       cols.add(c);
     }
     return any ? input.select(cols.toArray(new Column[0])) : input;
+  }
+
+  /**
+   * The Spark call, over all columns of {@code input}, of the Python command that {@code command}
+   * pickles from its arguments (the layout, then each function's pickled evaluator), run in the
+   * Python environment the functions were registered with (interpreter, shipped files, metrics).
+   */
+  static Column evaluatorCall(Dataset<Row> input, List<PythonAggregateFunction> calls, String layout,
+      Function<Object[], byte[]> command, String name, StructType output, int evalType) {
+    Object[] commandArgs = new Object[calls.size() + 1];
+    commandArgs[0] = layout;
+    for (int j = 0; j < calls.size(); j++) commandArgs[j + 1] = calls.get(j).packedEvaluator();
+    SimplePythonFunction template = calls.get(0).pythonFunction();
+    SimplePythonFunction runner = new SimplePythonFunction(command.apply(commandArgs), template.envVars(),
+        template.pythonIncludes(), template.pythonExec(), template.pythonVer(), template.broadcastVars(),
+        template.accumulator());
+    boolean deterministic = true;
+    for (PythonAggregateFunction f : calls) deterministic &= f.deterministic();
+    UserDefinedPythonFunction udf = new UserDefinedPythonFunction(name, runner, output, evalType, deterministic,
+        List.of(), List.of());
+    List<Column> all = new ArrayList<>();
+    for (String c : input.columns()) all.add(input.col(c));
+    return udf.apply(ScalaInterop.seq(all));
   }
 }

@@ -3,17 +3,14 @@ package org.pyflink_table.bridge.udf;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructType;
-import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 
 /**
@@ -86,25 +83,14 @@ public final class StreamWindowAggregation {
     String layout = PythonCommand.json(Map.of("size", sizeMs, "slide", slideMs, "arguments", arguments,
         "columns", List.of(rows.columns()),
         "output", output.json()));
-    Object[] commandArgs = new Object[calls.size() + 1];
-    commandArgs[0] = layout;
-    for (int j = 0; j < calls.size(); j++) commandArgs[j + 1] = calls.get(j).packedEvaluator();
-    SimplePythonFunction template = calls.get(0).pythonFunction();
-    SimplePythonFunction runner = new SimplePythonFunction(
-        PythonCommand.command(Protocol.STREAM_WINDOW_MODULE, Protocol.STREAM_WINDOW_FUNCTION, commandArgs),
-        template.envVars(), template.pythonIncludes(), template.pythonExec(), template.pythonVer(),
-        template.broadcastVars(), template.accumulator());
-    boolean deterministic = true;
-    for (PythonAggregateFunction f : calls) deterministic &= f.deterministic();
-    UserDefinedPythonFunction udf = new UserDefinedPythonFunction(Protocol.STREAM_WINDOW_FUNCTION, runner, output,
-        Protocol.EVAL_TRANSFORM_WITH_STATE_PANDAS_UDF, deterministic, List.of(), List.of());
-    List<Column> all = new ArrayList<>();
-    for (String c : rows.columns()) all.add(rows.col(c));
+    Column call = PackedAggregation.evaluatorCall(rows, calls, layout,
+        a -> PythonCommand.command(Protocol.STREAM_WINDOW_MODULE, Protocol.STREAM_WINDOW_FUNCTION, a),
+        Protocol.STREAM_WINDOW_FUNCTION, output, Protocol.EVAL_TRANSFORM_WITH_STATE_PANDAS_UDF);
     Column[] keys = new Column[keyCount];
     for (int i = 0; i < keyCount; i++) keys[i] = rows.col(rowSchema.fields()[i].name());
     org.apache.spark.sql.classic.RelationalGroupedDataset grouped =
         (org.apache.spark.sql.classic.RelationalGroupedDataset) rows.groupBy(keys);
-    Dataset<Row> fired = grouped.transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append",
+    Dataset<Row> fired = grouped.transformWithStateInPandas(call, output, "Append",
         "EventTime", null, "");
 
     List<Column> out = new ArrayList<>();

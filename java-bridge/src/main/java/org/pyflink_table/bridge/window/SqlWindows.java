@@ -12,6 +12,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.SqlText;
 
 /**
  * Flink's SQL windowing, rewritten into Spark SQL before parsing (Spark's parser knows neither form):
@@ -307,20 +308,8 @@ public final class SqlWindows {
     }
 
     private int skipQuoted(int start) {
-      char q = sql.charAt(start);
-      int i = start + 1;
-      while (i < sql.length()) {
-        if (sql.charAt(i) == q) {
-          if (i + 1 < sql.length() && sql.charAt(i + 1) == q) {
-            i += 2;
-            continue;
-          }
-          return i + 1;
-        }
-        if (sql.charAt(i) == '\\' && q != '`') i++;
-        i++;
-      }
-      return sql.length();
+      int end = SqlText.quotedEnd(sql, start, true);
+      return end < 0 ? sql.length() : end;
     }
 
     private int matchingParen(int open) {
