@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, TypeVar, Union
 
 from pyflink_table.errors import TableException, ValidationException, java_errors
 from pyflink_table.schema import Schema as _NewSchema
@@ -81,7 +81,43 @@ class FormatDescriptor:
         return {"format": self._format, **self._format_options}
 
 
-class Csv(FormatDescriptor):
+_Self = TypeVar("_Self", bound="_CsvOptions")
+
+
+class _CsvOptions(FormatDescriptor):
+    """The options ``Csv`` and ``OldCsv`` share: both are the ``csv`` format."""
+
+    def __init__(self) -> None:
+        super().__init__("csv")
+
+    def field_delimiter(self: _Self, delimiter: str) -> _Self:
+        """The field separator (default ``,``)."""
+        self._set("field-delimiter", delimiter)
+        return self
+
+    def line_delimiter(self: _Self, delimiter: str) -> _Self:
+        """Lines end with ``\\n``; other line delimiters are not supported."""
+        if delimiter not in ("\n", "\r\n"):
+            raise TableException(f"Unsupported: CSV line delimiter {delimiter!r} is not supported by pyflink_table on Spark.")
+        return self
+
+    def quote_character(self: _Self, quote_character: str) -> _Self:
+        """The quote character (default ``\"``)."""
+        self._set("quote-character", quote_character)
+        return self
+
+    def ignore_parse_errors(self: _Self) -> _Self:
+        """Skip rows that cannot be parsed instead of failing."""
+        self._set("ignore-parse-errors", True)
+        return self
+
+    def field(self: _Self, field_name: str, field_type: Union[DataType, str, Any]) -> _Self:
+        """Declare a field of the format (used when no table schema is given)."""
+        self._fields.append((field_name, _type_string(field_type)))
+        return self
+
+
+class Csv(_CsvOptions):
     """The ``csv`` format (Flink's RFC-4180 CSV).
 
     Example::
@@ -89,33 +125,9 @@ class Csv(FormatDescriptor):
         >>> Csv().field_delimiter(",").field("a", DataTypes.STRING())
     """
 
-    def __init__(self) -> None:
-        super().__init__("csv")
-
-    def field_delimiter(self, delimiter: str) -> "Csv":
-        """The field separator (default ``,``)."""
-        self._set("field-delimiter", delimiter)
-        return self
-
-    def line_delimiter(self, delimiter: str) -> "Csv":
-        """Lines end with ``\\n``; other line delimiters are not supported."""
-        if delimiter not in ("\n", "\r\n"):
-            raise TableException(f"Unsupported: CSV line delimiter {delimiter!r} is not supported by pyflink_table on Spark.")
-        return self
-
-    def quote_character(self, quote_character: str) -> "Csv":
-        """The quote character (default ``\"``)."""
-        self._set("quote-character", quote_character)
-        return self
-
     def allow_comments(self) -> "Csv":
         """Skip lines starting with ``#``."""
         self._set("allow-comments", True)
-        return self
-
-    def ignore_parse_errors(self) -> "Csv":
-        """Skip rows that cannot be parsed instead of failing."""
-        self._set("ignore-parse-errors", True)
         return self
 
     def array_element_delimiter(self, delimiter: str) -> "Csv":
@@ -143,44 +155,15 @@ class Csv(FormatDescriptor):
         """Take the fields from the table schema (the default here)."""
         return self
 
-    def field(self, field_name: str, field_type: Union[DataType, str, Any]) -> "Csv":
-        """Declare a field of the format (used when no table schema is given)."""
-        self._fields.append((field_name, _type_string(field_type)))
-        return self
 
-
-class OldCsv(FormatDescriptor):
+class OldCsv(_CsvOptions):
     """FLIP-38's legacy CSV format, read and written as the ``csv`` format."""
-
-    def __init__(self) -> None:
-        super().__init__("csv")
-
-    def field_delimiter(self, delimiter: str) -> "OldCsv":
-        """The field separator (default ``,``)."""
-        self._set("field-delimiter", delimiter)
-        return self
-
-    def line_delimiter(self, delimiter: str) -> "OldCsv":
-        """Lines end with ``\\n``; other line delimiters are not supported."""
-        if delimiter not in ("\n", "\r\n"):
-            raise TableException(f"Unsupported: CSV line delimiter {delimiter!r} is not supported by pyflink_table on Spark.")
-        return self
-
-    def quote_character(self, quote_character: str) -> "OldCsv":
-        """The quote character."""
-        self._set("quote-character", quote_character)
-        return self
 
     def comment_prefix(self, prefix: str) -> "OldCsv":
         """Skip comment lines; only the ``#`` prefix is supported."""
         if prefix != "#":
             raise TableException(f"Unsupported: CSV comment prefix {prefix!r} is not supported by pyflink_table on Spark.")
         self._set("allow-comments", True)
-        return self
-
-    def ignore_parse_errors(self) -> "OldCsv":
-        """Skip rows that cannot be parsed."""
-        self._set("ignore-parse-errors", True)
         return self
 
     def ignore_first_line(self) -> "OldCsv":
@@ -192,11 +175,6 @@ class OldCsv(FormatDescriptor):
         """Fields from a :class:`~pyflink_table.TableSchema`."""
         for name, t in zip(table_schema.get_field_names(), table_schema.get_field_data_types()):
             self._fields.append((name, str(t)))
-        return self
-
-    def field(self, field_name: str, field_type: Union[DataType, str, Any]) -> "OldCsv":
-        """Declare a field of the format."""
-        self._fields.append((field_name, _type_string(field_type)))
         return self
 
 

@@ -10,7 +10,17 @@ from pyflink_table.schema import Schema
 __all__ = ["TableDescriptor", "FormatDescriptor"]
 
 
-class TableDescriptor:
+class _EqualWhenPrintedAlike:
+    """Descriptors are equal when they print alike: the same parts in the same order."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+class TableDescriptor(_EqualWhenPrintedAlike):
     """A connector table: schema, options, format and partition keys.
 
     Register it with ``t_env.create_table`` / ``create_temporary_table``, read it with
@@ -92,12 +102,6 @@ class TableDescriptor:
         parts.append("WITH (\n" + options + "\n)")
         return "\n".join(parts)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TableDescriptor) and str(self) == str(other)
-
-    def __hash__(self) -> int:
-        return hash(str(self))
-
     class Builder:
         """Collects the parts of a :class:`TableDescriptor`."""
 
@@ -148,7 +152,7 @@ class TableDescriptor:
             return TableDescriptor(self._schema, self._options, self._partition_keys, self._comment)
 
 
-class FormatDescriptor:
+class FormatDescriptor(_EqualWhenPrintedAlike):
     """A format with its options, for :meth:`TableDescriptor.Builder.format`.
 
     Example::
@@ -177,12 +181,6 @@ class FormatDescriptor:
         # as Flink prints it: the format name, then its options as a Java map ({k=v, ...})
         options = ", ".join(f"{k}={v}" for k, v in self._options.items())
         return f"{self._format}[{{{options}}}]"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, FormatDescriptor) and str(self) == str(other)
-
-    def __hash__(self) -> int:
-        return hash(str(self))
 
     class Builder:
         """Collects the options of a :class:`FormatDescriptor`."""

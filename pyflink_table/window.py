@@ -20,7 +20,7 @@ Example::
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Union
+from typing import Any, Callable, Generic, List, Optional, TypeVar, Union
 
 from pyflink_table.errors import java_errors
 from pyflink_table.expression import Expression
@@ -55,23 +55,27 @@ def _j_exprs(values: tuple[ExpressionOrStr, ...], what: str) -> List[Any]:
 
 
 @java_errors
-class GroupWindow:
+class _FinishedWindow:
+    """A window with its JVM spec (``GroupWindowSpec`` or ``OverWindowSpec``), ready to apply."""
+
+    def __init__(self, j_window: Any) -> None:
+        self._j_window = j_window
+
+    def _java_window(self) -> Any:
+        """The JVM window spec."""
+        return self._j_window
+
+    def __str__(self) -> str:
+        return str(self._j_window.toString())
+
+
+class GroupWindow(_FinishedWindow):
     """A fully defined group window: apply it with ``table.window(w)``, then ``group_by`` its alias.
 
     Group windows group rows by time intervals; like ``group_by`` they compute aggregates per group,
     and their properties ``w.start``, ``w.end`` (exclusive) and ``w.rowtime`` (``end`` minus one
     millisecond) can be selected.
     """
-
-    def __init__(self, j_window: Any) -> None:
-        self._j_window = j_window
-
-    def _java_window(self) -> Any:
-        """The JVM ``GroupWindowSpec``."""
-        return self._j_window
-
-    def __str__(self) -> str:
-        return str(self._j_window.toString())
 
 
 class TumbleWithSizeOnTimeWithAlias(GroupWindow):
@@ -86,6 +90,53 @@ class SessionWithGapOnTimeWithAlias(GroupWindow):
     """A session window with gap, time field and alias."""
 
 
+class _WindowParts:
+    """A group window being built: the expressions collected so far (size, slide, gap, time field)."""
+
+    def __init__(self, *parts: ExpressionOrStr) -> None:
+        self._parts = parts
+
+
+@java_errors
+class _WindowOnTime(_WindowParts):
+    """A group window with all its parts; :meth:`alias` names it and makes the JVM window spec."""
+
+    #: The ``GroupWindowSpec`` factory, what each part is (for errors) and the finished window's class.
+    _factory: str
+    _labels: tuple[str, ...]
+    _finished: type[GroupWindow]
+
+    def alias(self, alias: str) -> GroupWindow:
+        """The name that ``group_by`` and window properties (``w.start``) refer to."""
+        j_parts = [_j_expr(part, label) for part, label in zip(self._parts, self._labels)]
+        return self._finished(getattr(bridge().window.GroupWindowSpec, self._factory)(*j_parts, alias))
+
+
+_OnTime = TypeVar("_OnTime", bound=_WindowOnTime)
+
+
+class _WindowBeforeTime(_WindowParts, Generic[_OnTime]):
+    """A group window waiting for its time field."""
+
+    _next: Callable[..., _OnTime]
+
+    def on(self, time_field: ExpressionOrStr) -> _OnTime:
+        """The TIMESTAMP or TIMESTAMP_LTZ field that assigns rows to windows."""
+        return type(self)._next(*self._parts, time_field)
+
+
+class TumbleWithSizeOnTime(_WindowOnTime):
+    """A tumbling window with size and time field; name it with :meth:`alias`."""
+
+    _factory, _labels, _finished = "tumble", ("Tumble size", "Tumble time field"), TumbleWithSizeOnTimeWithAlias
+
+
+class TumbleWithSize(_WindowBeforeTime[TumbleWithSizeOnTime]):
+    """A tumbling window with a size; set the time field with :meth:`on`."""
+
+    _next = TumbleWithSizeOnTime
+
+
 class Tumble:
     """Tumbling windows: consecutive, non-overlapping windows of a fixed length, aligned to the epoch.
 
@@ -96,35 +147,30 @@ class Tumble:
     """
 
     @classmethod
-    def over(cls, size: ExpressionOrStr) -> "TumbleWithSize":
+    def over(cls, size: ExpressionOrStr) -> TumbleWithSize:
         """The window length, a time interval such as ``lit(10).minutes``."""
         return TumbleWithSize(size)
 
 
-class TumbleWithSize:
-    """A tumbling window with a size; set the time field with :meth:`on`."""
+class SlideWithSizeAndSlideOnTime(_WindowOnTime):
+    """A sliding window with size, slide and time field; name it with :meth:`alias`."""
 
-    def __init__(self, size: ExpressionOrStr) -> None:
-        self._size = size
-
-    def on(self, time_field: ExpressionOrStr) -> "TumbleWithSizeOnTime":
-        """The TIMESTAMP or TIMESTAMP_LTZ field that assigns rows to windows."""
-        return TumbleWithSizeOnTime(self._size, time_field)
+    _factory, _labels = "slide", ("Slide size", "Slide every", "Slide time field")
+    _finished = SlideWithSizeAndSlideOnTimeWithAlias
 
 
-@java_errors
-class TumbleWithSizeOnTime:
-    """A tumbling window with size and time field; name it with :meth:`alias`."""
+class SlideWithSizeAndSlide(_WindowBeforeTime[SlideWithSizeAndSlideOnTime]):
+    """A sliding window with size and slide; set the time field with :meth:`on`."""
 
-    def __init__(self, size: ExpressionOrStr, time_field: ExpressionOrStr) -> None:
-        self._size = size
-        self._time_field = time_field
+    _next = SlideWithSizeAndSlideOnTime
 
-    def alias(self, alias: str) -> GroupWindow:
-        """The name that ``group_by`` and window properties (``w.start``) refer to."""
-        spec = bridge().window.GroupWindowSpec.tumble(
-            _j_expr(self._size, "Tumble size"), _j_expr(self._time_field, "Tumble time field"), alias)
-        return TumbleWithSizeOnTimeWithAlias(spec)
+
+class SlideWithSize(_WindowParts):
+    """A sliding window with a size; set the slide with :meth:`every`."""
+
+    def every(self, slide: ExpressionOrStr) -> SlideWithSizeAndSlide:
+        """The distance between the starts of consecutive windows, a time interval."""
+        return SlideWithSizeAndSlide(*self._parts, slide)
 
 
 class Slide:
@@ -139,49 +185,21 @@ class Slide:
     """
 
     @classmethod
-    def over(cls, size: ExpressionOrStr) -> "SlideWithSize":
+    def over(cls, size: ExpressionOrStr) -> SlideWithSize:
         """The window length, a time interval."""
         return SlideWithSize(size)
 
 
-class SlideWithSize:
-    """A sliding window with a size; set the slide with :meth:`every`."""
+class SessionWithGapOnTime(_WindowOnTime):
+    """A session window with gap and time field; name it with :meth:`alias`."""
 
-    def __init__(self, size: ExpressionOrStr) -> None:
-        self._size = size
-
-    def every(self, slide: ExpressionOrStr) -> "SlideWithSizeAndSlide":
-        """The distance between the starts of consecutive windows, a time interval."""
-        return SlideWithSizeAndSlide(self._size, slide)
+    _factory, _labels, _finished = "session", ("Session gap", "Session time field"), SessionWithGapOnTimeWithAlias
 
 
-class SlideWithSizeAndSlide:
-    """A sliding window with size and slide; set the time field with :meth:`on`."""
+class SessionWithGap(_WindowBeforeTime[SessionWithGapOnTime]):
+    """A session window with a gap; set the time field with :meth:`on`."""
 
-    def __init__(self, size: ExpressionOrStr, slide: ExpressionOrStr) -> None:
-        self._size = size
-        self._slide = slide
-
-    def on(self, time_field: ExpressionOrStr) -> "SlideWithSizeAndSlideOnTime":
-        """The TIMESTAMP or TIMESTAMP_LTZ field that assigns rows to windows."""
-        return SlideWithSizeAndSlideOnTime(self._size, self._slide, time_field)
-
-
-@java_errors
-class SlideWithSizeAndSlideOnTime:
-    """A sliding window with size, slide and time field; name it with :meth:`alias`."""
-
-    def __init__(self, size: ExpressionOrStr, slide: ExpressionOrStr, time_field: ExpressionOrStr) -> None:
-        self._size = size
-        self._slide = slide
-        self._time_field = time_field
-
-    def alias(self, alias: str) -> GroupWindow:
-        """The name that ``group_by`` and window properties refer to."""
-        spec = bridge().window.GroupWindowSpec.slide(
-            _j_expr(self._size, "Slide size"), _j_expr(self._slide, "Slide every"),
-            _j_expr(self._time_field, "Slide time field"), alias)
-        return SlideWithSizeAndSlideOnTimeWithAlias(spec)
+    _next = SessionWithGapOnTime
 
 
 class Session:
@@ -195,53 +213,16 @@ class Session:
     """
 
     @classmethod
-    def with_gap(cls, gap: ExpressionOrStr) -> "SessionWithGap":
+    def with_gap(cls, gap: ExpressionOrStr) -> SessionWithGap:
         """The inactivity gap that closes a session, a time interval."""
         return SessionWithGap(gap)
-
-
-class SessionWithGap:
-    """A session window with a gap; set the time field with :meth:`on`."""
-
-    def __init__(self, gap: ExpressionOrStr) -> None:
-        self._gap = gap
-
-    def on(self, time_field: ExpressionOrStr) -> "SessionWithGapOnTime":
-        """The TIMESTAMP or TIMESTAMP_LTZ field that assigns rows to sessions."""
-        return SessionWithGapOnTime(self._gap, time_field)
-
-
-@java_errors
-class SessionWithGapOnTime:
-    """A session window with gap and time field; name it with :meth:`alias`."""
-
-    def __init__(self, gap: ExpressionOrStr, time_field: ExpressionOrStr) -> None:
-        self._gap = gap
-        self._time_field = time_field
-
-    def alias(self, alias: str) -> GroupWindow:
-        """The name that ``group_by`` and window properties refer to."""
-        spec = bridge().window.GroupWindowSpec.session(
-            _j_expr(self._gap, "Session gap"), _j_expr(self._time_field, "Session time field"), alias)
-        return SessionWithGapOnTimeWithAlias(spec)
 
 
 # --- over windows ---------------------------------------------------------------------------------
 
 
-@java_errors
-class OverWindow:
+class OverWindow(_FinishedWindow):
     """A fully defined over window: apply it with ``table.over_window(w)`` and use ``agg.over(alias)``."""
-
-    def __init__(self, j_window: Any) -> None:
-        self._j_window = j_window
-
-    def _java_window(self) -> Any:
-        """The JVM ``OverWindowSpec``."""
-        return self._j_window
-
-    def __str__(self) -> str:
-        return str(self._j_window.toString())
 
 
 class _OverWindowBuilder:
@@ -287,27 +268,32 @@ class Over:
         return OverWindowPartitioned(_OverWindowBuilder(tuple(partition_by), None))
 
 
-class OverWindowPartitioned:
-    """An over window with partitioning; set the ordering with :meth:`order_by`."""
+class _OverWindowStep:
+    """An over window being built."""
 
     def __init__(self, builder: _OverWindowBuilder) -> None:
         self._builder = builder
+
+
+@java_errors
+class _OrderedOverWindowStep(_OverWindowStep):
+    """An over window that can be finished: it has its ordering."""
+
+    def alias(self, alias: str) -> OverWindow:
+        """The name that ``agg.over(alias)`` refers to; :class:`Over` says which frame is the default."""
+        return self._builder._build(alias)
+
+
+class OverWindowPartitioned(_OverWindowStep):
+    """An over window with partitioning; set the ordering with :meth:`order_by`."""
 
     def order_by(self, order_by: ExpressionOrStr) -> "OverWindowPartitionedOrdered":
         """The ordering of the rows within each partition."""
         return OverWindowPartitionedOrdered(_OverWindowBuilder(self._builder._partition_by, order_by))
 
 
-@java_errors
-class OverWindowPartitionedOrdered:
+class OverWindowPartitionedOrdered(_OrderedOverWindowStep):
     """An over window with (optional) partitioning and ordering."""
-
-    def __init__(self, builder: _OverWindowBuilder) -> None:
-        self._builder = builder
-
-    def alias(self, alias: str) -> OverWindow:
-        """Finish the window with Flink's default frame (UNBOUNDED_RANGE to CURRENT_RANGE)."""
-        return self._builder._build(alias)
 
     def preceding(self, preceding: ExpressionOrStr) -> "OverWindowPartitionedOrderedPreceding":
         """The frame start relative to the current row: ``row_interval(n)``, a time interval,
@@ -316,16 +302,8 @@ class OverWindowPartitionedOrdered:
         return OverWindowPartitionedOrderedPreceding(_OverWindowBuilder(b._partition_by, b._order_by, preceding))
 
 
-@java_errors
-class OverWindowPartitionedOrderedPreceding:
+class OverWindowPartitionedOrderedPreceding(_OrderedOverWindowStep):
     """An over window with partitioning, ordering and a frame start."""
-
-    def __init__(self, builder: _OverWindowBuilder) -> None:
-        self._builder = builder
-
-    def alias(self, alias: str) -> OverWindow:
-        """The name that ``agg.over(alias)`` refers to."""
-        return self._builder._build(alias)
 
     def following(self, following: ExpressionOrStr) -> "OverWindowPartitionedOrderedPreceding":
         """The frame end relative to the current row, of the same kind (rows or range) as the start."""

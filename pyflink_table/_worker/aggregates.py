@@ -16,6 +16,7 @@ functions (FLIP-137) see whole Series.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, List
 
 from pyflink_table._worker.scalar import UserFunctionError, _failure
@@ -31,6 +32,7 @@ def _python_values(series: Any) -> List[Any]:
     return values
 
 
+@dataclass(eq=False)
 class AggregateEvaluator:
     """Runs one aggregate function over the rows of one group at a time.
 
@@ -45,16 +47,16 @@ class AggregateEvaluator:
         Flink type string, for checking results in the packed shape and for their Arrow type.
     """
 
-    def __init__(self, function: Any, pandas: bool, table_aggregate: bool, row_result: bool,
-                 open_function: Callable[[Any], None], name: str = "", result_type: str = "") -> None:
-        self.function = function
-        self.pandas = pandas
-        self.table_aggregate = table_aggregate
-        self.row_result = row_result
-        self.open_function = open_function
-        self.name = name
-        self.result_type = result_type
-        self.is_class_based = hasattr(function, "create_accumulator")
+    function: Any
+    pandas: bool
+    table_aggregate: bool
+    row_result: bool
+    open_function: Callable[[Any], None]
+    name: str = ""
+    result_type: str = ""
+
+    def __post_init__(self) -> None:
+        self.is_class_based = hasattr(self.function, "create_accumulator")
         self._opened = False
         self._check: Any = None
         self._arrow_type: Any = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import traceback
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from pyflink_table._worker import lifecycle
@@ -284,6 +285,7 @@ def python_values_to_arrow(results: List[Any], target: Any, check: Any, what: st
 # --- the evaluator -----------------------------------------------------------------------------
 
 
+@dataclass(eq=False)
 class ScalarEvaluator:
     """The callable Spark runs in its Python workers for one Python scalar function.
 
@@ -302,17 +304,16 @@ class ScalarEvaluator:
     :param pyarrow: True for a pyarrow UDF (pyarrow.Array in, pyarrow.Array out).
     """
 
-    def __init__(self, function: Any, name: str, result_type: str, input_types: Optional[List[str]],
-                 pandas: bool, metrics: Any, arrow_batches: bool = False,
-                 pyarrow: bool = False) -> None:
-        self.function = function
-        self.name = name
-        self.result_type = result_type
-        self.input_types = input_types
-        self.pandas = pandas
-        self.metrics = metrics
-        self.arrow_batches = arrow_batches
-        self.pyarrow = pyarrow
+    function: Any
+    name: str
+    result_type: str
+    input_types: Optional[List[str]]
+    pandas: bool
+    metrics: Any
+    arrow_batches: bool = False
+    pyarrow: bool = False
+
+    def __post_init__(self) -> None:
         self._reset()
 
     def _reset(self) -> None:

@@ -1,5 +1,7 @@
 package org.pyflink_table.bridge.connectors;
 
+import static org.pyflink_table.bridge.connectors.CsvText.State.*;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -42,17 +44,10 @@ final class CsvText {
 
   // --- scanning for quoted line breaks ------------------------------------------------------------
 
-  private static final int START = 0;
-  private static final int FIELD_START = 1;
-  private static final int UNQUOTED = 2;
-  private static final int QUOTED = 3;
-  private static final int QUOTED_ESCAPE = 4;
-  private static final int AFTER_QUOTE = 5;
-  private static final int COMMENT = 6;
-  /** A line break was seen inside a quoted value. */
-  private static final int FOUND = 7;
+  /** Where the scanner stands in a record; FOUND: a line break was seen inside a quoted value. */
+  enum State { START, FIELD_START, UNQUOTED, QUOTED, QUOTED_ESCAPE, AFTER_QUOTE, COMMENT, FOUND }
 
-  private static int step(int state, int c, Dialect d) {
+  private static State step(State state, int c, Dialect d) {
     boolean lineBreak = c == '\n' || c == '\r';
     switch (state) {
       case START:
@@ -141,14 +136,14 @@ final class CsvText {
   }
 
   /** The state outside quotes after character {@code c} (no comments). */
-  private static int stateAfter(int c, Dialect d) {
+  private static State stateAfter(int c, Dialect d) {
     if (c == d.delimiter) return FIELD_START;
     return c == '\n' || c == '\r' ? START : UNQUOTED;
   }
 
   private static final class Scanner {
     final Dialect d;
-    int state = START;
+    State state = START;
     boolean found;
     boolean crPending;
     String separator;
@@ -237,7 +232,7 @@ final class CsvText {
       List<String> fields = new ArrayList<>();
       StringBuilder field = new StringBuilder();
       boolean comment = d.comments && c == '#';
-      int state = comment ? COMMENT : START;
+      State state = comment ? COMMENT : START;
       while (c >= 0) {
         boolean lineBreak = c == '\n' || c == '\r';
         if (lineBreak) {

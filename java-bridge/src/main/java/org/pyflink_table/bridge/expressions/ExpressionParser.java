@@ -218,25 +218,8 @@ public final class ExpressionParser {
     }
     String name = identifier("method name");
     String key = name.toLowerCase(Locale.ROOT);
-    switch (key) {
-      case "cast":
-        expect("(");
-        return new Expr.Call("cast", operand, new Expr.Literal(typeText(), null));
-      case "as":
-        expect("(");
-        return new Expr.Call("as", prepend(operand, aliasNames()), null);
-      case "trim": {
-        String mode = trimMode();
-        if (mode != null) {
-          Expr characters = expression();
-          expect(")");
-          return new Expr.Call(mode, operand, characters);
-        }
-        break;
-      }
-      default:
-        break;
-    }
+    Expr special = specialCall(key, operand);
+    if (special != null) return special;
     String temporal = TEMPORAL_CONVERSIONS.get(key);
     if (temporal != null) {
       skipEmptyParentheses();
@@ -322,38 +305,12 @@ public final class ExpressionParser {
 
   /** A call written {@code name(...)}; a few names take types, modes or names as arguments. */
   private Expr prefixCall(String name, String key) {
-    switch (key) {
-      case "null":
-      case "nullof":
-        expect("(");
-        return new Expr.Literal(null, typeText());
-      case "cast": {
-        expect("(");
-        Expr operand = expression();
-        expect(",");
-        return new Expr.Call("cast", operand, new Expr.Literal(typeText(), null));
-      }
-      case "as": {
-        expect("(");
-        Expr operand = expression();
-        expect(",");
-        return new Expr.Call("as", prepend(operand, aliasNames()), null);
-      }
-      case "trim": {
-        // trim(LEADING, characters, operand)
-        String mode = trimMode();
-        if (mode != null) {
-          Expr characters = expression();
-          expect(",");
-          Expr operand = expression();
-          expect(")");
-          return new Expr.Call(mode, operand, characters);
-        }
-        break;
-      }
-      default:
-        break;
+    if (key.equals("null") || key.equals("nullof")) {
+      expect("(");
+      return new Expr.Literal(null, typeText());
     }
+    Expr special = specialCall(key, null);
+    if (special != null) return special;
     List<Expr> args = arguments();
     String temporal = TEMPORAL_CONVERSIONS.get(key);
     if (temporal != null) {
@@ -410,6 +367,47 @@ public final class ExpressionParser {
    * After {@code trim}, consumes {@code (MODE,} and returns the function for that mode, or
    * consumes nothing and returns null when the call has no mode.
    */
+  /**
+   * The calls whose arguments are a type, names or a trim mode, after {@code operand.name} or, with
+   * a null operand, after {@code name} (the operand then comes first, or last for trim): {@code
+   * cast(TYPE)}, {@code as(names)}, {@code trim(MODE, characters)}. Null for other names and a
+   * trim without a mode.
+   */
+  private Expr specialCall(String key, Expr operand) {
+    switch (key) {
+      case "cast":
+      case "as":
+        expect("(");
+        if (operand == null) {
+          operand = expression();
+          expect(",");
+        }
+        return key.equals("cast")
+            ? new Expr.Call("cast", operand, new Expr.Literal(typeText(), null))
+            : new Expr.Call("as", prepend(operand, aliasNames()), null);
+      case "trim":
+        return trimWithMode(operand);
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * A trim with a mode, {@code (MODE, characters)} after {@code operand.trim} or, with a null
+   * operand, {@code (MODE, characters, operand)} after {@code trim}; null without a mode.
+   */
+  private Expr trimWithMode(Expr operand) {
+    String mode = trimMode();
+    if (mode == null) return null;
+    Expr characters = expression();
+    if (operand == null) {
+      expect(",");
+      operand = expression();
+    }
+    expect(")");
+    return new Expr.Call(mode, operand, characters);
+  }
+
   private String trimMode() {
     int save = pos;
     if (consume("(") && startsIdentifier()) {

@@ -3,6 +3,7 @@ package org.pyflink_table.bridge.types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
@@ -45,6 +46,15 @@ public final class FlinkTypes {
   public static final String METADATA_KEY = "flink.type";
 
   private FlinkTypes() {}
+
+  /** Flink's types without parameters and their Spark types: both directions read this one table. */
+  private static final Map<String, DataType> ATOMIC = Map.ofEntries(
+      Map.entry("BOOLEAN", DataTypes.BooleanType), Map.entry("TINYINT", DataTypes.ByteType),
+      Map.entry("SMALLINT", DataTypes.ShortType), Map.entry("INT", DataTypes.IntegerType),
+      Map.entry("BIGINT", DataTypes.LongType), Map.entry("FLOAT", DataTypes.FloatType),
+      Map.entry("DOUBLE", DataTypes.DoubleType), Map.entry("STRING", DataTypes.StringType),
+      Map.entry("BYTES", DataTypes.BinaryType), Map.entry("DATE", DataTypes.DateType),
+      Map.entry("NULL", DataTypes.NullType));
 
   /** A parsed Flink type: its Spark counterpart, nullability and canonical Flink string. */
   public static final class Parsed {
@@ -135,26 +145,20 @@ public final class FlinkTypes {
 
   /** The Flink type string of a Spark type (nested fields nullable unless Spark says otherwise). */
   public static String fromSpark(DataType t) {
-    if (t instanceof BooleanType) return "BOOLEAN";
-    if (t instanceof ByteType) return "TINYINT";
-    if (t instanceof ShortType) return "SMALLINT";
-    if (t instanceof IntegerType) return "INT";
-    if (t instanceof LongType) return "BIGINT";
-    if (t instanceof FloatType) return "FLOAT";
-    if (t instanceof DoubleType) return "DOUBLE";
+    for (Map.Entry<String, DataType> atomic : ATOMIC.entrySet()) {
+      if (atomic.getValue().equals(t)) return atomic.getKey();
+    }
     if (t instanceof DecimalType) {
       DecimalType d = (DecimalType) t;
       return "DECIMAL(" + d.precision() + ", " + d.scale() + ")";
     }
     if (t instanceof CharType) return "CHAR(" + ((CharType) t).length() + ")";
     if (t instanceof VarcharType) return "VARCHAR(" + ((VarcharType) t).length() + ")";
+    // A collated string is a string to Flink.
     if (t instanceof StringType) return "STRING";
-    if (t instanceof BinaryType) return "BYTES";
-    if (t instanceof DateType) return "DATE";
     if (t instanceof TimeType) return "TIME(" + ((TimeType) t).precision() + ")";
     if (t instanceof TimestampNTZType) return "TIMESTAMP(6)";
     if (t instanceof TimestampType) return "TIMESTAMP_LTZ(6)";
-    if (t instanceof NullType) return "NULL";
     if (t instanceof DayTimeIntervalType) return "INTERVAL SECOND(3)";
     if (t instanceof YearMonthIntervalType) return "INTERVAL YEAR(2) TO MONTH";
     if (t instanceof ArrayType) {
@@ -318,20 +322,13 @@ public final class FlinkTypes {
 
     Parsed base() {
       String w = word();
+      if (w.equals("DOUBLE") && peekWord().equals("PRECISION")) word();
+      if (ATOMIC.containsKey(w)) return new Parsed(ATOMIC.get(w), true, w);
       switch (w) {
-        case "BOOLEAN": return new Parsed(DataTypes.BooleanType, true, "BOOLEAN");
-        case "TINYINT": return new Parsed(DataTypes.ByteType, true, "TINYINT");
-        case "SMALLINT": return new Parsed(DataTypes.ShortType, true, "SMALLINT");
-        case "INT":
         case "INTEGER": return new Parsed(DataTypes.IntegerType, true, "INT");
-        case "BIGINT": return new Parsed(DataTypes.LongType, true, "BIGINT");
         case "REAL":
           if (!sql) throw new ValidationException("Unknown type 'REAL' in '" + s + "'; use FLOAT.");
           return new Parsed(DataTypes.FloatType, true, "FLOAT");
-        case "FLOAT": return new Parsed(DataTypes.FloatType, true, "FLOAT");
-        case "DOUBLE":
-          if (peekWord().equals("PRECISION")) word();
-          return new Parsed(DataTypes.DoubleType, true, "DOUBLE");
         case "DECIMAL":
         case "DEC":
         case "NUMERIC": {
@@ -355,7 +352,6 @@ public final class FlinkTypes {
           }
           return new Parsed(DataTypes.createDecimalType(p, sc), true, "DECIMAL(" + p + ", " + sc + ")");
         }
-        case "STRING": return new Parsed(DataTypes.StringType, true, "STRING");
         case "CHARACTER":
           if (!sql) throw new ValidationException("Unknown type 'CHARACTER' in '" + s + "'; use CHAR.");
           // fall through: CHARACTER [VARYING] is CHAR [VARYING]
@@ -367,13 +363,11 @@ public final class FlinkTypes {
           return new Parsed(DataTypes.StringType, true, "CHAR(" + length("CHAR", false) + ")");
         case "VARCHAR":
           return varchar(length("VARCHAR", true));
-        case "BYTES": return new Parsed(DataTypes.BinaryType, true, "BYTES");
         case "BINARY": return new Parsed(DataTypes.BinaryType, true, "BINARY(" + length("BINARY", false) + ")");
         case "VARBINARY": {
           int n = length("VARBINARY", true);
           return new Parsed(DataTypes.BinaryType, true, n == Integer.MAX_VALUE ? "BYTES" : "VARBINARY(" + n + ")");
         }
-        case "DATE": return new Parsed(DataTypes.DateType, true, "DATE");
         case "TIME": {
           int p = intArg(0, 0, 9, "TIME precision");
           skipTimeZoneWords(false);
@@ -436,7 +430,6 @@ public final class FlinkTypes {
           expect(close);
           return new Parsed(new StructType(fields.toArray(new StructField[0])), true, sb.append('>').toString());
         }
-        case "NULL": return new Parsed(DataTypes.NullType, true, "NULL");
         case "INTERVAL": return interval();
         default:
           throw new ValidationException("Unknown type '" + w + "' in '" + s
