@@ -1,18 +1,23 @@
 package org.pyflink_table.bridge.connectors;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.raise_error;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
@@ -22,8 +27,13 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.VarcharType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.Expr;
+import org.pyflink_table.bridge.expressions.ExprCompiler;
+import org.pyflink_table.bridge.expressions.FunctionCatalog;
+import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
@@ -237,8 +247,8 @@ public final class Connectors {
   // --- reading -----------------------------------------------------------------------------------
 
   /** The rows of a source table, computed columns included, in declaration order. */
-  public static Dataset<Row> read(SparkSession spark, String path, TableDefinition d, org.apache.hadoop.conf.Configuration hadoop,
-      org.pyflink_table.bridge.expressions.FunctionCatalog functions) {
+  public static Dataset<Row> read(SparkSession spark, String path, TableDefinition d, Configuration hadoop,
+      FunctionCatalog functions) {
     String connector = d.connector();
     if (isSinkOnly(d)) {
       throw new ValidationException("Connector '" + connector + "' can only be used as a sink; table '" + path
@@ -263,24 +273,24 @@ public final class Connectors {
 
   /** The rows of an unbounded source as a Spark stream (see {@link #isUnbounded}). */
   public static Dataset<Row> readUnbounded(SparkSession spark, String path, TableDefinition d,
-      org.apache.hadoop.conf.Configuration hadoop, org.pyflink_table.bridge.expressions.FunctionCatalog functions) {
+      Configuration hadoop, FunctionCatalog functions) {
     Dataset<Row> physical = d.connector().equals("datagen") ? DataGen.readStream(spark, d)
         : readFiles(spark, path, d, hadoop, true);
     return withComputedColumns(physical, d, path, functions);
   }
 
   static Dataset<Row> withComputedColumns(Dataset<Row> physical, TableDefinition d, String path,
-      org.pyflink_table.bridge.expressions.FunctionCatalog functions) {
+      FunctionCatalog functions) {
     Dataset<Row> df = physical;
     List<Column> out = new ArrayList<>();
     for (TableDefinition.Column c : d.columns) {
       if (c.isComputed()) {
         String sql = c.expression.replaceAll("(?i)\\bPROCTIME\\s*\\(\\s*\\)", "CURRENT_TIMESTAMP");
         try {
-          org.pyflink_table.bridge.expressions.Expr ast = d.expressionColumns.get(c.name);
+          Expr ast = d.expressionColumns.get(c.name);
           df = df.withColumn(c.name, ast != null
-              ? org.pyflink_table.bridge.expressions.ExprCompiler.compile(ast, new org.pyflink_table.bridge.expressions.Scope(df, functions))
-              : org.apache.spark.sql.functions.expr(sql));
+              ? ExprCompiler.compile(ast, new Scope(df, functions))
+              : expr(sql));
           df.schema();
         } catch (Exception e) { // Spark's AnalysisException is a checked exception
           throw new ValidationException("Computed column '" + c.name + "' of table '" + path + "' is invalid: "
@@ -299,24 +309,24 @@ public final class Connectors {
     return (nl > 0 ? t.substring(0, nl) : t).strip();
   }
 
-  private static Dataset<Row> readFiles(SparkSession spark, String path, TableDefinition d, org.apache.hadoop.conf.Configuration hadoop) {
+  private static Dataset<Row> readFiles(SparkSession spark, String path, TableDefinition d, Configuration hadoop) {
     return readFiles(spark, path, d, hadoop, false);
   }
 
-  private static Dataset<Row> readFiles(SparkSession spark, String path, TableDefinition d, org.apache.hadoop.conf.Configuration hadoop,
+  private static Dataset<Row> readFiles(SparkSession spark, String path, TableDefinition d, Configuration hadoop,
       boolean streaming) {
     String location = d.options.get("path");
     StructType schema = physicalSchema(d);
     FileCommitter.recover(hadoop, location); // a commit a dead process left half done is finished first
     try {
-      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
+      Path p = new Path(location);
       if (!p.getFileSystem(hadoop).exists(p)) {
         if (streaming) {
           throw new ValidationException("Directory '" + location + "' monitored by table '" + path + "' does not exist.");
         }
         return failingScan(spark, schema, "File or directory '" + location + "' of table '" + path + "' does not exist.");
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new TableException("Cannot access '" + location + "': " + e.getMessage(), e);
     }
     String format = d.options.get("format");
@@ -382,7 +392,7 @@ public final class Connectors {
    * the print connector shows (the caller prints them, so they reach Python's stdout), else null.
    */
   public static String[] write(SparkSession spark, String path, TableDefinition d, Dataset<Row> rows, boolean overwrite,
-      org.apache.hadoop.conf.Configuration hadoop) {
+      Configuration hadoop) {
     switch (d.connector()) {
       case "print":
         return Formats.printLines(d, rows);
@@ -399,8 +409,8 @@ public final class Connectors {
   }
 
   public static boolean isStringLike(DataType t) {
-    return t instanceof StringType || t instanceof org.apache.spark.sql.types.VarcharType
-        || t instanceof org.apache.spark.sql.types.CharType;
+    return t instanceof StringType || t instanceof VarcharType
+        || t instanceof CharType;
   }
 
   static boolean isTemporal(DataType t) {

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.Serializable;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -309,7 +310,7 @@ final class CsvText {
    */
   static int fieldCount(String text, Dialect d) {
     try {
-      Record r = new RecordReader(new java.io.StringReader(text), d.withMultiLine(true)).next();
+      Record r = new RecordReader(new StringReader(text), d.withMultiLine(true)).next();
       if (r == null) return 0;
       return r.unclosed ? -1 : r.fields.size();
     } catch (IOException e) {

@@ -10,7 +10,9 @@ import static org.apache.spark.sql.functions.localtimestamp;
 import static org.apache.spark.sql.functions.rand;
 import static org.apache.spark.sql.functions.sha2;
 import static org.apache.spark.sql.functions.substring;
+import static org.apache.spark.sql.functions.timestamp_millis;
 import static org.apache.spark.sql.functions.unhex;
+import static org.apache.spark.sql.functions.unix_millis;
 import static org.apache.spark.sql.functions.when;
 
 import java.util.ArrayList;
@@ -151,8 +153,8 @@ final class DataGen {
     if (maxPast.endsWith("min")) maxPastMs *= 60_000;
     Column past = floor(rand().multiply(maxPastMs)).cast(DataTypes.LongType);
     if (t instanceof TimestampNTZType || t instanceof TimestampType) {
-      return org.apache.spark.sql.functions.timestamp_millis(
-          org.apache.spark.sql.functions.unix_millis(current_timestamp()).minus(past)).cast(t);
+      return timestamp_millis(
+          unix_millis(current_timestamp()).minus(past)).cast(t);
     }
     if (t instanceof DateType) return current_date();
     if (t.typeName().startsWith("time")) return localtimestamp().cast(t);

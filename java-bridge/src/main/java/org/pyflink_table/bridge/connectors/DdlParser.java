@@ -1,5 +1,6 @@
 package org.pyflink_table.bridge.connectors;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -7,6 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.SqlText;
 
 /**
@@ -85,7 +87,7 @@ public final class DdlParser {
     }
     for (String key : ct.definition.partitionKeys) {
       if (ct.definition.column(key) == null && ct.asQuery == null) {
-        throw new org.pyflink_table.bridge.errors.ValidationException("Partition column '" + key
+        throw new ValidationException("Partition column '" + key
             + "' not defined in the table schema. Available columns: " + ct.definition.columnNames() + ".");
       }
     }
@@ -169,7 +171,7 @@ public final class DdlParser {
   public static List<String> splitTopLevel(String s) {
     List<String> parts = new ArrayList<>();
     // '<' opens a bracket only after a type name (ARRAY<...>), never in a comparison a < b.
-    java.util.ArrayDeque<Character> open = new java.util.ArrayDeque<>();
+    ArrayDeque<Character> open = new ArrayDeque<>();
     int start = 0;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

@@ -1,25 +1,55 @@
 package org.pyflink_table.bridge.connectors;
 
+import static org.apache.spark.sql.functions.base64;
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.concat_ws;
+import static org.apache.spark.sql.functions.exists;
+import static org.apache.spark.sql.functions.from_json;
 import static org.apache.spark.sql.functions.input_file_name;
+import static org.apache.spark.sql.functions.length;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.parse_url;
 import static org.apache.spark.sql.functions.raise_error;
+import static org.apache.spark.sql.functions.regexp_extract;
 import static org.apache.spark.sql.functions.regexp_replace;
 import static org.apache.spark.sql.functions.split;
+import static org.apache.spark.sql.functions.struct;
+import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.transform;
 import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.udf;
+import static org.apache.spark.sql.functions.unbase64;
 import static org.apache.spark.sql.functions.when;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -37,6 +67,8 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.util.LongAccumulator;
 import org.pyflink_table.bridge.errors.TableException;
+import scala.Tuple2;
+import scala.collection.Iterator;
 
 /** Flink's csv, json and print layouts expressed as Spark column expressions. */
 public final class Formats {
@@ -47,13 +79,13 @@ public final class Formats {
   // --- CSV ---------------------------------------------------------------------------------------
 
   static Dataset<Row> readCsv(SparkSession spark, String location, String table, TableDefinition d, StructType schema,
-      org.apache.hadoop.conf.Configuration hadoop) {
+      Configuration hadoop) {
     return readCsv(spark, location, table, d, schema, hadoop, false);
   }
 
   /** CSV rows; {@code streaming} reads the directory as a file stream (new files as they arrive). */
   static Dataset<Row> readCsv(SparkSession spark, String location, String table, TableDefinition d, StructType schema,
-      org.apache.hadoop.conf.Configuration hadoop, boolean streaming) {
+      Configuration hadoop, boolean streaming) {
     String delim = Connectors.unescape(d.option("csv.field-delimiter", ","));
     boolean noQuote = d.flag("csv.disable-quote-character");
     String quote = d.option("csv.quote-character", "\"");
@@ -67,7 +99,7 @@ public final class Formats {
         escape != null && !escape.equals(quote) ? escape.codePointAt(0) : -1, comments, header, nullLiteral, false);
     // Line by line unless a quoted value holds a line break: record-by-record reading (Spark's
     // multiLine) cannot split a file between tasks, so it is used only for files that need it.
-    List<org.apache.hadoop.fs.Path> unclosedFiles = new ArrayList<>();
+    List<Path> unclosedFiles = new ArrayList<>();
     // A stream's files are not there yet: records are read line by line.
     CsvText.Layout layout = streaming ? new CsvText.Layout(false, null, false)
         : csvLayout(location, dialect, hadoop, unclosedFiles);
@@ -76,7 +108,7 @@ public final class Formats {
     StructType text = new StructType();
     for (StructField f : schema.fields()) text = text.add(f.name(), DataTypes.StringType, true);
     text = text.add(CORRUPT, DataTypes.StringType, true);
-    java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
+    Map<String, String> options = new LinkedHashMap<>();
     // Spark turns a quoted "\r\n" into "\n" unless it is told the files' line break.
     // (Spark's warning about a two-character separator is silenced in log4j2.properties.)
     if (dialect.multiLine() && layout.separator != null) {
@@ -133,14 +165,14 @@ public final class Formats {
             .otherwise(transform(parts, x -> Connectors.isStringLike(element) ? x : trim(x).try_cast(element)));
         if (!Connectors.isStringLike(element)) {
           // Flink fails on an element it cannot parse (or reads it as NULL with ignore-parse-errors).
-          bad = s.isNotNull().and(s.notEqual("")).and(org.apache.spark.sql.functions.exists(parts,
+          bad = s.isNotNull().and(s.notEqual("")).and(exists(parts,
               x -> trim(x).notEqual("").and(trim(x).try_cast(element).isNull())));
         }
       } else if (t instanceof MapType || t instanceof StructType) {
         throw TableException.unsupported("CSV format for column '" + f.name() + "' of type " + t.simpleString());
       } else {
         Column v = trim(s);
-        Column parsed = t instanceof BinaryType ? org.apache.spark.sql.functions.unbase64(v) : v.try_cast(t);
+        Column parsed = t instanceof BinaryType ? unbase64(v) : v.try_cast(t);
         converted = when(s.isNull().or(v.equalTo("")), lit(null).cast(t)).otherwise(parsed);
         bad = s.isNotNull().and(v.notEqual("")).and(parsed.isNull());
       }
@@ -161,11 +193,11 @@ public final class Formats {
     // Spark reads a quote left open at the end of a file as a value running to the end; Flink
     // rejects that record. Such files are rare (truncated), so their last record is matched by text.
     Column unclosedTail = lit(false);
-    for (org.apache.hadoop.fs.Path file : unclosedFiles) {
+    for (Path file : unclosedFiles) {
       String last = lastRecordJoined(file, dialect, hadoop);
       if (last == null) continue;
       // Both sides URI-encoded alike (a space as %20, '+' as it is).
-      Column inFile = org.apache.spark.sql.functions.parse_url(input_file_name(), lit("PATH")).equalTo(file.toUri().getRawPath());
+      Column inFile = parse_url(input_file_name(), lit("PATH")).equalTo(file.toUri().getRawPath());
       unclosedTail = unclosedTail.or(not(corrupt).and(inFile).and(joinedFields.equalTo(last)));
     }
     dropped = dropped.or(unclosedTail);
@@ -188,9 +220,9 @@ public final class Formats {
 
   /** Collects reader options, so batch and stream readers get the same ones. */
   private static final class CsvOptions {
-    private final java.util.Map<String, String> options;
+    private final Map<String, String> options;
 
-    CsvOptions(java.util.Map<String, String> options) {
+    CsvOptions(Map<String, String> options) {
       this.options = options;
     }
 
@@ -224,7 +256,7 @@ public final class Formats {
   }
 
   /** Scans of CSV files by path, length, modification time and dialect. */
-  private static final java.util.Map<String, CsvText.Layout> LAYOUTS = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final Map<String, CsvText.Layout> LAYOUTS = new ConcurrentHashMap<>();
 
   /**
    * Whether the visible files under {@code location} must be read record by record, because a
@@ -232,19 +264,19 @@ public final class Formats {
    * agree (null otherwise). Each file is scanned once while it stays unchanged; the scan of a file
    * stops at its first quoted line break.
    */
-  static CsvText.Layout csvLayout(String location, CsvText.Dialect d, org.apache.hadoop.conf.Configuration hadoop,
-      List<org.apache.hadoop.fs.Path> unclosed) {
+  static CsvText.Layout csvLayout(String location, CsvText.Dialect d, Configuration hadoop,
+      List<Path> unclosed) {
     if (d.quote() < 0) return new CsvText.Layout(false, null, false);
     try {
-      org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(location);
-      org.apache.hadoop.fs.FileSystem fs = root.getFileSystem(hadoop);
-      org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> files = fs.listFiles(root, true);
+      Path root = new Path(location);
+      FileSystem fs = root.getFileSystem(hadoop);
+      RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
       String rootText = fs.makeQualified(root).toString();
       boolean multiLine = false;
-      java.util.Set<String> separators = new java.util.HashSet<>();
+      Set<String> separators = new HashSet<>();
       unclosed.clear();
       while (files.hasNext()) {
-        org.apache.hadoop.fs.LocatedFileStatus f = files.next();
+        LocatedFileStatus f = files.next();
         String path = f.getPath().toString();
         String rel = path.startsWith(rootText) ? path.substring(rootText.length()) : f.getPath().getName();
         if (!rel.isEmpty() && hidden(rel)) continue;
@@ -252,7 +284,7 @@ public final class Formats {
             + d.escape() + "|" + d.comments();
         CsvText.Layout layout = LAYOUTS.get(key);
         if (layout == null) {
-          try (java.io.InputStream in = openText(f.getPath(), hadoop)) {
+          try (InputStream in = openText(f.getPath(), hadoop)) {
             layout = CsvText.scan(in, d);
           }
           LAYOUTS.put(key, layout);
@@ -262,41 +294,41 @@ public final class Formats {
         if (layout.unclosedAtEnd) unclosed.add(f.getPath());
       }
       return new CsvText.Layout(multiLine, separators.size() == 1 ? separators.iterator().next() : null, !unclosed.isEmpty());
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new TableException("Cannot read '" + location + "': " + e.getMessage(), e);
     }
   }
 
   /** The last record of a file as the job sees a well-formed row: its fields joined by the delimiter. */
-  private static String lastRecordJoined(org.apache.hadoop.fs.Path file, CsvText.Dialect d,
-      org.apache.hadoop.conf.Configuration hadoop) {
-    try (java.io.Reader in = new java.io.BufferedReader(new java.io.InputStreamReader(
-        openText(file, hadoop), java.nio.charset.StandardCharsets.UTF_8))) {
+  private static String lastRecordJoined(Path file, CsvText.Dialect d,
+      Configuration hadoop) {
+    try (Reader in = new BufferedReader(new InputStreamReader(
+        openText(file, hadoop), StandardCharsets.UTF_8))) {
       CsvText.RecordReader records = new CsvText.RecordReader(in, d.withMultiLine(true));
       CsvText.Record last = null;
       for (CsvText.Record r = records.next(); r != null; r = records.next()) if (!r.comment()) last = r;
       return last == null ? null : last.joined(d);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new TableException("Cannot read '" + file + "': " + e.getMessage(), e);
     }
   }
 
   /** A file's text, decompressed when its name says so (.gz, .bz2, ...), as Spark reads it. */
-  static java.io.InputStream openText(org.apache.hadoop.fs.Path file, org.apache.hadoop.conf.Configuration hadoop)
-      throws java.io.IOException {
-    java.io.InputStream in = file.getFileSystem(hadoop).open(file);
-    org.apache.hadoop.io.compress.CompressionCodec codec = codecs(hadoop).getCodec(file);
+  static InputStream openText(Path file, Configuration hadoop)
+      throws IOException {
+    InputStream in = file.getFileSystem(hadoop).open(file);
+    CompressionCodec codec = codecs(hadoop).getCodec(file);
     return codec == null ? in : codec.createInputStream(in);
   }
 
-  private static org.apache.hadoop.conf.Configuration codecsConf;
-  private static org.apache.hadoop.io.compress.CompressionCodecFactory codecs;
+  private static Configuration codecsConf;
+  private static CompressionCodecFactory codecs;
 
   /** Building the codec table loads the codec classes: once per configuration. */
-  private static synchronized org.apache.hadoop.io.compress.CompressionCodecFactory codecs(
-      org.apache.hadoop.conf.Configuration hadoop) {
+  private static synchronized CompressionCodecFactory codecs(
+      Configuration hadoop) {
     if (codecs == null || codecsConf != hadoop) {
-      codecs = new org.apache.hadoop.io.compress.CompressionCodecFactory(hadoop);
+      codecs = new CompressionCodecFactory(hadoop);
       codecsConf = hadoop;
     }
     return codecs;
@@ -335,7 +367,7 @@ public final class Formats {
         text = c.cast(DataTypes.StringType);
         quotable = true;
       } else if (t instanceof BinaryType) {
-        text = org.apache.spark.sql.functions.base64(c);
+        text = base64(c);
         quotable = true;
       } else if (t instanceof DecimalType) {
         text = flinkDecimal(c, !"false".equals(d.option("csv.write-bigdecimal-in-scientific-notation", "true")));
@@ -373,14 +405,14 @@ public final class Formats {
     boolean iso = "ISO-8601".equals(d.option("json.timestamp-format.standard", "SQL"));
     String ts = iso ? "yyyy-MM-dd'T'HH:mm:ss[.SSSSSSSSS]" : "yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]";
     StructType js = Connectors.nullable(schema).add(CORRUPT, DataTypes.StringType, true);
-    java.util.Map<String, String> options = java.util.Map.of("mode", "PERMISSIVE", "columnNameOfCorruptRecord", CORRUPT,
+    Map<String, String> options = Map.of("mode", "PERMISSIVE", "columnNameOfCorruptRecord", CORRUPT,
         "timestampNTZFormat", ts, "timestampFormat", ts + "['Z'][XXX]");
     Dataset<Row> raw = streaming ? spark.readStream().schema(js).options(options).json(location)
         : spark.read().schema(js).options(options).json(location);
     // Spark keeps the fields it could read of a record with a mistyped field and its text; the
     // text read as a generic object tells those (Flink: the field is NULL) from non-objects (dropped).
     Column corrupt = col(CORRUPT).isNotNull();
-    Column generic = org.apache.spark.sql.functions.from_json(col(CORRUPT),
+    Column generic = from_json(col(CORRUPT),
         DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType));
     Column notAnObject = corrupt.and(generic.isNull());
     Dataset<Row> checked;
@@ -411,7 +443,7 @@ public final class Formats {
     boolean iso = "ISO-8601".equals(d.option("json.timestamp-format.standard", "SQL"));
     boolean ignoreNulls = d.flag("json.encode.ignore-null-fields");
     boolean plainDecimals = d.flag("json.encode.decimal-as-plain-number");
-    java.util.Map<String, String> options = java.util.Map.of("ignoreNullFields", "false");
+    Map<String, String> options = Map.of("ignoreNullFields", "false");
     List<Column> fields = new ArrayList<>();
     for (StructField f : rows.schema().fields()) {
       if (d.partitionKeys.contains(f.name())) continue;
@@ -428,8 +460,8 @@ public final class Formats {
           if (t instanceof TimestampType) text = concat(text, lit("Z"));
           c = text;
         }
-        Column json = org.apache.spark.sql.functions.to_json(org.apache.spark.sql.functions.struct(c.as(f.name())), options);
-        field = json.substr(lit(2), org.apache.spark.sql.functions.length(json).minus(2));
+        Column json = to_json(struct(c.as(f.name())), options);
+        field = json.substr(lit(2), length(json).minus(2));
       }
       if (ignoreNulls) field = when(col("`" + f.name() + "`").isNull(), lit(null).cast(DataTypes.StringType)).otherwise(field);
       fields.add(field);
@@ -448,12 +480,12 @@ public final class Formats {
     Column stripped = regexp_replace(regexp_replace(c.cast(DataTypes.StringType), "(\\.[0-9]*?)0+$", "$1"), "\\.$", "");
     if (!scientific) return stripped;
     String integral = "^-?([1-9][0-9]*?)(0+)$";
-    Column digits = org.apache.spark.sql.functions.regexp_extract(stripped, integral, 1);
-    Column zeros = org.apache.spark.sql.functions.regexp_extract(stripped, integral, 2);
-    Column len = org.apache.spark.sql.functions.length(digits);
+    Column digits = regexp_extract(stripped, integral, 1);
+    Column zeros = regexp_extract(stripped, integral, 2);
+    Column len = length(digits);
     Column mantissa = when(len.gt(1), concat(digits.substr(1, 1), lit("."), digits.substr(lit(2), len))).otherwise(digits);
     Column sign = when(stripped.startsWith("-"), lit("-")).otherwise(lit(""));
-    Column sci = concat(sign, mantissa, lit("E+"), len.minus(1).plus(org.apache.spark.sql.functions.length(zeros)).cast(DataTypes.StringType));
+    Column sci = concat(sign, mantissa, lit("E+"), len.minus(1).plus(length(zeros)).cast(DataTypes.StringType));
     return when(stripped.rlike("^-?[1-9][0-9]*0$"), sci).otherwise(stripped);
   }
 
@@ -485,16 +517,16 @@ public final class Formats {
     if (v == null) return "null";
     if (v instanceof BigDecimal) return ((BigDecimal) v).toPlainString();
     // TIMESTAMP_LTZ (Spark's TimestampType): Flink prints the instant, in UTC with a 'Z'
-    if (v instanceof java.sql.Timestamp) return ((java.sql.Timestamp) v).toInstant().toString();
-    if (v instanceof java.time.Instant) return v.toString();
-    if (v instanceof byte[]) return java.util.Arrays.toString((byte[]) v);
+    if (v instanceof Timestamp) return ((Timestamp) v).toInstant().toString();
+    if (v instanceof Instant) return v.toString();
+    if (v instanceof byte[]) return Arrays.toString((byte[]) v);
     if (v instanceof Row) return "+I" + printRow((Row) v);
     if (v instanceof scala.collection.Map) {
       StringBuilder sb = new StringBuilder("{");
-      scala.collection.Iterator<?> it = ((scala.collection.Map<?, ?>) v).iterator();
+      Iterator<?> it = ((scala.collection.Map<?, ?>) v).iterator();
       boolean first = true;
       while (it.hasNext()) {
-        scala.Tuple2<?, ?> e = (scala.Tuple2<?, ?>) it.next();
+        Tuple2<?, ?> e = (Tuple2<?, ?>) it.next();
         if (!first) sb.append(", ");
         sb.append(printValue(e._1())).append("=").append(printValue(e._2()));
         first = false;
@@ -503,7 +535,7 @@ public final class Formats {
     }
     if (v instanceof scala.collection.Iterable) {
       StringBuilder sb = new StringBuilder("[");
-      scala.collection.Iterator<?> it = ((scala.collection.Iterable<?>) v).iterator();
+      Iterator<?> it = ((scala.collection.Iterable<?>) v).iterator();
       boolean first = true;
       while (it.hasNext()) {
         if (!first) sb.append(", ");

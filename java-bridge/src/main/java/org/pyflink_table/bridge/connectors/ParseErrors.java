@@ -3,10 +3,12 @@ package org.pyflink_table.bridge.connectors;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkContext;
 import org.apache.spark.scheduler.SparkListener;
@@ -72,7 +74,7 @@ public final class ParseErrors {
     long line = -1;
     String recordText = rowText;
     try {
-      Path path = new Path(new java.net.URI(fileUri));
+      Path path = new Path(new URI(fileUri));
       shownFile = path.toUri().getPath();
       Object[] found = csv ? locateCsv(path, table, rowText) : locateJson(path, rowText);
       if (found != null) {
@@ -86,7 +88,7 @@ public final class ParseErrors {
     return prefix + shownRow + TABLE_MARK + table + "' in file " + shownFile + (line > 0 ? ", line " + line : "") + rest;
   }
 
-  private static org.apache.hadoop.conf.Configuration hadoop() {
+  private static Configuration hadoop() {
     return SparkSession.active().sparkContext().hadoopConfiguration();
   }
 

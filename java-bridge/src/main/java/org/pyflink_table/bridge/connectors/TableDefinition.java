@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pyflink_table.bridge.expressions.Expr;
 
 /**
  * A table declared by DDL, a TableDescriptor or a FLIP-38 descriptor: its columns, partition keys
@@ -37,7 +38,7 @@ public final class TableDefinition {
   /** Watermark declarations are accepted and ignored: batch jobs see all rows at once. */
   public String watermark;
   /** Computed columns given as Table API expressions (TableDescriptor), by column name. */
-  public final Map<String, org.pyflink_table.bridge.expressions.Expr> expressionColumns = new LinkedHashMap<>();
+  public final Map<String, Expr> expressionColumns = new LinkedHashMap<>();
   public String comment;
 
   public TableDefinition() {}
@@ -57,7 +58,7 @@ public final class TableDefinition {
   }
 
   /** Adds (or fills in) a computed column given as a Table API expression. */
-  public TableDefinition addExpressionColumn(String name, org.pyflink_table.bridge.expressions.Expr e) {
+  public TableDefinition addExpressionColumn(String name, Expr e) {
     Column computed = new Column(name, null, e.toString());
     int at = columnNames().indexOf(name);
     if (at >= 0) {

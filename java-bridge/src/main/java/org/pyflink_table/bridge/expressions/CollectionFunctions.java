@@ -5,6 +5,7 @@ import static org.pyflink_table.bridge.expressions.FunctionCatalog.aggregate;
 import static org.pyflink_table.bridge.expressions.FunctionCatalog.scalar;
 import static org.pyflink_table.bridge.expressions.FunctionCatalog.sql;
 
+import java.util.Collections;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.ArrayType;
@@ -78,7 +79,7 @@ final class CollectionFunctions {
   /** ARRAY_AGG keeps NULL elements, which Spark's collect_list drops. */
   static Column arrayAgg(CallContext c) {
     Column wrapped = ScalaInterop.call("collect_list", c.distinct,
-        java.util.Collections.singletonList(functions.struct(c.arg(0).as("v"))));
+        Collections.singletonList(functions.struct(c.arg(0).as("v"))));
     return functions.transform(wrapped, s -> s.getField("v"));
   }
 

@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.lit;
 
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -281,7 +282,7 @@ public final class ExprCompiler {
     String base = t.flink;
     if (base.startsWith("DECIMAL")) return lit(new BigDecimal(v)).cast(t.spark);
     if (base.equals("DATE")) return lit(LocalDate.parse(v));
-    if (base.startsWith("TIMESTAMP_LTZ")) return lit(java.time.Instant.parse(v));
+    if (base.startsWith("TIMESTAMP_LTZ")) return lit(Instant.parse(v));
     if (base.startsWith("TIMESTAMP")) return lit(LocalDateTime.parse(v));
     if (base.startsWith("TIME")) return lit(LocalTime.parse(v)).cast(t.spark);
     if (base.startsWith("INTERVAL YEAR")) return lit(Period.ofMonths(Integer.parseInt(v)));

@@ -30,6 +30,8 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
+import scala.Function1;
+import scala.runtime.AbstractPartialFunction;
 
 /**
  * Optimizer rule giving comparisons Flink's semantics where Spark's differ.
@@ -53,14 +55,14 @@ public final class FlinkFloatingComparisons extends Rule<LogicalPlan> {
 
   @Override
   public LogicalPlan apply(LogicalPlan plan) {
-    return plan.transformUpWithSubqueries(new scala.runtime.AbstractPartialFunction<>() {
+    return plan.transformUpWithSubqueries(new AbstractPartialFunction<>() {
       @Override
       public boolean isDefinedAt(LogicalPlan p) {
         return true;
       }
 
       @Override
-      public <A1 extends LogicalPlan, B1> B1 applyOrElse(A1 p, scala.Function1<A1, B1> otherwise) {
+      public <A1 extends LogicalPlan, B1> B1 applyOrElse(A1 p, Function1<A1, B1> otherwise) {
         boolean join = p instanceof Join;
         @SuppressWarnings("unchecked")
         B1 result = (B1) p.mapExpressions(e -> join ? joinCondition(e) : rewrite(e));

@@ -1,5 +1,7 @@
 package org.pyflink_table.bridge.expressions;
 
+import static org.apache.spark.sql.functions.col;
+
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -72,7 +74,7 @@ public final class Scope {
       throw new ValidationException(
           "Cannot resolve field [" + name + "], input field list:[" + String.join(", ", fieldNames()) + "].");
     }
-    Column c = org.apache.spark.sql.functions.col(quote(name));
+    Column c = col(quote(name));
     DataType t = fieldTypes.get(name);
     if (t != null) {
       types.put(c, t);

@@ -4,6 +4,9 @@ import static org.apache.spark.sql.functions.lit;
 import static org.pyflink_table.bridge.expressions.FunctionCatalog.scalar;
 import static org.pyflink_table.bridge.expressions.FunctionCatalog.sql;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Locale;
 import java.util.regex.Pattern;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.functions;
@@ -56,7 +59,7 @@ final class StringMathFunctions {
     if (t instanceof DecimalType) {
       DecimalType d = (DecimalType) t;
       int scale = Math.max(0, Math.min(n, d.scale()));
-      Column f = lit(new java.math.BigDecimal(java.math.BigInteger.ONE, -n));
+      Column f = lit(new BigDecimal(BigInteger.ONE, -n));
       Column scaled = x.multiply(f);
       Column whole = functions.when(x.geq(lit(0)), functions.floor(scaled)).otherwise(functions.ceil(scaled));
       return whole.divide(f).cast(DataTypes.createDecimalType(d.precision(), scale));
@@ -206,6 +209,6 @@ final class StringMathFunctions {
 
   /** bitmapAndCardinalityAgg -> BITMAP_AND_CARDINALITY_AGG, for messages. */
   static String sqlName(String javaName) {
-    return javaName.replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(java.util.Locale.ROOT);
+    return javaName.replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
   }
 }

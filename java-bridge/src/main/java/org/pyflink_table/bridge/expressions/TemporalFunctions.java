@@ -5,6 +5,8 @@ import static org.pyflink_table.bridge.expressions.FunctionCatalog.scalar;
 
 import java.time.Duration;
 import java.time.Period;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.apache.spark.sql.Column;
@@ -12,6 +14,9 @@ import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DayTimeIntervalType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
@@ -53,7 +58,7 @@ final class TemporalFunctions {
   /** Replaces field references that spell a time unit (and are no input field) by string literals. */
   static Expr.Call unitsAsLiterals(Expr.Call call, Scope scope) {
     boolean changed = false;
-    java.util.List<Expr> args = new java.util.ArrayList<>(call.args);
+    List<Expr> args = new ArrayList<>(call.args);
     for (int i = 0; i < args.size(); i++) {
       Expr a = args.get(i);
       if (a instanceof Expr.FieldRef) {
@@ -133,7 +138,7 @@ final class TemporalFunctions {
   static String flinkTypeOf(CallContext c, int i) {
     Expr e = c.exprs.get(i);
     if (!(e instanceof Expr.FieldRef) || !c.scope.hasField(((Expr.FieldRef) e).name)) return null;
-    for (org.apache.spark.sql.types.StructField f : c.scope.input.schema().fields()) {
+    for (StructField f : c.scope.input.schema().fields()) {
       if (f.name().equals(((Expr.FieldRef) e).name) && f.metadata().contains(FlinkTypes.METADATA_KEY)) {
         return f.metadata().getString(FlinkTypes.METADATA_KEY);
       }
@@ -208,7 +213,7 @@ final class TemporalFunctions {
 
   static boolean isDateAndDayTime(CallContext c) {
     return c.size() == 2 && c.type(0) instanceof DateType
-        && c.type(1) instanceof org.apache.spark.sql.types.DayTimeIntervalType;
+        && c.type(1) instanceof DayTimeIntervalType;
   }
 
   static Column toDate(CallContext c) {
@@ -224,7 +229,7 @@ final class TemporalFunctions {
   }
 
   static Column toTimestampLtz(CallContext c) {
-    if (c.type(0) instanceof org.apache.spark.sql.types.StringType) {
+    if (c.type(0) instanceof StringType) {
       // TO_TIMESTAMP_LTZ(string [, format [, time zone]]): the local time read in that zone.
       Column format = c.size() > 1 ? c.arg(1) : functions.lit("yyyy-MM-dd HH:mm:ss");
       Column parsed = c.size() > 2

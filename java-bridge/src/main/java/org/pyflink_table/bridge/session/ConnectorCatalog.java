@@ -38,6 +38,8 @@ import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.session.TableEnv;
+import org.pyflink_table.bridge.streaming.StreamSinks;
+import org.pyflink_table.bridge.streaming.StreamSources;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.types.FlinkTypes;
 
@@ -312,7 +314,7 @@ public final class ConnectorCatalog {
 
   /** A source's rows; in streaming mode unbounded sources are Spark streams (streaming package). */
   private Dataset<Row> read(String name, TableDefinition def) {
-    return env.isStreaming() ? org.pyflink_table.bridge.streaming.StreamSources.read(spark(), name, def, hadoop(), env.functions)
+    return env.isStreaming() ? StreamSources.read(spark(), name, def, hadoop(), env.functions)
         : Connectors.read(spark(), name, def, hadoop(), env.functions);
   }
 
@@ -369,7 +371,7 @@ public final class ConnectorCatalog {
     Dataset<Row> aligned = align(name, def, table.df);
     if (env.isStreaming()) {
       String sink = identifier(name).replace("`", "");
-      return org.pyflink_table.bridge.streaming.StreamSinks.write(env, sink, def, aligned, overwrite, hadoop());
+      return StreamSinks.write(env, sink, def, aligned, overwrite, hadoop());
     }
     return Connectors.write(spark(), name, def, aligned, overwrite, hadoop());
   }

@@ -34,6 +34,8 @@ import org.apache.spark.sql.catalyst.plans.logical.Offset;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.Sort;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.classic.Dataset$;
+import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.ByteType;
@@ -55,6 +57,10 @@ import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.SqlText;
 import org.pyflink_table.bridge.types.FlinkTypes;
+import scala.Function1;
+import scala.Option;
+import scala.PartialFunction;
+import scala.runtime.AbstractPartialFunction;
 
 /**
  * Flink SQL text made into the Spark SQL that means the same, plus Flink's result types for the
@@ -625,31 +631,31 @@ public final class FlinkSqlDialect {
   private static Dataset<Row> withIntegerDivision(Dataset<Row> ds) {
     LogicalPlan plan = ds.queryExecution().analyzed();
     boolean[] changed = {false};
-    scala.PartialFunction<Expression, Expression> truncate = new scala.runtime.AbstractPartialFunction<>() {
+    PartialFunction<Expression, Expression> truncate = new AbstractPartialFunction<>() {
       @Override
       public boolean isDefinedAt(Expression e) {
         return integralDivision(e) != null;
       }
 
       @Override
-      public <A1 extends Expression, B1> B1 applyOrElse(A1 e, scala.Function1<A1, B1> otherwise) {
+      public <A1 extends Expression, B1> B1 applyOrElse(A1 e, Function1<A1, B1> otherwise) {
         DataType integral = integralDivision(e);
         if (integral == null) return otherwise.apply(e);
         changed[0] = true;
         @SuppressWarnings("unchecked")
-        B1 result = (B1) new Cast(new Cast(e, integral, scala.Option.empty(), EvalMode.LEGACY()),
-            e.dataType(), scala.Option.empty(), EvalMode.LEGACY());
+        B1 result = (B1) new Cast(new Cast(e, integral, Option.empty(), EvalMode.LEGACY()),
+            e.dataType(), Option.empty(), EvalMode.LEGACY());
         return result;
       }
     };
-    scala.PartialFunction<LogicalPlan, LogicalPlan> everyNode = new scala.runtime.AbstractPartialFunction<>() {
+    PartialFunction<LogicalPlan, LogicalPlan> everyNode = new AbstractPartialFunction<>() {
       @Override
       public boolean isDefinedAt(LogicalPlan p) {
         return true;
       }
 
       @Override
-      public <A1 extends LogicalPlan, B1> B1 applyOrElse(A1 p, scala.Function1<A1, B1> otherwise) {
+      public <A1 extends LogicalPlan, B1> B1 applyOrElse(A1 p, Function1<A1, B1> otherwise) {
         @SuppressWarnings("unchecked")
         B1 result = (B1) p.transformExpressionsUp(truncate);
         return result;
@@ -657,8 +663,8 @@ public final class FlinkSqlDialect {
     };
     LogicalPlan rewritten = plan.transformUp(everyNode);
     if (!changed[0]) return ds;
-    return org.apache.spark.sql.classic.Dataset$.MODULE$.ofRows(
-        (org.apache.spark.sql.classic.SparkSession) ds.sparkSession(), rewritten);
+    return Dataset$.MODULE$.ofRows(
+        (SparkSession) ds.sparkSession(), rewritten);
   }
 
   /** The integral type of an INT / INT Spark computes in DOUBLE, else null. */

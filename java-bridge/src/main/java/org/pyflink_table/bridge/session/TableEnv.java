@@ -133,7 +133,7 @@ public final class TableEnv extends TableContext {
       if (i < n && path.charAt(i) == '`') {
         i++;
         while (true) {
-          if (i >= n) throw new org.pyflink_table.bridge.errors.SqlParserException("Invalid SQL identifier " + path + ".");
+          if (i >= n) throw new SqlParserException("Invalid SQL identifier " + path + ".");
           char c = path.charAt(i++);
           if (c == '`') {
             if (i < n && path.charAt(i) == '`') {
@@ -149,7 +149,7 @@ public final class TableEnv extends TableContext {
         while (i < n && path.charAt(i) != '.') part.append(path.charAt(i++));
         String word = part.toString();
         if (!word.isBlank() && !word.matches("[\\p{L}_$][\\p{L}\\p{Nd}_$]*")) {
-          throw new org.pyflink_table.bridge.errors.SqlParserException("Invalid SQL identifier " + path + ".");
+          throw new SqlParserException("Invalid SQL identifier " + path + ".");
         }
       }
       if (part.toString().isBlank()) {
@@ -157,7 +157,7 @@ public final class TableEnv extends TableContext {
       }
       parts.add(part.toString());
       if (i >= n) return parts;
-      if (path.charAt(i) != '.') throw new org.pyflink_table.bridge.errors.SqlParserException("Invalid SQL identifier " + path + ".");
+      if (path.charAt(i) != '.') throw new SqlParserException("Invalid SQL identifier " + path + ".");
       i++;
     }
   }

@@ -1,6 +1,7 @@
 package org.pyflink_table.bridge.streaming;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.monotonically_increasing_id;
 
@@ -10,11 +11,10 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.expressions.Window;
-import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 
 /**
@@ -32,11 +32,11 @@ final class BoundedEventTime {
   private static final String ROW_WATERMARK = "__pft_row_watermark";
 
   /** The plan with late rows dropped below its group-window aggregations. */
-  static LogicalPlan dropLateRows(org.apache.spark.sql.classic.SparkSession spark, LogicalPlan p) {
+  static LogicalPlan dropLateRows(SparkSession spark, LogicalPlan p) {
     return Changelog.rewriteWindowedAggregates(p, a -> withoutLateRows(spark, a));
   }
 
-  private static LogicalPlan withoutLateRows(org.apache.spark.sql.classic.SparkSession spark, Aggregate a) {
+  private static LogicalPlan withoutLateRows(SparkSession spark, Aggregate a) {
     Attribute window = Changelog.windowKey(a);
     Attribute rowtime = Changelog.rowtime(a);
     if (window == null || rowtime == null) return a;
@@ -47,8 +47,8 @@ final class BoundedEventTime {
     // Arrival order is the scan order (one partition at parallelism 1, files in order).
     Dataset<Row> ordered = child.withColumn(SEQ, monotonically_increasing_id());
     Column seenBefore = max(Jobs.column(rowtime)).over(Window.orderBy(col(SEQ)).rowsBetween(Window.unboundedPreceding(), -1));
-    Column interval = org.apache.spark.sql.functions.expr("INTERVAL '" + delayMs + "' MILLISECOND");
-    Column lastInstant = Jobs.column(window).getField("end").minus(org.apache.spark.sql.functions.expr("INTERVAL 1 MILLISECOND"));
+    Column interval = expr("INTERVAL '" + delayMs + "' MILLISECOND");
+    Column lastInstant = Jobs.column(window).getField("end").minus(expr("INTERVAL 1 MILLISECOND"));
     Dataset<Row> onTime = ordered.withColumn(ROW_WATERMARK, seenBefore.minus(interval))
         .filter(col(ROW_WATERMARK).isNull().or(lastInstant.gt(col(ROW_WATERMARK))))
         .select(keep.toArray(new Column[0]));

@@ -1,10 +1,14 @@
 package org.pyflink_table.bridge.streaming;
 
+import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
 import org.apache.spark.sql.catalyst.expressions.PythonUDAF;
 import org.apache.spark.sql.catalyst.expressions.PythonUDF;
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.floor;
+import static org.apache.spark.sql.functions.lag;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.when;
 
 import java.util.ArrayList;
@@ -32,9 +36,11 @@ import org.apache.spark.sql.catalyst.expressions.WindowSpecDefinition;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.types.StructType;
@@ -43,6 +49,7 @@ import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.udf.PackedAggregation;
+import scala.Option;
 
 /**
  * Flink's changelog of a bounded table in streaming mode, computed in one Spark batch job.
@@ -117,8 +124,8 @@ public final class Changelog {
     return null;
   }
 
-  static org.apache.spark.sql.classic.SparkSession session(JTable table) {
-    return (org.apache.spark.sql.classic.SparkSession) table.env.spark;
+  static SparkSession session(JTable table) {
+    return (SparkSession) table.env.spark;
   }
 
   /** Group-window aggregations group by Spark's window struct (start, end): they are insert-only. */
@@ -152,7 +159,7 @@ public final class Changelog {
       return p.withNewChildren(ScalaInterop.seq(List.of(child)));
     }
     for (LogicalPlan c : ScalaInterop.list(p.children())) {
-      if (PackedAggregation.updatingNode(c) != null && p instanceof org.apache.spark.sql.catalyst.plans.logical.Join) {
+      if (PackedAggregation.updatingNode(c) != null && p instanceof Join) {
         throw TableException.unsupported("built-in aggregates next to Python aggregate functions in one group_by "
             + "select in streaming mode (write the query in SQL, where they share one aggregation)");
       }
@@ -175,8 +182,8 @@ public final class Changelog {
   }
 
   static Alias alias(Expression e, String name) {
-    return new Alias(e, name, org.apache.spark.sql.catalyst.expressions.NamedExpression$.MODULE$.newExprId(),
-        ScalaInterop.seq(List.of()), scala.Option.empty(), ScalaInterop.seq(List.of()));
+    return new Alias(e, name, NamedExpression$.MODULE$.newExprId(),
+        ScalaInterop.seq(List.of()), Option.empty(), ScalaInterop.seq(List.of()));
   }
 
   /** The window struct a group-window aggregation groups by, or null. */
@@ -224,8 +231,8 @@ public final class Changelog {
       // rows in arrival order, at parallelism 1): the running aggregate at the bundle's end, taken at
       // the key's first row in the bundle.
       Dataset<Row> numbered = org.apache.spark.sql.classic.Dataset.ofRows(session(table), withSeq);
-      numbered = numbered.withColumn(BUNDLE, org.apache.spark.sql.functions.floor(
-          org.apache.spark.sql.functions.row_number().over(Window.orderBy(Jobs.column(seqAttr))).minus(1)
+      numbered = numbered.withColumn(BUNDLE, floor(
+          row_number().over(Window.orderBy(Jobs.column(seqAttr))).minus(1)
               .divide(bundleSize(table))).cast("long"));
       withSeq = numbered.queryExecution().analyzed();
       List<Attribute> out = ScalaInterop.list(withSeq.output());
@@ -257,7 +264,7 @@ public final class Changelog {
     WindowSpec byKey = Window.partitionBy(keyCols.toArray(new Column[0])).orderBy(col(SEQ));
     Column same = lit(true);
     for (int i = 0; i < outputs.size(); i++) {
-      running = running.withColumn("__pft_p" + i, org.apache.spark.sql.functions.lag(col("__pft_o" + i), 1).over(byKey));
+      running = running.withColumn("__pft_p" + i, lag(col("__pft_o" + i), 1).over(byKey));
       same = same.and(col("__pft_o" + i).eqNullSafe(col("__pft_p" + i)));
     }
     Column first = col("__pft_rn").equalTo(1);
@@ -289,7 +296,7 @@ public final class Changelog {
     List<NamedExpression> restored = new ArrayList<>();
     for (int i = 0; i < outputs.size(); i++) {
       NamedExpression ne = outputs.get(i);
-      restored.add(new Alias(attrs.get(i), ne.name(), ne.exprId(), ne.qualifier(), scala.Option.apply(ne.metadata()),
+      restored.add(new Alias(attrs.get(i), ne.name(), ne.exprId(), ne.qualifier(), Option.apply(ne.metadata()),
           ScalaInterop.seq(List.of())));
     }
     for (int k = outputs.size(); k < attrs.size(); k++) restored.add(attrs.get(k));

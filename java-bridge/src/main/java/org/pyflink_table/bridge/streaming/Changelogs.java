@@ -1,8 +1,10 @@
 package org.pyflink_table.bridge.streaming;
 
+import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.nullif;
 import static org.apache.spark.sql.functions.raise_error;
 import static org.apache.spark.sql.functions.when;
 
@@ -12,7 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.table.JTable;
@@ -102,14 +107,14 @@ public final class Changelogs {
       }
     }
     // Streaming mode: an updating table's changelog has more kinds than INSERT (streaming package).
-    if (org.pyflink_table.bridge.streaming.ChangelogTables.appliesTo(t)) {
-      return org.pyflink_table.bridge.streaming.ChangelogTables.toChangelog(t, a.op, a.mapping);
+    if (ChangelogTables.appliesTo(t)) {
+      return ChangelogTables.toChangelog(t, a.op, a.mapping);
     }
     List<Column> cols = new ArrayList<>();
     // NULLIF(code, NULL) is the code typed nullable, as Flink types the column (STRING).
-    cols.add(org.apache.spark.sql.functions.nullif(lit(code == null ? "" : code), lit(null).cast("string")).as(a.op));
+    cols.add(nullif(lit(code == null ? "" : code), lit(null).cast("string")).as(a.op));
     for (String n : t.fieldNames()) cols.add(col("`" + n.replace("`", "``") + "`"));
-    org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> df = t.df.select(cols.toArray(new Column[0]));
+    Dataset<Row> df = t.df.select(cols.toArray(new Column[0]));
     if (code == null) df = df.limit(0);
     return t.copyWith(df);
   }
@@ -120,8 +125,8 @@ public final class Changelogs {
    */
   public static JTable fromChangelog(JTable t, Expr[] args) {
     Arguments a = parse("from_changelog", args);
-    org.apache.spark.sql.types.StructField opField = null;
-    for (org.apache.spark.sql.types.StructField f : t.df.schema().fields()) {
+    StructField opField = null;
+    for (StructField f : t.df.schema().fields()) {
       if (f.name().equals(a.op)) opField = f;
     }
     if (opField == null) {
@@ -130,7 +135,7 @@ public final class Changelogs {
     }
     if (!(opField.dataType() instanceof StringType)) {
       throw new ValidationException("from_changelog: the operation column '" + a.op + "' must be STRING, it is "
-          + org.pyflink_table.bridge.types.FlinkTypes.fromSparkField(opField) + ".");
+          + FlinkTypes.fromSparkField(opField) + ".");
     }
     List<String> insertCodes = new ArrayList<>();
     if (a.mapping == null) {
@@ -152,6 +157,6 @@ public final class Changelogs {
   }
 
   private static Column orNullText(Column c) {
-    return org.apache.spark.sql.functions.coalesce(c, lit("NULL"));
+    return coalesce(c, lit("NULL"));
   }
 }

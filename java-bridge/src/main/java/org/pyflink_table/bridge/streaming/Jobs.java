@@ -1,6 +1,8 @@
 package org.pyflink_table.bridge.streaming;
 
 
+import static org.apache.spark.sql.functions.expr;
+
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Column;
@@ -10,10 +12,11 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.classic.ExpressionColumnNode;
+import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
-import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.table.JTable;
@@ -64,21 +67,21 @@ public final class Jobs {
   static Dataset<Row> streamOf(org.apache.spark.sql.SparkSession spark, Dataset<Row> df, boolean insertOnly) {
     if (insertOnly) checkStreamable(df);
     LogicalPlan plan = df.queryExecution().analyzed();
-    LogicalPlan placed = placeWatermarks((org.apache.spark.sql.classic.SparkSession) spark, plan);
-    return placed == plan ? df : org.apache.spark.sql.classic.Dataset.ofRows((org.apache.spark.sql.classic.SparkSession) spark, placed);
+    LogicalPlan placed = placeWatermarks((SparkSession) spark, plan);
+    return placed == plan ? df : org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) spark, placed);
   }
 
-  private static LogicalPlan placeWatermarks(org.apache.spark.sql.classic.SparkSession spark, LogicalPlan p) {
+  private static LogicalPlan placeWatermarks(SparkSession spark, LogicalPlan p) {
     return Changelog.rewriteWindowedAggregates(p, a -> a.isStreaming() ? watermarked(spark, a) : a);
   }
 
   /** A Column of an analysed expression (its attribute ids kept). */
   static Column column(Expression e) {
-    return new Column(org.apache.spark.sql.classic.ExpressionColumnNode.apply(e,
-        org.apache.spark.sql.classic.ExpressionColumnNode.apply$default$2()));
+    return new Column(ExpressionColumnNode.apply(e,
+        ExpressionColumnNode.apply$default$2()));
   }
 
-  private static Aggregate watermarked(org.apache.spark.sql.classic.SparkSession spark, Aggregate a) {
+  private static Aggregate watermarked(SparkSession spark, Aggregate a) {
     Attribute window = Changelog.windowKey(a);
     Attribute rowtime = Changelog.rowtime(a);
     if (window == null || rowtime == null) {
@@ -101,7 +104,7 @@ public final class Jobs {
     Metadata delay = new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build();
     // Flink fires a window when the watermark reaches end - 1 ms and drops rows of fired windows.
     Column maxTimestamp = column(window).getField("end").cast(DataTypes.TimestampType)
-        .minus(org.apache.spark.sql.functions.expr("INTERVAL 1 MILLISECOND"));
+        .minus(expr("INTERVAL 1 MILLISECOND"));
     keep.add(maxTimestamp.as(WINDOW_MAX, delay));
     Dataset<Row> marked = child.withColumn(ROWTIME_LTZ, column(rowtime).cast(DataTypes.TimestampType))
         .withWatermark(ROWTIME_LTZ, delayMs + " milliseconds")

@@ -1,11 +1,15 @@
 package org.pyflink_table.bridge.streaming;
 
+import static org.apache.spark.sql.functions.lit;
+
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.pyflink_table.bridge.connectors.Connectors;
 import org.pyflink_table.bridge.connectors.Formats;
 import org.pyflink_table.bridge.connectors.TableDefinition;
@@ -35,9 +39,9 @@ public final class StreamSinks {
     final String sink;
     final TableDefinition def;
     final Dataset<Row> rows;
-    final org.apache.hadoop.conf.Configuration hadoop;
+    final Configuration hadoop;
 
-    StreamInsert(TableContext env, String sink, TableDefinition def, Dataset<Row> rows, org.apache.hadoop.conf.Configuration hadoop) {
+    StreamInsert(TableContext env, String sink, TableDefinition def, Dataset<Row> rows, Configuration hadoop) {
       this.env = env;
       this.sink = sink;
       this.def = def;
@@ -64,7 +68,7 @@ public final class StreamSinks {
   /** Writes one micro-batch of a stream insert; returns the print sink's lines or null. */
   public static String[] writeBatch(StreamInsert insert, Dataset<Row> batch) {
     if (insert.def.connector().equals("print")) {
-      return printLines(insert.def, batch.withColumn(Changelog.OP, org.apache.spark.sql.functions.lit("+I")).collectAsList());
+      return printLines(insert.def, batch.withColumn(Changelog.OP, lit("+I")).collectAsList());
     }
     return Connectors.write(insert.env.spark, insert.sink, insert.def, batch, false, insert.hadoop);
   }
@@ -74,7 +78,7 @@ public final class StreamSinks {
    * registers the insert and returns {@link #STREAM_JOB} and its id.
    */
   public static String[] write(TableContext env, String sink, TableDefinition def, Dataset<Row> rows, boolean overwrite,
-      org.apache.hadoop.conf.Configuration hadoop) {
+      Configuration hadoop) {
     if (rows.isStreaming()) {
       if (overwrite) throw new TableException("Streaming mode not support overwrite.");
       Jobs.checkStreamable(rows);
@@ -115,7 +119,7 @@ public final class StreamSinks {
       Row r = changes.get(i);
       Object[] values = new Object[r.length() - 1];
       for (int j = 0; j < values.length; j++) values[j] = r.get(j);
-      lines[i + 1] = prefix + r.getString(r.length() - 1) + Formats.printRow(org.apache.spark.sql.RowFactory.create(values));
+      lines[i + 1] = prefix + r.getString(r.length() - 1) + Formats.printRow(RowFactory.create(values));
     }
     return lines;
   }

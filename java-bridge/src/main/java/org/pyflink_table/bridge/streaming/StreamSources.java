@@ -1,5 +1,12 @@
 package org.pyflink_table.bridge.streaming;
 
+import static org.apache.spark.sql.functions.col;
+
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
+import org.apache.spark.sql.types.StructField;
 import org.pyflink_table.bridge.window.TimeAttributes;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -28,7 +35,7 @@ public final class StreamSources {
 
   /** The rows of a source table in streaming mode, with its watermark. */
   public static Dataset<Row> read(SparkSession spark, String path, TableDefinition d,
-      org.apache.hadoop.conf.Configuration hadoop, FunctionCatalog functions) {
+      Configuration hadoop, FunctionCatalog functions) {
     Dataset<Row> df = Connectors.isUnbounded(d) ? Connectors.readUnbounded(spark, path, d, hadoop, functions)
         : Connectors.read(spark, path, d, hadoop, functions);
     return withWatermark(df, d, path);
@@ -52,16 +59,16 @@ public final class StreamSources {
     long delayMs = e.group(2) == null ? 0 : Long.parseLong(e.group(2)) * UNIT_MS.get(e.group(3).toUpperCase(Locale.ROOT));
     // Spark's watermark needs a TIMESTAMP_LTZ column, Flink's rowtime is usually TIMESTAMP: the
     // delay travels as column metadata to the window aggregation, where Jobs places the watermark.
-    org.apache.spark.sql.types.StructField f = df.schema().apply(column);
-    org.apache.spark.sql.types.Metadata marked = new org.apache.spark.sql.types.MetadataBuilder()
+    StructField f = df.schema().apply(column);
+    Metadata marked = new MetadataBuilder()
         .withMetadata(f.metadata()).putLong(WATERMARK_DELAY_MS, delayMs).build();
-    return df.withColumn(column, org.apache.spark.sql.functions.col("`" + column + "`").as(column, marked));
+    return df.withColumn(column, col("`" + column + "`").as(column, marked));
   }
 
   /** Column metadata on a rowtime attribute: its watermark delay in milliseconds. */
   public static final String WATERMARK_DELAY_MS = TimeAttributes.WATERMARK_DELAY_MS;
 
-  private static final java.util.Map<String, Long> UNIT_MS = java.util.Map.of(
+  private static final Map<String, Long> UNIT_MS = Map.of(
       "MILLISECOND", 1L, "SECOND", 1000L, "MINUTE", 60_000L, "HOUR", 3_600_000L, "DAY", 86_400_000L);
 
   private static String unquote(String s) {

@@ -17,9 +17,11 @@ import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.udf.PackedAggregation;
 
 /**
@@ -40,7 +42,7 @@ public final class UpdatingStreams {
   public static final String KEEP = "__pft_ukeep";
 
   /** The table's stream with the hidden columns, or null when it is insert-only. */
-  public static Dataset<Row> of(org.pyflink_table.bridge.table.JTable table) {
+  public static Dataset<Row> of(JTable table) {
     return of(table.env.spark, table.df);
   }
 
@@ -49,7 +51,7 @@ public final class UpdatingStreams {
     LogicalPlan plan = df.queryExecution().analyzed();
     if (Changelog.updatingNode(plan) == null) return null;
     LogicalPlan rewritten = rewrite(plan);
-    org.apache.spark.sql.classic.SparkSession session = (org.apache.spark.sql.classic.SparkSession) spark;
+    SparkSession session = (SparkSession) spark;
     Dataset<Row> out = org.apache.spark.sql.classic.Dataset.ofRows(session, rewritten);
     return Jobs.streamOf(spark, out, false);
   }

@@ -1,10 +1,12 @@
 package org.pyflink_table.bridge.table;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
@@ -37,9 +39,9 @@ public final class GroupedJTable {
     Scope scope = input.scope();
     List<Expr> keyExprs = ExprCompiler.expand(groupKeys, scope);
     List<Column> keyCols = ExprCompiler.compileAll(keyExprs, scope);
-    Dataset<Row> python = PythonAggregateSelect.select(input.df, keyCols, keyExprs, java.util.Arrays.asList(items), scope);
+    Dataset<Row> python = PythonAggregateSelect.select(input.df, keyCols, keyExprs, Arrays.asList(items), scope);
     if (python != null) return input.copyWith(python);
-    List<Column> cols = ExprCompiler.compileNamed(java.util.Arrays.asList(items), scope);
+    List<Column> cols = ExprCompiler.compileNamed(Arrays.asList(items), scope);
     return input.copyWith(aggregate(input.df, keyCols, cols));
   }
 
@@ -49,7 +51,7 @@ public final class GroupedJTable {
    */
   public static Dataset<Row> aggregate(Dataset<Row> df, List<Column> keyCols, List<Column> cols) {
     if (cols.isEmpty()) {
-      throw new org.pyflink_table.bridge.errors.ValidationException("A grouped select needs at least one expression.");
+      throw new ValidationException("A grouped select needs at least one expression.");
     }
     Dataset<Row> agg = df.groupBy(JTable.asArray(keyCols))
         .agg(cols.get(0), JTable.asArray(cols.subList(1, cols.size())));

@@ -11,7 +11,10 @@ import java.util.function.UnaryOperator;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.execution.ExtendedMode$;
+import org.apache.spark.sql.execution.SimpleMode$;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.ValidationException;
@@ -225,8 +228,8 @@ public final class JTable {
           + l.length + " and " + r.length + " is not supported");
     }
     for (int i = 0; i < l.length; i++) {
-      boolean numeric = l[i].dataType() instanceof org.apache.spark.sql.types.NumericType
-          && r[i].dataType() instanceof org.apache.spark.sql.types.NumericType;
+      boolean numeric = l[i].dataType() instanceof NumericType
+          && r[i].dataType() instanceof NumericType;
       if (!numeric && !l[i].dataType().sameType(r[i].dataType())) {
         throw new ValidationException("Incompatible types for " + op + " operation. Could not find a common type at position "
             + i + " for '" + FlinkTypes.fromSparkField(l[i]).replace(" NOT NULL", "") + "' and '"
@@ -312,8 +315,8 @@ public final class JTable {
   /** Spark's readable plans: parsed, analysed, optimised and physical. */
   public String explain(boolean extended) {
     return df.queryExecution().explainString(
-        extended ? org.apache.spark.sql.execution.ExtendedMode$.MODULE$
-            : org.apache.spark.sql.execution.SimpleMode$.MODULE$);
+        extended ? ExtendedMode$.MODULE$
+            : SimpleMode$.MODULE$);
   }
 
   public JTable copyWith(Dataset<Row> d) {

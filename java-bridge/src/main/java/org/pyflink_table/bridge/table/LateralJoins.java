@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -131,8 +133,8 @@ public final class LateralJoins {
     return staged.lateralJoin(rows);
   }
 
-  private static final java.util.regex.Pattern LATERAL_TABLE =
-      java.util.regex.Pattern.compile("(?i)\\bLATERAL\\s+TABLE\\s*\\(");
+  private static final Pattern LATERAL_TABLE =
+      Pattern.compile("(?i)\\bLATERAL\\s+TABLE\\s*\\(");
 
   /**
    * Flink SQL's {@code LATERAL TABLE(f(x)) AS T(a, b)} in Spark's spelling {@code LATERAL f(x) AS T(a, b)}:
@@ -140,7 +142,7 @@ public final class LateralJoins {
    */
   public static String rewriteSql(String sql) {
     StringBuilder out = new StringBuilder();
-    java.util.regex.Matcher m = LATERAL_TABLE.matcher(sql);
+    Matcher m = LATERAL_TABLE.matcher(sql);
     int pos = 0;
     while (m.find(pos)) {
       if (insideQuotes(sql, m.start())) {

@@ -1,6 +1,9 @@
 package org.pyflink_table.bridge.udf;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -95,8 +98,8 @@ public final class PackedAggregation {
   }
 
   /** The non-window aggregations built by {@link #aggregate}, by the id of their first output (the latest kept). */
-  private static final Map<Long, Aggregation> REGISTERED = java.util.Collections.synchronizedMap(
-      new java.util.LinkedHashMap<Long, Aggregation>(16, 0.75f, true) {
+  private static final Map<Long, Aggregation> REGISTERED = Collections.synchronizedMap(
+      new LinkedHashMap<Long, Aggregation>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, Aggregation> eldest) {
           return size() > 4096;
@@ -189,7 +192,7 @@ public final class PackedAggregation {
     for (int i = 0; i < keyCount; i++) order[i] = input.col("k" + i);
     if (changes) order[keyCount] = input.col("s");
     if (keyCount > 0) {
-      input = input.repartition(java.util.Arrays.copyOf(order, keyCount)).sortWithinPartitions(order);
+      input = input.repartition(Arrays.copyOf(order, keyCount)).sortWithinPartitions(order);
     } else {
       input = input.repartition(1);
       if (changes) input = input.sortWithinPartitions(order);

@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.classic.UDFRegistration;
 import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
 import org.apache.spark.sql.types.DataType;
 import org.pyflink_table.bridge.errors.TableException;
@@ -106,7 +107,7 @@ public final class PythonAggregateFunction extends PythonFunction {
       // the others fail there with Spark's unknown-function error.
       return;
     }
-    ((org.apache.spark.sql.classic.UDFRegistration) session.udf()).registerPython(sqlName, function);
+    ((UDFRegistration) session.udf()).registerPython(sqlName, function);
   }
 
 }

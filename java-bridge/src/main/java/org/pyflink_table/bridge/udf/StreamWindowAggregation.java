@@ -6,6 +6,7 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.classic.RelationalGroupedDataset;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
@@ -88,8 +89,8 @@ public final class StreamWindowAggregation {
         Protocol.STREAM_WINDOW_FUNCTION, output, Protocol.EVAL_TRANSFORM_WITH_STATE_PANDAS_UDF);
     Column[] keys = new Column[keyCount];
     for (int i = 0; i < keyCount; i++) keys[i] = rows.col(rowSchema.fields()[i].name());
-    org.apache.spark.sql.classic.RelationalGroupedDataset grouped =
-        (org.apache.spark.sql.classic.RelationalGroupedDataset) rows.groupBy(keys);
+    RelationalGroupedDataset grouped =
+        (RelationalGroupedDataset) rows.groupBy(keys);
     Dataset<Row> fired = grouped.transformWithStateInPandas(call, output, "Append",
         "EventTime", null, "");
 

@@ -10,6 +10,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.TimestampType;
+import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.SqlText;
@@ -325,7 +326,7 @@ public final class SqlWindows {
         if (c == ')' && --depth == 0) return i;
         i++;
       }
-      throw new org.pyflink_table.bridge.errors.SqlParserException("Unbalanced parentheses after position " + open + ".");
+      throw new SqlParserException("Unbalanced parentheses after position " + open + ".");
     }
 
     /** Splits on commas outside parentheses and quotes. */
