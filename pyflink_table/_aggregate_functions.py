@@ -75,15 +75,12 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
 
     def _create_java_user_function(self, sc: Any) -> Any:
         from pyspark.serializers import CloudPickleSerializer
-        from pyspark.sql.types import StructField, StructType
         from pyspark.sql.udf import UserDefinedFunction as SparkUDF
 
         from pyflink_table._worker.aggregates import AggregateEvaluator
         from pyflink_table.java_gateway import bridge
 
         result = _spark_type(self._result_type)
-        if self._table_aggregate and not isinstance(result, StructType):
-            result = StructType([StructField("f0", result, True)])
         pandas = self._func_type == "pandas"
         opener = functools.partial(lifecycle.open_function, name=self._name, metrics=_metrics_accumulator(sc, self._name))
         evaluator = AggregateEvaluator(self._func, pandas, self._table_aggregate, self._row_result, opener,
@@ -102,7 +99,7 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
             call = lifecycle.PlainFunction(self._func, self._name) if plain else evaluator.on_series
             spark_udf = SparkUDF(call, result, self._name, _protocol.EVAL_GROUPED_AGG_PANDAS_UDF, self._deterministic)
         return bridge().udf.PythonAggregateFunction(
-            self._name, spark_udf._judf, self._packed_only(), self._table_aggregate, bytearray(packed), result.json(),
+            self._name, spark_udf._judf, self._packed_only(), self._table_aggregate, bytearray(packed), str(self._result_type),
             pandas)
 
 

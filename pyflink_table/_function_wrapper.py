@@ -24,31 +24,13 @@ __all__ = ["UserDefinedFunctionWrapper"]
 
 
 def _spark_type(data_type: Union[DataType, str]) -> Any:
-    """The PySpark DataType of a Flink type (needs the JVM)."""
+    """The PySpark DataType of a Flink type as Python workers produce it, for PySpark's UDF
+    declarations; the bridge defines it (``PythonFunction.workerType``)."""
     from pyspark.sql.types import _parse_datatype_json_string
 
     from pyflink_table.java_gateway import bridge
 
-    return _without_metadata(
-        _parse_datatype_json_string(str(bridge().types.FlinkTypes.toSparkJson(str(data_type)))))
-
-
-def _without_metadata(spark_type: Any) -> Any:
-    """The type without field metadata: Spark compares UDF result types including it."""
-    from pyspark.sql import types as st
-
-    if isinstance(spark_type, st.StructType):
-        return st.StructType([st.StructField(f.name, _without_metadata(f.dataType), f.nullable)
-                              for f in spark_type.fields])
-    if isinstance(spark_type, st.ArrayType):
-        return st.ArrayType(_without_metadata(spark_type.elementType), spark_type.containsNull)
-    if isinstance(spark_type, st.MapType):
-        return st.MapType(_without_metadata(spark_type.keyType), _without_metadata(spark_type.valueType),
-                          spark_type.valueContainsNull)
-    if type(spark_type).__name__ == "TimeType":
-        # The Python workers produce microsecond times whatever the declared precision.
-        return st.TimeType(6)
-    return spark_type
+    return _parse_datatype_json_string(str(bridge().udf.PythonFunction.workerTypeJson(str(data_type))))
 
 
 def _as_data_type(t: Union[DataType, str], what: str) -> DataType:

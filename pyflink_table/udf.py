@@ -71,14 +71,12 @@ class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
         from pyflink_table._worker import scalar as worker_scalar
         from pyflink_table.java_gateway import bridge, to_string_array
 
-        declared = bridge().types.FlinkTypes.toSparkJson(str(self._result_type))
         batched = self._pyspark_udf(sc, worker_scalar, arrow_batches=True)
         per_row = self._pyspark_udf(sc, worker_scalar, arrow_batches=False)
         j_function = bridge().udf.PythonScalarFunction(self._name, batched._judf, per_row._judf,
-                                                       self._func_type != "general", declared)
+                                                       self._func_type != "general", str(self._result_type))
         if self._input_types is not None:
-            j_function.setInputTypes(to_string_array(
-                [bridge().types.FlinkTypes.toSparkJson(str(t)) for t in self._input_types]))
+            j_function.setInputTypes(to_string_array([str(t) for t in self._input_types]))
         return j_function
 
     def __call__(self, *args: Any) -> Expression[Any]:

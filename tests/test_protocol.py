@@ -146,3 +146,21 @@ def test_evaluators_carry_no_spark_type() -> None:
     for evaluator in (ScalarEvaluator, AggregateEvaluator):
         names = set(inspect.signature(evaluator.__init__).parameters)
         assert "result_type" in names and not any("json" in n or "spark" in n for n in names)
+
+
+def test_function_types_cross_to_the_bridge_as_flink_strings(t_env: Any) -> None:
+    """The Python function wrappers send Flink type strings; the bridge derives the Spark type the
+    workers produce (no field metadata, microsecond times) and PySpark's UDF declarations read it."""
+    from pyflink_table._function_wrapper import _spark_type
+
+    written = "ROW<`a` TIME(0) NOT NULL, `b` ARRAY<DECIMAL(5, 2)>, `c` MAP<STRING, ROW<`d` TIME(3)>>>"
+    expected = {"type": "struct", "fields": [
+        {"name": "a", "type": "time(6)", "nullable": False, "metadata": {}},
+        {"name": "b", "type": {"type": "array", "elementType": "decimal(5,2)", "containsNull": True},
+         "nullable": True, "metadata": {}},
+        {"name": "c", "type": {"type": "map", "keyType": "string", "valueContainsNull": True, "valueType": {
+            "type": "struct", "fields": [{"name": "d", "type": "time(6)", "nullable": True, "metadata": {}}]}},
+         "nullable": True, "metadata": {}}]}
+    j_function = get_gateway().jvm.org.pyflink_table.bridge.udf.PythonFunction
+    assert json.loads(str(j_function.workerTypeJson(written))) == expected
+    assert json.loads(_spark_type(written).json()) == expected

@@ -7,6 +7,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.classic.UDFRegistration;
 import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
@@ -31,20 +32,27 @@ public final class PythonAggregateFunction extends PythonFunction {
   private final boolean pandas;
 
   public PythonAggregateFunction(String name, UserDefinedPythonFunction function, boolean packedOnly,
-      boolean tableAggregate, byte[] packedEvaluator, String resultSparkJson) {
-    this(name, function, packedOnly, tableAggregate, packedEvaluator, resultSparkJson, false);
+      boolean tableAggregate, byte[] packedEvaluator, String resultType) {
+    this(name, function, packedOnly, tableAggregate, packedEvaluator, resultType, false);
   }
 
-  /** @param pandas whether the function takes pandas Series (FLIP-137) rather than one row at a time */
+  /**
+   * @param resultType the declared result type (of one emitted row, for table aggregates) as a Flink
+   *     type string
+   * @param pandas whether the function takes pandas Series (FLIP-137) rather than one row at a time
+   */
   public PythonAggregateFunction(String name, UserDefinedPythonFunction function, boolean packedOnly,
-      boolean tableAggregate, byte[] packedEvaluator, String resultSparkJson, boolean pandas) {
+      boolean tableAggregate, byte[] packedEvaluator, String resultType, boolean pandas) {
     super(name);
     this.pandas = pandas;
     this.function = function;
     this.packedOnly = packedOnly;
     this.tableAggregate = tableAggregate;
     this.packedEvaluator = packedEvaluator;
-    this.resultSparkType = DataType.fromJson(resultSparkJson);
+    DataType result = workerType(resultType);
+    // A table aggregate emits rows: a result that is not a ROW is the one field f0 of a row.
+    this.resultSparkType = tableAggregate && !(result instanceof StructType)
+        ? new StructType().add("f0", result, true) : result;
   }
 
   /** The pickled worker-side evaluator that {@link PackedAggregation} runs. */

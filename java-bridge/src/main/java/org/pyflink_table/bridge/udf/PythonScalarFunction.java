@@ -10,6 +10,7 @@ import org.apache.spark.sql.types.DataType;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.Scope;
+import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
  * A Python scalar function (general or pandas) as Spark evaluates it: a call of the PySpark-built
@@ -25,16 +26,16 @@ public final class PythonScalarFunction extends PythonFunction {
   private DataType[] inputTypes;
 
   /**
-   * @param declaredJson the declared result type as Spark JSON; the Python side may produce a
-   *     wider type (TIME(6) for TIME(0)), which is cast back to it
+   * @param declaredType the declared result type as a Flink type string; the Python side may
+   *     produce a wider type (TIME(6) for TIME(0)), which is cast back to it
    */
   public PythonScalarFunction(String name, UserDefinedPythonFunction function,
-      UserDefinedPythonFunction perRow, boolean pandas, String declaredJson) {
+      UserDefinedPythonFunction perRow, boolean pandas, String declaredType) {
     super(name);
     this.function = function;
     this.perRow = perRow;
     this.pandas = pandas;
-    this.declared = DataType.fromJson(declaredJson);
+    this.declared = FlinkTypes.toSpark(declaredType);
   }
 
   public boolean isPandas() {
@@ -46,11 +47,11 @@ public final class PythonScalarFunction extends PythonFunction {
     return function;
   }
 
-  /** Declares the argument types (Spark JSON, one per argument). */
-  public void setInputTypes(String[] jsons) {
-    inputTypes = new DataType[jsons.length];
-    for (int i = 0; i < jsons.length; i++) {
-      inputTypes[i] = DataType.fromJson(jsons[i]);
+  /** Declares the argument types (Flink type strings, one per argument). */
+  public void setInputTypes(String[] flinkTypes) {
+    inputTypes = new DataType[flinkTypes.length];
+    for (int i = 0; i < flinkTypes.length; i++) {
+      inputTypes[i] = FlinkTypes.toSpark(flinkTypes[i]);
     }
   }
 
