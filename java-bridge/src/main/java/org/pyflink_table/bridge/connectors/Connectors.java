@@ -97,10 +97,10 @@ public final class Connectors {
     }
     for (TableDefinition.Column c : d.physicalColumns()) {
       try {
-        FlinkTypes.parse(c.type);
+        FlinkTypes.parse(c.type());
       } catch (RuntimeException e) {
-        throw new ValidationException("Column '" + c.name + "' of table '" + path + "' has an unknown type '"
-            + c.type + "': " + e.getMessage());
+        throw new ValidationException("Column '" + c.name() + "' of table '" + path + "' has an unknown type '"
+            + c.type() + "': " + e.getMessage());
       }
     }
     String connector = d.connector();
@@ -143,7 +143,7 @@ public final class Connectors {
       case "datagen":
         allowed.addAll(DATAGEN_OPTIONS);
         for (TableDefinition.Column c : d.physicalColumns()) {
-          for (String o : DATAGEN_FIELD_OPTIONS) allowed.add("fields." + c.name + "." + o);
+          for (String o : DATAGEN_FIELD_OPTIONS) allowed.add("fields." + c.name() + "." + o);
         }
         break;
       default:
@@ -217,14 +217,14 @@ public final class Connectors {
 
   public static List<String> names(List<TableDefinition.Column> cols) {
     List<String> out = new ArrayList<>();
-    for (TableDefinition.Column c : cols) out.add(c.name);
+    for (TableDefinition.Column c : cols) out.add(c.name());
     return out;
   }
 
   /** Physical columns stored in the files (partition columns live in directory names). */
   static List<TableDefinition.Column> dataColumns(TableDefinition d) {
     List<TableDefinition.Column> out = new ArrayList<>();
-    for (TableDefinition.Column c : d.physicalColumns()) if (!d.partitionKeys.contains(c.name)) out.add(c);
+    for (TableDefinition.Column c : d.physicalColumns()) if (!d.partitionKeys.contains(c.name())) out.add(c);
     return out;
   }
 
@@ -234,8 +234,8 @@ public final class Connectors {
     String[] names = new String[cols.size()];
     String[] types = new String[cols.size()];
     for (int i = 0; i < names.length; i++) {
-      names[i] = cols.get(i).name;
-      types[i] = cols.get(i).type;
+      names[i] = cols.get(i).name();
+      types[i] = cols.get(i).type();
     }
     return FlinkTypes.schema(names, types);
   }
@@ -266,7 +266,7 @@ public final class Connectors {
     if (d.connector().equals("filesystem")) return d.options.containsKey("source.monitor-interval");
     if (!d.connector().equals("datagen") || d.options.containsKey("number-of-rows")) return false;
     for (TableDefinition.Column c : d.physicalColumns()) {
-      if ("sequence".equals(d.options.get("fields." + c.name + ".kind"))) return false;
+      if ("sequence".equals(d.options.get("fields." + c.name() + ".kind"))) return false;
     }
     return true;
   }
@@ -285,19 +285,19 @@ public final class Connectors {
     List<Column> out = new ArrayList<>();
     for (TableDefinition.Column c : d.columns) {
       if (c.isComputed()) {
-        String sql = c.expression.replaceAll("(?i)\\bPROCTIME\\s*\\(\\s*\\)", "CURRENT_TIMESTAMP");
+        String sql = c.expression().replaceAll("(?i)\\bPROCTIME\\s*\\(\\s*\\)", "CURRENT_TIMESTAMP");
         try {
-          Expr ast = d.expressionColumns.get(c.name);
-          df = df.withColumn(c.name, ast != null
+          Expr ast = d.expressionColumns.get(c.name());
+          df = df.withColumn(c.name(), ast != null
               ? ExprCompiler.compile(ast, new Scope(df, functions))
               : expr(sql));
           df.schema();
         } catch (Exception e) { // Spark's AnalysisException is a checked exception
-          throw new ValidationException("Computed column '" + c.name + "' of table '" + path + "' is invalid: "
+          throw new ValidationException("Computed column '" + c.name() + "' of table '" + path + "' is invalid: "
               + firstLine(e.getMessage()));
         }
       }
-      out.add(col("`" + c.name + "`"));
+      out.add(col("`" + c.name() + "`"));
     }
     return df.select(out.toArray(new Column[0]));
   }
@@ -346,7 +346,7 @@ public final class Connectors {
           if (d.partitionKeys.contains(f.name())) textSchema = textSchema.add(f.name(), f.dataType());
         }
         Dataset<Row> text = (streaming ? spark.readStream().schema(textSchema).text(location)
-            : spark.read().schema(textSchema).text(location)).withColumnRenamed("value", only.name);
+            : spark.read().schema(textSchema).text(location)).withColumnRenamed("value", only.name());
         return reorder(text, schema);
       }
       default:

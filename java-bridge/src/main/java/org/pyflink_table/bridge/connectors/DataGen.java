@@ -55,8 +55,8 @@ final class DataGen {
     long n = parseLong(rowsOption, "number-of-rows");
     for (TableDefinition.Column c : d.physicalColumns()) {
       if (kind(d, c).equals("sequence")) {
-        long start = parseLong(required(d, c, "start"), "fields." + c.name + ".start");
-        long end = parseLong(required(d, c, "end"), "fields." + c.name + ".end");
+        long start = parseLong(required(d, c, "start"), "fields." + c.name() + ".start");
+        long end = parseLong(required(d, c, "end"), "fields." + c.name() + ".end");
         n = Math.min(n, Math.max(0, end - start + 1));
       }
     }
@@ -77,7 +77,7 @@ final class DataGen {
     for (StructField f : Connectors.physicalSchema(d).fields()) {
       TableDefinition.Column c = d.column(f.name());
       Column v = kind(d, c).equals("sequence") ? sequence(d, c, f.dataType()) : random(d, c, f.dataType());
-      String nullRate = d.options.get("fields." + c.name + ".null-rate");
+      String nullRate = d.options.get("fields." + c.name() + ".null-rate");
       if (nullRate != null) {
         v = when(rand().lt(Double.parseDouble(nullRate)), lit(null).cast(f.dataType())).otherwise(v);
       }
@@ -87,17 +87,17 @@ final class DataGen {
   }
 
   private static String kind(TableDefinition d, TableDefinition.Column c) {
-    String k = d.option("fields." + c.name + ".kind", "random");
+    String k = d.option("fields." + c.name() + ".kind", "random");
     if (!k.equals("random") && !k.equals("sequence")) {
-      throw new ValidationException("Option 'fields." + c.name + ".kind' must be 'random' or 'sequence', but was '" + k + "'.");
+      throw new ValidationException("Option 'fields." + c.name() + ".kind' must be 'random' or 'sequence', but was '" + k + "'.");
     }
     return k;
   }
 
   private static String required(TableDefinition d, TableDefinition.Column c, String key) {
-    String v = d.options.get("fields." + c.name + "." + key);
+    String v = d.options.get("fields." + c.name() + "." + key);
     if (v == null) {
-      throw new ValidationException("Sequence field '" + c.name + "' needs the option 'fields." + c.name + "." + key + "'.");
+      throw new ValidationException("Sequence field '" + c.name() + "' needs the option 'fields." + c.name() + "." + key + "'.");
     }
     return v;
   }
@@ -114,14 +114,14 @@ final class DataGen {
     long start = Long.parseLong(required(d, c, "start").strip());
     if (!(t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType || t instanceof LongType
         || t instanceof DecimalType || t instanceof FloatType || t instanceof DoubleType || Connectors.isStringLike(t))) {
-      throw TableException.unsupported("datagen sequence for type " + t.sql() + " (field '" + c.name + "')");
+      throw TableException.unsupported("datagen sequence for type " + t.sql() + " (field '" + c.name() + "')");
     }
     return col("__pyflink_table_seq").plus(start).cast(t);
   }
 
   private static Column random(TableDefinition d, TableDefinition.Column c, DataType t) {
-    String min = d.options.get("fields." + c.name + ".min");
-    String max = d.options.get("fields." + c.name + ".max");
+    String min = d.options.get("fields." + c.name() + ".min");
+    String max = d.options.get("fields." + c.name() + ".max");
     if (t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType || t instanceof LongType) {
       double lo = min != null ? Double.parseDouble(min) : lowest(t);
       double hi = max != null ? Double.parseDouble(max) : highest(t);
@@ -136,18 +136,18 @@ final class DataGen {
     }
     if (t instanceof BooleanType) return rand().lt(0.5);
     if (Connectors.isStringLike(t) || t instanceof BinaryType) {
-      int length = Integer.parseInt(d.option("fields." + c.name + ".length", "100").strip());
+      int length = Integer.parseInt(d.option("fields." + c.name() + ".length", "100").strip());
       // Random hexadecimal text, as Flink's datagen produces; sha2 gives 64 characters per draw.
       List<Column> chunks = new ArrayList<>();
       for (int i = 0; i * 64 < Math.max(length, 1); i++) chunks.add(sha2(rand().cast(DataTypes.StringType), 256));
       Column hex = substring(concat(chunks.toArray(new Column[0])), 1, length);
-      if (d.flag("fields." + c.name + ".var-len")) {
+      if (d.flag("fields." + c.name() + ".var-len")) {
         hex = hex.substr(lit(1), floor(rand().multiply(length)).plus(1).cast(DataTypes.IntegerType));
       }
       return t instanceof BinaryType ? unhex(hex) : hex;
     }
     // 'max-past' is a duration; plain milliseconds or a number with a unit suffix are accepted.
-    String maxPast = d.option("fields." + c.name + ".max-past", "0").strip();
+    String maxPast = d.option("fields." + c.name() + ".max-past", "0").strip();
     long maxPastMs = maxPast.replaceAll("[^0-9]", "").isEmpty() ? 0 : Long.parseLong(maxPast.replaceAll("[^0-9]", ""));
     if (maxPast.endsWith("s") && !maxPast.endsWith("ms")) maxPastMs *= 1000;
     if (maxPast.endsWith("min")) maxPastMs *= 60_000;
@@ -158,7 +158,7 @@ final class DataGen {
     }
     if (t instanceof DateType) return current_date();
     if (t.typeName().startsWith("time")) return localtimestamp().cast(t);
-    throw TableException.unsupported("datagen random values for type " + t.sql() + " (field '" + c.name + "')");
+    throw TableException.unsupported("datagen random values for type " + t.sql() + " (field '" + c.name() + "')");
   }
 
   private static double lowest(DataType t) {

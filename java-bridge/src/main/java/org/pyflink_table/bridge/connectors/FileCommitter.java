@@ -79,7 +79,7 @@ final class FileCommitter {
         sparkFormat = "text";
         break;
       case "raw": {
-        String only = Connectors.dataColumns(d).get(0).name;
+        String only = Connectors.dataColumns(d).get(0).name();
         shaped = rows.withColumn(only, rows.col("`" + only + "`").cast(DataTypes.StringType)).withColumnRenamed(only, "value");
         sparkFormat = "text";
         break;

@@ -13,19 +13,11 @@ import org.pyflink_table.bridge.expressions.Expr;
  */
 public final class TableDefinition {
   /** One column: physical (type set, expression null) or computed (expression set). */
-  public static final class Column {
-    public final String name;
-    /** Flink type string (with NOT NULL when declared); null for computed columns. */
-    public final String type;
-    /** Flink SQL expression of a computed column; null for physical columns. */
-    public final String expression;
-
-    public Column(String name, String type, String expression) {
-      this.name = name;
-      this.type = type;
-      this.expression = expression;
-    }
-
+  /**
+   * @param type Flink type string (with NOT NULL when declared); null for computed columns
+   * @param expression Flink SQL expression of a computed column; null for physical columns
+   */
+  public record Column(String name, String type, String expression) {
     public boolean isComputed() {
       return expression != null;
     }

@@ -158,23 +158,23 @@ public final class ExprCompiler {
     Column x = compile(call.arg(0), scope);
     DataType source = scope.typeOf(x);
     Column r;
-    if (target.spark instanceof StringType
+    if (target.spark() instanceof StringType
         && (source instanceof TimestampNTZType
             || source instanceof TimestampType)) {
       int precision = timestampPrecision(call.arg(0), scope);
       r = functions.date_format(x, "yyyy-MM-dd HH:mm:ss" + (precision > 0 ? "." + "S".repeat(precision) : ""));
-    } else if (target.spark instanceof StringType
+    } else if (target.spark() instanceof StringType
         && source instanceof BooleanType) {
-      r = functions.upper(x.cast(target.spark)); // Flink prints TRUE/FALSE
+      r = functions.upper(x.cast(target.spark())); // Flink prints TRUE/FALSE
     } else {
-      r = lenient ? x.try_cast(target.spark) : x.cast(target.spark);
+      r = lenient ? x.try_cast(target.spark()) : x.cast(target.spark());
     }
-    if (target.flink.startsWith("CHAR(")) {
-      int len = Integer.parseInt(target.flink.substring(5, target.flink.length() - 1));
+    if (target.flink().startsWith("CHAR(")) {
+      int len = Integer.parseInt(target.flink().substring(5, target.flink().length() - 1));
       r = functions.rpad(r, len, " ");
     }
-    if (!target.flink.equals(FlinkTypes.fromSpark(target.spark))) {
-      r = FunctionCatalog.typed(r, target.flink);
+    if (!target.flink().equals(FlinkTypes.fromSpark(target.spark()))) {
+      r = FunctionCatalog.typed(r, target.flink());
     }
     return r;
   }
@@ -276,18 +276,18 @@ public final class ExprCompiler {
     }
     FlinkTypes.Parsed t = FlinkTypes.parse(l.flinkType);
     if (l.value == null) {
-      return lit(null).cast(t.spark);
+      return lit(null).cast(t.spark());
     }
     String v = String.valueOf(l.value);
-    String base = t.flink;
-    if (base.startsWith("DECIMAL")) return lit(new BigDecimal(v)).cast(t.spark);
+    String base = t.flink();
+    if (base.startsWith("DECIMAL")) return lit(new BigDecimal(v)).cast(t.spark());
     if (base.equals("DATE")) return lit(LocalDate.parse(v));
     if (base.startsWith("TIMESTAMP_LTZ")) return lit(Instant.parse(v));
     if (base.startsWith("TIMESTAMP")) return lit(LocalDateTime.parse(v));
-    if (base.startsWith("TIME")) return lit(LocalTime.parse(v)).cast(t.spark);
+    if (base.startsWith("TIME")) return lit(LocalTime.parse(v)).cast(t.spark());
     if (base.startsWith("INTERVAL YEAR")) return lit(Period.ofMonths(Integer.parseInt(v)));
     if (base.startsWith("INTERVAL")) return lit(Duration.ofMillis(Long.parseLong(v)));
-    return lit(l.value).cast(t.spark);
+    return lit(l.value).cast(t.spark());
   }
 
   /** True when the expression contains an aggregate call that is not windowed by OVER. */

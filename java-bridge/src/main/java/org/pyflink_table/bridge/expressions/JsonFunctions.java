@@ -90,9 +90,9 @@ final class JsonFunctions {
     FlinkTypes.Parsed t = FlinkTypes.parse(flinkType);
     Column v = at(c.arg(0), p);
     Column scalar = functions.when(v.isNotNull().and(functions.not(isObject(v))).and(functions.not(isArray(v))), v);
-    Column value = t.spark instanceof StringType
+    Column value = t.spark() instanceof StringType
         ? functions.try_variant_get(scalar, "$", "string")
-        : functions.try_variant_get(scalar, "$", t.spark.sql());
+        : functions.try_variant_get(scalar, "$", t.spark().sql());
     if (c.size() > 3) {
       String onEmpty = String.valueOf(c.literal(3));
       String onError = String.valueOf(c.literal(5));
@@ -106,10 +106,10 @@ final class JsonFunctions {
       Column error = c.arg(0).isNotNull().and(functions.not(validJson).or(v.isNotNull().and(value.isNull())
           .and(functions.not(functions.is_variant_null(v)))));
       if (onEmpty.equals("DEFAULT")) {
-        value = functions.when(empty, c.arg(4).cast(t.spark)).otherwise(value);
+        value = functions.when(empty, c.arg(4).cast(t.spark())).otherwise(value);
       }
       if (onError.equals("DEFAULT")) {
-        value = functions.when(error, c.arg(6).cast(t.spark)).otherwise(value);
+        value = functions.when(error, c.arg(6).cast(t.spark())).otherwise(value);
       }
     }
     return value;

@@ -58,19 +58,7 @@ public final class ConnectorCatalog {
   public static final String CATALOG = "default_catalog";
   public static final String DATABASE = "default_database";
 
-  private static final class Entry {
-    final String name;
-    final TableDefinition definition;
-    final String viewQuery;
-    final boolean temporary;
-
-    Entry(String name, TableDefinition definition, String viewQuery, boolean temporary) {
-      this.name = name;
-      this.definition = definition;
-      this.viewQuery = viewQuery;
-      this.temporary = temporary;
-    }
-  }
+  private record Entry(String name, TableDefinition definition, String viewQuery, boolean temporary) {}
 
   private final TableEnv env;
   private final Map<String, Entry> entries = new LinkedHashMap<>();
@@ -544,7 +532,7 @@ public final class ConnectorCatalog {
     if (columns != null) {
       targets.addAll(columns);
     } else {
-      for (TableDefinition.Column c : physical) if (!staticPartitions.containsKey(c.name)) targets.add(c.name);
+      for (TableDefinition.Column c : physical) if (!staticPartitions.containsKey(c.name())) targets.add(c.name());
     }
     for (String t : targets) {
       TableDefinition.Column c = def.column(t);
@@ -567,7 +555,7 @@ public final class ConnectorCatalog {
     StructType sink = Connectors.physicalSchema(def);
     Column[] out = new Column[physical.size()];
     for (int i = 0; i < physical.size(); i++) {
-      String target = physical.get(i).name;
+      String target = physical.get(i).name();
       int at = targets.indexOf(target);
       if (at >= 0) {
         out[i] = col("`" + fields[at] + "`").as(target);

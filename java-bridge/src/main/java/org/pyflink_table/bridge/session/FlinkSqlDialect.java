@@ -491,14 +491,14 @@ public final class FlinkSqlDialect {
         // A type we do not understand: hand the original to Spark, whose error names it.
         return fn + "(" + value + " AS " + run(next(as + 1), close) + ")";
       }
-      if (type.spark instanceof DayTimeIntervalType || type.spark instanceof YearMonthIntervalType) {
+      if (type.spark() instanceof DayTimeIntervalType || type.spark() instanceof YearMonthIntervalType) {
         // Spark reads Flink's interval qualifiers as they are; its own type would widen them.
         return fn + "(" + value + " AS " + run(next(as + 1), close) + ")";
       }
-      String sparkType = sparkSql(type.spark);
+      String sparkType = sparkSql(type.spark());
       String converted = fn + "(" + value + " AS " + sparkType + ")";
       Matcher sized = Pattern.compile("^(CHAR|VARCHAR|TIMESTAMP|TIMESTAMP_LTZ)\\((\\d+)\\)$")
-          .matcher(type.flink);
+          .matcher(type.flink());
       if (!sized.matches()) return converted;
       String size = sized.group(2);
       switch (sized.group(1)) {

@@ -29,17 +29,7 @@ public final class LateralJoins {
   private static final String ARG_PREFIX = "__pft_lateral_arg_";
 
   /** A table function call with its output names: {@code f(a)} or {@code f(a).alias('x', 'y')}. */
-  static final class TableCall {
-    final PythonTableFunction function;
-    final List<Expr> args;
-    final List<String> names;
-
-    TableCall(PythonTableFunction function, List<Expr> args, List<String> names) {
-      this.function = function;
-      this.args = args;
-      this.names = names;
-    }
-  }
+  record TableCall(PythonTableFunction function, List<Expr> args, List<String> names) {}
 
   static TableCall tableCall(Expr e, Scope scope, String op) {
     List<String> names = null;

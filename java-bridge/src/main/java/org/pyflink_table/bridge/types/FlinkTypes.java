@@ -56,19 +56,11 @@ public final class FlinkTypes {
       Map.entry("BYTES", DataTypes.BinaryType), Map.entry("DATE", DataTypes.DateType),
       Map.entry("NULL", DataTypes.NullType));
 
-  /** A parsed Flink type: its Spark counterpart, nullability and canonical Flink string. */
-  public static final class Parsed {
-    public final DataType spark;
-    public final boolean nullable;
-    /** Canonical Flink form without the NOT NULL suffix. */
-    public final String flink;
-
-    Parsed(DataType spark, boolean nullable, String flink) {
-      this.spark = spark;
-      this.nullable = nullable;
-      this.flink = flink;
-    }
-
+  /**
+   * A parsed Flink type: its Spark counterpart, nullability and canonical Flink string ({@code
+   * flink}, without the NOT NULL suffix).
+   */
+  public record Parsed(DataType spark, boolean nullable, String flink) {
     /** The Flink string with NOT NULL when applicable. */
     public String fullFlinkType() {
       return nullable ? flink : flink + " NOT NULL";

@@ -78,24 +78,8 @@ public final class PackedAggregation {
   }
 
   /** What {@link #changelog} needs to compute an aggregation again as a changelog. */
-  private static final class Aggregation {
-    final Dataset<Row> df;
-    final List<Column> keyCols;
-    final List<String> keyNames;
-    final List<PythonAggregateFunction> calls;
-    final List<List<Column>> args;
-    final List<String> resultNames;
-
-    Aggregation(Dataset<Row> df, List<Column> keyCols, List<String> keyNames, List<PythonAggregateFunction> calls,
-        List<List<Column>> args, List<String> resultNames) {
-      this.df = df;
-      this.keyCols = keyCols;
-      this.keyNames = keyNames;
-      this.calls = calls;
-      this.args = args;
-      this.resultNames = resultNames;
-    }
-  }
+  private record Aggregation(Dataset<Row> df, List<Column> keyCols, List<String> keyNames,
+      List<PythonAggregateFunction> calls, List<List<Column>> args, List<String> resultNames) {}
 
   /** The non-window aggregations built by {@link #aggregate}, by the id of their first output (the latest kept). */
   private static final Map<Long, Aggregation> REGISTERED = Collections.synchronizedMap(

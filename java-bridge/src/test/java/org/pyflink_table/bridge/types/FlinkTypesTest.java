@@ -53,8 +53,8 @@ public final class FlinkTypesTest {
     spark("ROW<a INT, `b c` ARRAY<BIGINT>>", "STRUCT<a: INT, `b c`: ARRAY<BIGINT>>");
     spark("INTERVAL DAY", "INTERVAL DAY TO SECOND");
     spark("INTERVAL YEAR TO MONTH", "INTERVAL YEAR TO MONTH");
-    CHECKS.check("nullability", "false true", () -> FlinkTypes.parse("INT NOT NULL").nullable + " "
-        + FlinkTypes.parse("INT").nullable);
+    CHECKS.check("nullability", "false true", () -> FlinkTypes.parse("INT NOT NULL").nullable() + " "
+        + FlinkTypes.parse("INT").nullable());
 
     // Flink SQL (CAST, DDL) spellings that the type grammar of DataTypes does not have.
     sql("VARCHAR", "STRING");
