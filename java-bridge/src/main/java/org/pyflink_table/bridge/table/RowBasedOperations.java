@@ -34,18 +34,12 @@ public final class RowBasedOperations {
   private static final String RESULT = "__pft_row_result";
 
   /** An optionally aliased call: {@code f(a)} or {@code f(a).alias('x', 'y')}. */
-  private static final class Aliased {
-    final Expr call;
-    final List<String> names;
-
-    Aliased(Expr e) {
-      if (e instanceof Expr.Call && FunctionCatalog.normalize(((Expr.Call) e).name).equals("as")) {
-        call = ((Expr.Call) e).arg(0);
-        names = ExprCompiler.aliasNames((Expr.Call) e);
-      } else {
-        call = e;
-        names = null;
+  private record Aliased(Expr call, List<String> names) {
+    static Aliased of(Expr e) {
+      if (e instanceof Expr.Call c && FunctionCatalog.normalize(c.name).equals("as")) {
+        return new Aliased(c.arg(0), ExprCompiler.aliasNames(c));
       }
+      return new Aliased(e, null);
     }
   }
 
@@ -54,7 +48,7 @@ public final class RowBasedOperations {
   /** {@code map(f(...))}: a ROW result becomes one column per field, any other result one column. */
   public static JTable map(JTable input, Expr e) {
     Scope scope = input.scope();
-    Aliased a = new Aliased(e);
+    Aliased a = Aliased.of(e);
     if (ExprCompiler.containsAggregate(a.call, scope)) {
       throw new ValidationException("map expects a scalar function call, got the aggregate " + a.call + "; use aggregate().");
     }
@@ -100,7 +94,7 @@ public final class RowBasedOperations {
   public static JTable aggregate(JTable input, Dataset<Row> df, Scope scope, List<Column> keyCols,
       List<String> keyNames, Expr e, boolean flat) {
     String op = flat ? "flat_aggregate" : "aggregate";
-    Aliased a = new Aliased(e);
+    Aliased a = Aliased.of(e);
     PythonAggregateFunction python = PythonAggregateSelect.pythonAggregate(a.call, scope);
     if (flat && (python == null || !python.isTableAggregate())) {
       throw new ValidationException("flat_aggregate expects a table aggregate function call (udtaf), got " + a.call + ".");
