@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import signal
 import sys
@@ -240,10 +241,7 @@ class TableEnvironment:
         return self.from_elements(data, names)
 
     def _create_table(self, rows: List[Any], names: List[str], types: List[DataType], verify: bool) -> Table:
-        from pyspark.sql.types import StructType
-
-        j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
-        schema = StructType.fromJson(__import__("json").loads(j_schema.json()))
+        schema = _spark_schema(names, types)
         if verify:
             _check_string_elements(rows, schema)
         try:
@@ -259,8 +257,6 @@ class TableEnvironment:
 
         :param schema: a ``DataTypes.ROW`` type, column names, or column types; inferred when None.
         """
-        from pyspark.sql.types import StructType
-
         if isinstance(schema, RowType):
             names, types = schema.field_names(), schema.field_types()
         elif schema is not None and len(schema) > 0 and isinstance(list(schema)[0], DataType):
@@ -269,8 +265,7 @@ class TableEnvironment:
             # Types as PyFlink infers them: from the Arrow schema of the DataFrame.
             names = [str(c) for c in (schema if schema is not None else pdf.columns)]
             types = _pandas_types(pdf)
-        j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
-        spark_schema = StructType.fromJson(__import__("json").loads(j_schema.json()))
+        spark_schema = _spark_schema(names, types)
         if len(pdf.columns) < len(names):
             raise _BadPandasData(
                 f"The DataFrame has {len(pdf.columns)} columns ({', '.join(map(str, pdf.columns))}), but the schema "
@@ -907,6 +902,15 @@ class _ExplainResult(TableResult):
         """Print the plan text (no table borders)."""
         for row in self._materialize():
             print(row[0])
+
+
+def _spark_schema(names: List[str], types: List[DataType]) -> Any:
+    """The PySpark schema of Flink fields, from the bridge (exact Flink types in field metadata)."""
+    from pyspark.sql.types import StructType
+
+    j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
+    return StructType.fromJson(json.loads(j_schema.json()))
+
 
 def _show_printed(printed: Any) -> None:
     """Lines of the print connector (first element names the stream) on Python's stdout/stderr."""
