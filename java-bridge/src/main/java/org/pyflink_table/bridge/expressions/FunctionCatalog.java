@@ -9,9 +9,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.catalyst.FunctionIdentifier;
+import org.apache.spark.sql.catalyst.analysis.FunctionRegistry$;
+import org.apache.spark.sql.catalyst.analysis.TableFunctionRegistry$;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -156,6 +160,26 @@ public final class FunctionCatalog {
   /** Whether a temporary catalog function of this name is hidden by a built-in (Flink's order). */
   public boolean shadowedByBuiltin(String name) {
     return builtin(name) != null;
+  }
+
+  /**
+   * The registered names (lower case) that an unqualified call in SQL text must reach as the user's
+   * function although a built-in has that name: Spark's SQL looks up its built-ins first (and the
+   * SQL rewrites turn some Flink built-ins, SPLIT_INDEX say, into Spark calls), while Flink calls a
+   * temporary system function before any built-in, and a temporary catalog function when Flink has
+   * no built-in of the name (MEAN, say, is Spark's only). Other names already reach the user's function.
+   */
+  public Set<String> userNamesBeforeSparkBuiltins() {
+    Set<String> names = new TreeSet<>();
+    for (String registered : registeredNames.values()) {
+      if (user(registered) == null) continue;
+      FunctionIdentifier id = new FunctionIdentifier(registered.toLowerCase(Locale.ROOT));
+      if (builtin(registered) != null || FunctionRegistry$.MODULE$.builtin().functionExists(id)
+          || TableFunctionRegistry$.MODULE$.builtin().functionExists(id)) {
+        names.add(registered.toLowerCase(Locale.ROOT));
+      }
+    }
+    return names;
   }
 
   /** Names of registered user functions, as registered, sorted. */

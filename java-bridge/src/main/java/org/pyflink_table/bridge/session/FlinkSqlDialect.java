@@ -210,6 +210,40 @@ public final class FlinkSqlDialect {
     return new Rewriter(tokens).run(0, tokens.size());
   }
 
+  /**
+   * The text with each unqualified call of a name in {@code userFirst} (lower case) written as
+   * {@code system.session.`name`(...)}, which Spark resolves to the session's function: Spark's SQL
+   * looks its built-ins up first, Flink the user's function (see
+   * {@code FunctionCatalog.userNamesBeforeSparkBuiltins}). It runs on the user's text before the
+   * other rewrites, so the built-in calls they generate keep reaching Spark's built-ins.
+   */
+  public static String qualifyUserCalls(String sql, Set<String> userFirst) {
+    if (userFirst.isEmpty()) return sql;
+    List<Token> tokens = tokenize(sql);
+    StringBuilder out = new StringBuilder();
+    Token previous = null;
+    for (int i = 0; i < tokens.size(); i++) {
+      Token k = tokens.get(i);
+      out.append(qualified(k, previous, tokens, i, userFirst));
+      if (k.kind != Kind.SPACE) previous = k;
+    }
+    return out.toString();
+  }
+
+  /** The token's text, or the session-qualified call when it names a function of {@code userFirst}. */
+  private static String qualified(Token k, Token previous, List<Token> tokens, int i, Set<String> userFirst) {
+    String name = k.kind == Kind.WORD ? k.text
+        : k.kind == Kind.QUOTED && k.text.startsWith("`") ? k.text.substring(1, k.text.length() - 1).replace("``", "`")
+        : null;
+    if (name == null || !userFirst.contains(name.toLowerCase(Locale.ROOT))) return k.text;
+    int after = i + 1;
+    while (after < tokens.size() && tokens.get(after).kind == Kind.SPACE) after++;
+    // A call, not a qualified name's part, a column list after an alias or an INSERT target.
+    boolean call = after < tokens.size() && tokens.get(after).sym("(");
+    if (!call || previous != null && (previous.sym(".") || previous.is("AS") || previous.is("INTO"))) return k.text;
+    return "system.session.`" + name.replace("`", "``") + "`";
+  }
+
   private static final class Rewriter {
     private final List<Token> t;
 
