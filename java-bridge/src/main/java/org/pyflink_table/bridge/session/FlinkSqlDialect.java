@@ -72,7 +72,7 @@ import org.pyflink_table.bridge.types.FlinkTypes;
  *   <li>{@code TIMESTAMP '...'} literals and {@code TO_TIMESTAMP} give TIMESTAMP_NTZ;
  *   <li>{@code ARRAY[..]}, {@code MAP[..]}, {@code ROW(..)} value constructors;
  *   <li>{@code FLOOR/CEIL(ts TO unit)}, {@code LOCALTIMESTAMP}, {@code STR_TO_MAP(s)} with
- *       Flink's default delimiters, {@code TIMESTAMPDIFF} as INT;
+ *       Flink's default delimiters, {@code LISTAGG(x)} with Flink's ',' separator, {@code TIMESTAMPDIFF} as INT;
  *   <li>{@code FETCH FIRST n ROWS ONLY} and {@code OFFSET n ROWS FETCH NEXT m ROWS ONLY}.
  * </ul>
  */
@@ -82,7 +82,7 @@ public final class FlinkSqlDialect {
   /** Words the rewriter may turn into something else (handled in {@code run}). */
   private static final Set<String> SPECIAL = Set.of("CAST", "TRY_CAST", "ARRAY", "MAP", "ROW",
       "TIMESTAMP", "TO_TIMESTAMP", "LOCALTIMESTAMP", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
-      "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK");
+      "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK", "LISTAGG");
 
   private enum Kind { SPACE, STRING, UNICODE_STRING, QUOTED, WORD, NUMBER, SYMBOL }
 
@@ -388,6 +388,13 @@ public final class FlinkSqlDialect {
           if (args.size() == 1) args.add("','");
           if (args.size() == 2) args.add("'='");
           out.append("str_to_map(").append(String.join(", ", args)).append(')');
+          i = close + 1;
+        } else if (k.is("LISTAGG") && call) {
+          // Flink's separator defaults to ',', Spark's to ''.
+          int close = Math.min(closing(after), to);
+          List<String> args = arguments(after, close);
+          if (args.size() == 1) args.add("','");
+          out.append("listagg(").append(String.join(", ", args)).append(')');
           i = close + 1;
         } else if (k.is("SIMILAR") && after < to && t.get(after).is("TO")) {
           throw TableException.unsupported("SIMILAR TO in SQL (use LIKE or REGEXP)");
