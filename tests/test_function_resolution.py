@@ -11,7 +11,7 @@ import datetime
 from pathlib import Path
 
 from pyflink_table import DataTypes, TableEnvironment
-from pyflink_table.expressions import call, col
+from pyflink_table.expressions import call, call_sql, col
 from pyflink_table.udf import udaf, udf, udtf
 
 from conftest import sorted_rows
@@ -25,6 +25,7 @@ def test_temporary_system_function_hides_a_built_in(t_env: TableEnvironment) -> 
         assert sorted_rows(t_env.sql_query("SELECT upper(k) FROM fr_t")) == [("a!",), ("a!",)]
         assert sorted_rows(t_env.sql_query("SELECT `upper`(k) FROM fr_t")) == [("a!",), ("a!",)]
         assert sorted_rows(t.select(call("upper", col("k")))) == [("a!",), ("a!",)]
+        assert sorted_rows(t.select(call_sql("upper(k)"))) == [("a!",), ("a!",)]
     finally:
         t_env.drop_temporary_system_function("upper")
     # dropped: the built-in again

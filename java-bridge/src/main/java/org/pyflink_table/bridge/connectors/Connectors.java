@@ -280,7 +280,7 @@ public final class Connectors {
           org.pyflink_table.bridge.expressions.Expr ast = d.expressionColumns.get(c.name);
           df = df.withColumn(c.name, ast != null
               ? org.pyflink_table.bridge.expressions.ExprCompiler.compile(ast, new org.pyflink_table.bridge.expressions.Scope(df, functions))
-              : org.apache.spark.sql.functions.expr(sql));
+              : functions.sqlExpression(sql));
           df.schema();
         } catch (Exception e) { // Spark's AnalysisException is a checked exception
           throw new ValidationException("Computed column '" + c.name + "' of table '" + path + "' is invalid: "

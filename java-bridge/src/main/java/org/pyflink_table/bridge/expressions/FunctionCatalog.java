@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
@@ -56,6 +57,8 @@ public final class FunctionCatalog {
   private final Map<String, UserFunction> catalogFunctions = new LinkedHashMap<>();
   /** The names user functions were registered under, by normalized name (for listing). */
   private final Map<String, String> registeredNames = new LinkedHashMap<>();
+  /** Sends the user's calls in a SQL expression text to their functions (set by the session, which owns SQL text). */
+  private UnaryOperator<String> userCallsInSql = UnaryOperator.identity();
 
   public static String normalize(String name) {
     return name.toLowerCase(Locale.ROOT).replace("_", "");
@@ -180,6 +183,16 @@ public final class FunctionCatalog {
       }
     }
     return names;
+  }
+
+  /** How {@link #sqlExpression} qualifies the user's calls (see {@link #userNamesBeforeSparkBuiltins}). */
+  public void qualifyUserCallsWith(UnaryOperator<String> qualifier) {
+    userCallsInSql = qualifier;
+  }
+
+  /** A SQL expression text as a column, its function names resolved in Flink's order. */
+  public Column sqlExpression(String sql) {
+    return functions.expr(userCallsInSql.apply(sql));
   }
 
   /** Names of registered user functions, as registered, sorted. */
@@ -445,7 +458,7 @@ public final class FunctionCatalog {
     TemporalFunctions.register();
     CollectionFunctions.register();
     JsonFunctions.register();
-    scalar(c -> functions.expr(String.valueOf(c.literal(0))), "callSql", "call_sql");
+    scalar(c -> c.scope.functions.sqlExpression(String.valueOf(c.literal(0))), "callSql", "call_sql");
   }
 
   /** The column with its exact Flink type recorded (e.g. CHAR(32) for MD5), as get_schema reports it. */

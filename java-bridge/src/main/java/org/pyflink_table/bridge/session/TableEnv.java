@@ -53,6 +53,7 @@ public final class TableEnv extends TableContext {
 
   public TableEnv(SparkSession spark, boolean streaming) {
     super(spark);
+    functions.qualifyUserCallsWith(sql -> FlinkSqlDialect.qualifyUserCalls(sql, functions.userNamesBeforeSparkBuiltins()));
     this.streaming = streaming;
     // Flink's TIME functions (CURRENT_TIME, EXTRACT from TIME, TO_TIME) need Spark's TIME type on.
     spark.conf().set("spark.sql.timeType.enabled", "true");
