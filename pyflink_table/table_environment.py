@@ -363,9 +363,11 @@ class TableEnvironment:
                 catalog.registerSystem(name, j_function)
             else:
                 catalog.registerTemporary(name, j_function)
-            # SQL sees the function under its registered name too, unless a Flink built-in of that
-            # name hides a temporary catalog function (Flink resolves built-ins first).
-            if system or not catalog.shadowedByBuiltin(name):
+            # SQL sees the function under its registered name too, unless a temporary system function
+            # or a Flink built-in of that name hides a temporary catalog function (Flink's order).
+            if system or not (catalog.shadowedByBuiltin(name) or catalog.hasSystem(name)):
+                # Replaced without Spark's "replaced a previously registered function" warning.
+                self._spark.sql(f"DROP TEMPORARY FUNCTION IF EXISTS `{name}`")
                 j_function.registerForSql(self._j_env.sparkSession(), name)
 
     def _function_catalog(self) -> Any:
@@ -375,8 +377,14 @@ class TableEnvironment:
     def _drop_user_function(self, name: str, system: bool) -> bool:
         catalog = self._function_catalog()
         dropped = bool(catalog.dropSystem(name) if system else catalog.dropTemporary(name))
-        if dropped and catalog.user(name) is None:
-            self._spark.sql(f"DROP TEMPORARY FUNCTION IF EXISTS `{name}`")
+        if dropped:
+            remaining = catalog.user(name)
+            if remaining is None:
+                self._spark.sql(f"DROP TEMPORARY FUNCTION IF EXISTS `{name}`")
+            elif system:
+                # The temporary catalog function the dropped system function hid is SQL's again.
+                self._spark.sql(f"DROP TEMPORARY FUNCTION IF EXISTS `{name}`")
+                remaining.registerForSql(self._j_env.sparkSession(), name)
         return dropped
 
     def create_temporary_system_function(self, name: str, function: Any) -> None:

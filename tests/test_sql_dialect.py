@@ -158,3 +158,10 @@ def test_cast_type_spellings_of_flink_sql(t_env: Any) -> None:
         "SELECT CAST('abc' AS VARCHAR), CAST('abc' AS CHAR), CAST('abc' AS CHARACTER VARYING(2)),"
         " CAST(TIMESTAMP '2020-01-01 12:34:56.789' AS TIME)")
     assert rows(table) == [("abc", "a", "ab", datetime.time(12, 34, 56))]
+
+
+def test_listagg_separator_defaults_to_a_comma(t_env: Any) -> None:
+    # Flink's LISTAGG(x) joins with ',' (measured on PyFlink 2.3: 'a,b,a'); Spark's listagg with ''.
+    t_env.create_temporary_view("la", t_env.from_elements([(1, "a"), (1, "a"), (2, "c")], ["g", "s"]))
+    result = t_env.sql_query("SELECT g, LISTAGG(s), LISTAGG(s, '|'), LISTAGG(DISTINCT s) FROM la GROUP BY g")
+    assert sorted(rows(result)) == [(1, "a,a", "a|a", "a"), (2, "c", "c", "c")]

@@ -1,7 +1,6 @@
 package org.pyflink_table.bridge.connectors;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.raise_error;
 
@@ -290,7 +289,7 @@ public final class Connectors {
           Expr ast = d.expressionColumns.get(c.name());
           df = df.withColumn(c.name(), ast != null
               ? ExprCompiler.compile(ast, new Scope(df, functions))
-              : expr(sql));
+              : functions.sqlExpression(sql));
           df.schema();
         } catch (Exception e) { // Spark's AnalysisException is a checked exception
           throw new ValidationException("Computed column '" + c.name() + "' of table '" + path + "' is invalid: "

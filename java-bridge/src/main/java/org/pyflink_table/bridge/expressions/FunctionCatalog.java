@@ -9,9 +9,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.catalyst.FunctionIdentifier;
+import org.apache.spark.sql.catalyst.analysis.FunctionRegistry$;
+import org.apache.spark.sql.catalyst.analysis.TableFunctionRegistry$;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -52,6 +57,8 @@ public final class FunctionCatalog {
   private final Map<String, UserFunction> catalogFunctions = new LinkedHashMap<>();
   /** The names user functions were registered under, by normalized name (for listing). */
   private final Map<String, String> registeredNames = new LinkedHashMap<>();
+  /** Sends the user's calls in a SQL expression text to their functions (set by the session, which owns SQL text). */
+  private UnaryOperator<String> userCallsInSql = UnaryOperator.identity();
 
   public static String normalize(String name) {
     return name.toLowerCase(Locale.ROOT).replace("_", "");
@@ -156,6 +163,36 @@ public final class FunctionCatalog {
   /** Whether a temporary catalog function of this name is hidden by a built-in (Flink's order). */
   public boolean shadowedByBuiltin(String name) {
     return builtin(name) != null;
+  }
+
+  /**
+   * The registered names (lower case) that an unqualified call in SQL text must reach as the user's
+   * function although a built-in has that name: Spark's SQL looks up its built-ins first (and the
+   * SQL rewrites turn some Flink built-ins, SPLIT_INDEX say, into Spark calls), while Flink calls a
+   * temporary system function before any built-in, and a temporary catalog function when Flink has
+   * no built-in of the name (MEAN, say, is Spark's only). Other names already reach the user's function.
+   */
+  public Set<String> userNamesBeforeSparkBuiltins() {
+    Set<String> names = new TreeSet<>();
+    for (String registered : registeredNames.values()) {
+      if (user(registered) == null) continue;
+      FunctionIdentifier id = new FunctionIdentifier(registered.toLowerCase(Locale.ROOT));
+      if (builtin(registered) != null || FunctionRegistry$.MODULE$.builtin().functionExists(id)
+          || TableFunctionRegistry$.MODULE$.builtin().functionExists(id)) {
+        names.add(registered.toLowerCase(Locale.ROOT));
+      }
+    }
+    return names;
+  }
+
+  /** How {@link #sqlExpression} qualifies the user's calls (see {@link #userNamesBeforeSparkBuiltins}). */
+  public void qualifyUserCallsWith(UnaryOperator<String> qualifier) {
+    userCallsInSql = qualifier;
+  }
+
+  /** A SQL expression text as a column, its function names resolved in Flink's order. */
+  public Column sqlExpression(String sql) {
+    return functions.expr(userCallsInSql.apply(sql));
   }
 
   /** Names of registered user functions, as registered, sorted. */
@@ -421,7 +458,7 @@ public final class FunctionCatalog {
     TemporalFunctions.register();
     CollectionFunctions.register();
     JsonFunctions.register();
-    scalar(c -> functions.expr(String.valueOf(c.literal(0))), "callSql", "call_sql");
+    scalar(c -> c.scope.functions.sqlExpression(String.valueOf(c.literal(0))), "callSql", "call_sql");
   }
 
   /** The column with its exact Flink type recorded (e.g. CHAR(32) for MD5), as get_schema reports it. */

@@ -79,7 +79,7 @@ import scala.runtime.AbstractPartialFunction;
  *   <li>{@code TIMESTAMP '...'} literals and {@code TO_TIMESTAMP} give TIMESTAMP_NTZ;
  *   <li>{@code ARRAY[..]}, {@code MAP[..]}, {@code ROW(..)} value constructors;
  *   <li>{@code FLOOR/CEIL(ts TO unit)}, {@code LOCALTIMESTAMP}, {@code STR_TO_MAP(s)} with
- *       Flink's default delimiters, {@code TIMESTAMPDIFF} as INT;
+ *       Flink's default delimiters, {@code LISTAGG(x)} with Flink's ',' separator, {@code TIMESTAMPDIFF} as INT;
  *   <li>{@code FETCH FIRST n ROWS ONLY} and {@code OFFSET n ROWS FETCH NEXT m ROWS ONLY}.
  * </ul>
  */
@@ -89,7 +89,7 @@ public final class FlinkSqlDialect {
   /** Words the rewriter may turn into something else (handled in {@code run}). */
   private static final Set<String> SPECIAL = Set.of("CAST", "TRY_CAST", "ARRAY", "MAP", "ROW",
       "TIMESTAMP", "TO_TIMESTAMP", "LOCALTIMESTAMP", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
-      "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK");
+      "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK", "LISTAGG");
 
   private enum Kind { SPACE, STRING, UNICODE_STRING, QUOTED, WORD, NUMBER, SYMBOL }
 
@@ -206,6 +206,40 @@ public final class FlinkSqlDialect {
   public static String rewrite(String sql) {
     List<Token> tokens = tokenize(sql);
     return new Rewriter(tokens).run(0, tokens.size());
+  }
+
+  /**
+   * The text with each unqualified call of a name in {@code userFirst} (lower case) written as
+   * {@code system.session.`name`(...)}, which Spark resolves to the session's function: Spark's SQL
+   * looks its built-ins up first, Flink the user's function (see
+   * {@code FunctionCatalog.userNamesBeforeSparkBuiltins}). It runs on the user's text before the
+   * other rewrites, so the built-in calls they generate keep reaching Spark's built-ins.
+   */
+  public static String qualifyUserCalls(String sql, Set<String> userFirst) {
+    if (userFirst.isEmpty()) return sql;
+    List<Token> tokens = tokenize(sql);
+    StringBuilder out = new StringBuilder();
+    Token previous = null;
+    for (int i = 0; i < tokens.size(); i++) {
+      Token k = tokens.get(i);
+      out.append(qualified(k, previous, tokens, i, userFirst));
+      if (k.kind != Kind.SPACE) previous = k;
+    }
+    return out.toString();
+  }
+
+  /** The token's text, or the session-qualified call when it names a function of {@code userFirst}. */
+  private static String qualified(Token k, Token previous, List<Token> tokens, int i, Set<String> userFirst) {
+    String name = k.kind == Kind.WORD ? k.text
+        : k.kind == Kind.QUOTED && k.text.startsWith("`") ? k.text.substring(1, k.text.length() - 1).replace("``", "`")
+        : null;
+    if (name == null || !userFirst.contains(name.toLowerCase(Locale.ROOT))) return k.text;
+    int after = i + 1;
+    while (after < tokens.size() && tokens.get(after).kind == Kind.SPACE) after++;
+    // A call, not a qualified name's part, a column list after an alias or an INSERT target.
+    boolean call = after < tokens.size() && tokens.get(after).sym("(");
+    if (!call || previous != null && (previous.sym(".") || previous.is("AS") || previous.is("INTO"))) return k.text;
+    return "system.session.`" + name.replace("`", "``") + "`";
   }
 
   private static final class Rewriter {
@@ -352,6 +386,13 @@ public final class FlinkSqlDialect {
           if (args.size() == 1) args.add("','");
           if (args.size() == 2) args.add("'='");
           out.append("str_to_map(").append(String.join(", ", args)).append(')');
+          i = close + 1;
+        } else if (k.is("LISTAGG") && call) {
+          // Flink's separator defaults to ',', Spark's to ''.
+          int close = Math.min(closing(after), to);
+          List<String> args = arguments(after, close);
+          if (args.size() == 1) args.add("','");
+          out.append("listagg(").append(String.join(", ", args)).append(')');
           i = close + 1;
         } else if (k.is("SIMILAR") && after < to && t.get(after).is("TO")) {
           throw TableException.unsupported("SIMILAR TO in SQL (use LIKE or REGEXP)");

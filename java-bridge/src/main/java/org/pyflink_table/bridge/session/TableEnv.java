@@ -53,15 +53,17 @@ public final class TableEnv extends TableContext {
 
   public TableEnv(SparkSession spark, boolean streaming) {
     super(spark);
+    functions.qualifyUserCallsWith(sql -> FlinkSqlDialect.qualifyUserCalls(sql, functions.userNamesBeforeSparkBuiltins()));
     this.streaming = streaming;
     // Flink's TIME functions (CURRENT_TIME, EXTRACT from TIME, TO_TIME) need Spark's TIME type on.
     spark.conf().set("spark.sql.timeType.enabled", "true");
     // Flink reserves SQL's keywords: "FROM t WHERE" is an error, not t aliased as WHERE.
     spark.conf().set("spark.sql.ansi.enforceReservedKeywords", "true");
-    // Spark's SQL looks up its built-ins before session functions, and the bridge's own generated SQL
-    // calls built-ins by name (concat, trim, ...), so session-first resolution is not switched on: a
-    // user's system function named like a Spark built-in would capture those calls. (Temporary
-    // catalog functions named like a Flink built-in are not registered with Spark: Flink's wins.)
+    // Spark keeps looking up its built-ins before session functions (sessionOrder=first would let a
+    // user's function named like a built-in capture every call the bridge builds by name, Column API
+    // ones included): toSparkSql sends the user's own calls of such names to the user's function, in
+    // Flink's order. (Temporary catalog functions named like a Flink built-in are not registered with
+    // Spark: Flink's built-in wins.)
     // Flink's NaN comparisons and NULL-propagating GREATEST/LEAST, for the Table API and SQL alike.
     spark.experimental().extraOptimizations_$eq(ScalaInterop.seq(
         List.of(new FlinkFloatingComparisons())));
@@ -191,6 +193,8 @@ public final class TableEnv extends TableContext {
 
   /** A Flink SQL query as Spark SQL: every rewrite that makes Spark read it as Flink does. */
   public String toSparkSql(String sql) {
+    // First, on the user's own text: the user's functions named like a Spark built-in.
+    sql = FlinkSqlDialect.qualifyUserCalls(sql, functions.userNamesBeforeSparkBuiltins());
     sql = SqlWindows.rewrite(sql, spark); // Flink SQL windowing (window package)
     sql = LateralJoins.rewriteSql(sql); // LATERAL TABLE(f(x)) -> LATERAL f(x)
     sql = FlinkSqlDialect.rewrite(sql); // Flink SQL literals, CAST types, functions Spark reads differently

@@ -39,7 +39,22 @@ public final class FlinkSqlDialectTest {
     // Types FlinkTypes does not read reach Spark as written, so Spark's error names them.
     rewrites("SELECT CAST(a AS INTERVAL DAY) FROM t", "SELECT CAST(a AS INTERVAL DAY) FROM t");
     rewrites("SELECT CAST(a AS VARIANT) FROM t", "SELECT CAST(a AS VARIANT) FROM t");
+    // LISTAGG's separator defaults to Flink's ','.
+    rewrites("SELECT LISTAGG(s) FROM t", "SELECT listagg(s, ',') FROM t");
+    rewrites("SELECT LISTAGG(DISTINCT s, '|') FROM t", "SELECT listagg(DISTINCT s, '|') FROM t");
+    // The user's calls of a name a built-in also has reach the session's function; nothing else
+    // (qualified names, an alias's column list, literals, comments) is touched.
+    qualifies("SELECT upper(k), UPPER (k), `upper`(k), x.upper(k), 'upper(k)' FROM t -- upper(k)",
+        "SELECT system.session.`upper`(k), system.session.`UPPER` (k), system.session.`upper`(k), x.upper(k),"
+            + " 'upper(k)' FROM t -- upper(k)");
+    qualifies("SELECT w FROM t, LATERAL TABLE(split(c)) AS split(w)",
+        "SELECT w FROM t, LATERAL TABLE(system.session.`split`(c)) AS split(w)");
+    qualifies("SELECT concat FROM concat", "SELECT concat FROM concat");
     CHECKS.finish();
+  }
+
+  private static void qualifies(String sql, String expected) {
+    CHECKS.check(sql, expected, () -> FlinkSqlDialect.qualifyUserCalls(sql, java.util.Set.of("upper", "split", "concat")));
   }
 
   private static void rewrites(String flink, String spark) {
