@@ -94,8 +94,10 @@ def set_python_requirements(sc: Any, requirements_file: str, cache_dir: Optional
         raise TableException(f"Installing Python requirements from '{requirements_file}' failed:\n"
                              f"{done.stderr.strip()}")
     # a name of its own per call: Spark refuses a second, different file of the same name
+    from pyflink_table._worker.lifecycle import REQUIREMENTS_ARCHIVE_PREFIX
+
     archive = os.path.join(tempfile.mkdtemp(prefix="pyflink_table_requirements_zip_"),
-                           f"requirements{len(_shipped)}.zip")
+                           f"{REQUIREMENTS_ARCHIVE_PREFIX}{len(_shipped)}.zip")
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
         for root, _dirs, files in os.walk(target):
             for f in files:

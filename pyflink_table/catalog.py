@@ -217,3 +217,30 @@ class Catalog:
         """Whether a permanent table or view exists at ``table_path``."""
         return (self.database_exists(table_path.get_database_name())
                 and table_path.get_object_name() in self._permanent_objects(table_path.get_database_name()))
+
+    def get_table(self, table_path: ObjectPath) -> CatalogBaseTable:
+        """The permanent table at ``table_path`` as the catalog holds it: declared schema, options, comment.
+
+        :raises ValidationException: when no permanent table exists there (temporary tables are not
+            in catalogs).
+        :raises TableException: for a view (read it with ``from_path``).
+        """
+        import re
+
+        from pyflink_table.schema import Schema
+
+        names, types, expressions, key, option_keys, option_values, (comment, watermark) = (
+            list(part) for part in self._t_env._j_env.connectors().catalogTable(table_path.get_full_name()))
+        builder = Schema.new_builder()
+        for name, type_string, expression in zip(names, types, expressions):
+            if expression is not None:
+                builder.column_by_expression(name, expression)
+            else:
+                builder.column(name, type_string)
+        if watermark is not None:
+            declared = re.match(r"(?is)WATERMARK\s+FOR\s+`?([^`\s]+)`?\s+AS\s+(.+)", watermark.strip())
+            if declared:
+                builder.watermark(declared.group(1), declared.group(2).strip())
+        if key:
+            builder.primary_key(*key)
+        return CatalogBaseTable(builder.build(), dict(zip(option_keys, option_values)), comment)

@@ -17,8 +17,9 @@ class ExplainDetail(IntEnum):
       plans carry no changelog annotations either.
     - ``JSON_EXECUTION_PLAN``: Spark's physical plan as JSON, in a section
       ``== Physical Execution Plan ==`` as Flink names it.
-    - ``PLAN_ADVICE``: Flink refuses it in batch mode; here it raises
-      :class:`~pyflink_table.TableException` (Spark has no plan advice).
+    - ``PLAN_ADVICE``: streaming mode only (Flink refuses it in batch mode, and so does this
+      package): a section ``== Optimized Physical Plan With Advice ==`` with Flink's advice to
+      enable mini-batch for group aggregations, else ``No available advice...``.
     """
 
     ESTIMATED_COST = 0

@@ -176,9 +176,27 @@ class Table:
         :param extra_details: :class:`~pyflink_table.explain_detail.ExplainDetail` values:
             ``ESTIMATED_COST`` adds Spark's size and row-count estimates, ``JSON_EXECUTION_PLAN``
             the physical plan as JSON; ``CHANGELOG_MODE`` adds nothing (batch tables only insert);
-            ``PLAN_ADVICE`` raises :class:`~pyflink_table.TableException`.
+            ``PLAN_ADVICE`` (streaming mode only, as in Flink) adds Flink's advice for group
+            aggregations without mini-batch.
         """
-        return str(bridge().table.PlanExplain.explain(self._j_table, _explain_detail_names(extra_details)))
+        names = _explain_detail_names(extra_details)
+        advice = any(str(name) == "PLAN_ADVICE" for name in names)
+        return str(bridge().table.PlanExplain.explain(self._j_table, names, advice and self._mini_batch()))
+
+    def _mini_batch(self) -> bool:
+        """Whether the environment configures Flink's mini-batch (what Flink's plan advice depends on)."""
+        config = self._t_env.get_config()
+        strategy = str(config.get("table.optimizer.agg-phase-strategy", "AUTO") or "AUTO").upper()
+        if strategy != "AUTO":
+            raise TableException(f"Unsupported: ExplainDetail.PLAN_ADVICE with 'table.optimizer.agg-phase-strategy' = "
+                                 f"'{strategy}' (only the advice of the default AUTO strategy is derived here)")
+
+        def positive(key: str) -> bool:
+            digits = "".join(ch for ch in str(config.get(key, "") or "") if ch.isdigit() or ch == "-")
+            return digits.lstrip("-").strip("0") != "" and not digits.startswith("-")
+
+        return (str(config.get("table.exec.mini-batch.enabled", "false")).lower() == "true"
+                and positive("table.exec.mini-batch.allow-latency") and positive("table.exec.mini-batch.size"))
 
     def print_explain(self, *extra_details: "ExplainDetail") -> None:
         """Print :meth:`explain`."""

@@ -606,16 +606,24 @@ class TableEnvironment:
 
         return ConnectTableDescriptor(self, connector_descriptor)
 
-    def create_table(self, path: str, descriptor: Any) -> None:
+    def create_table(self, path: str, descriptor: Any, ignoreIfExists: Optional[bool] = False) -> None:
         """Register a permanent connector table described by a :class:`~pyflink_table.TableDescriptor`.
 
-        It lives in this environment's in-memory catalog (as in Flink's default catalog).
-        """
-        self._j_env.connectors().createTable(path, descriptor._java_definition(), False, False)
+        It lives in this environment's in-memory catalog (as in Flink's default catalog). As in Flink,
+        the connector and its options are checked when the table is read or written, not here.
 
-    def create_temporary_table(self, path: str, descriptor: Any) -> None:
-        """Register a temporary connector table described by a :class:`~pyflink_table.TableDescriptor`."""
-        self._j_env.connectors().createTable(path, descriptor._java_definition(), True, False)
+        :param ignoreIfExists: when a table of that path exists, do nothing instead of raising
+            :class:`~pyflink_table.ValidationException` (PyFlink's parameter name).
+        """
+        self._j_env.connectors().createTable(path, descriptor._java_definition(), False, bool(ignoreIfExists))
+
+    def create_temporary_table(self, path: str, descriptor: Any, ignoreIfExists: Optional[bool] = False) -> None:
+        """Register a temporary connector table described by a :class:`~pyflink_table.TableDescriptor`.
+
+        :param ignoreIfExists: when a temporary table of that path exists, do nothing instead of
+            raising :class:`~pyflink_table.ValidationException` (PyFlink's parameter name).
+        """
+        self._j_env.connectors().createTable(path, descriptor._java_definition(), True, bool(ignoreIfExists))
 
     def from_descriptor(self, descriptor: Any) -> Table:
         """A table reading the connector described by ``descriptor`` (not registered under a name)."""

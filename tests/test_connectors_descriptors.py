@@ -226,3 +226,33 @@ def test_flip38_word_count(tmp_path, monkeypatch, _spark_started):
         print(lines)
     # ---- end of the seed's program ----
     assert sorted(lines.splitlines()) == ["guys,2", "hello,1", "hi,1"]
+
+
+def test_unknown_connector_kept_by_catalog_refused_when_used(t_env):
+    # PyFlink 2.3 (measured): a table of the unknown connector 'fake' is created, its catalog entry
+    # gives back the declared schema and options, a second create names the path, and only reading
+    # (or writing) the table fails.
+    from pyflink_table.catalog import ObjectPath
+
+    schema = Schema.new_builder().column("f0", DataTypes.INT()).build()
+    descriptor = TableDescriptor.for_connector("fake").schema(schema).option("a", "Test").build()
+    t_env.create_table("T", descriptor)
+    catalog = t_env.get_catalog(t_env.get_current_catalog())
+    path = ObjectPath(t_env.get_current_database(), "T")
+    assert catalog.table_exists(path)
+    entry = catalog.get_table(path)
+    assert entry.get_unresolved_schema() == schema
+    assert entry.get_options() == {"connector": "fake", "a": "Test"}
+    t_env.create_table("T", descriptor, True)
+    with pytest.raises(ValidationException,
+                       match="Could not execute CreateTable in path `default_catalog`.`default_database`.`T`"):
+        t_env.create_table("T", descriptor)
+    with pytest.raises(ValidationException, match="does not exist"):
+        catalog.get_table(ObjectPath(t_env.get_current_database(), "nope"))
+    assert t_env.from_path("T").get_schema().get_field_names() == ["f0"]
+    with pytest.raises(TableException, match="Unable to create a source for reading table.*'fake'"):
+        t_env.from_path("T").execute().collect()
+    with pytest.raises(TableException, match="Unable to create a source for reading table.*'fake'"):
+        t_env.from_descriptor(descriptor).execute().collect()
+    with pytest.raises(ValidationException, match="Unable to create a sink for writing table.*'fake'"):
+        t_env.from_elements([(1,)], ["f0"]).execute_insert("T")

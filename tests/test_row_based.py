@@ -140,3 +140,24 @@ def test_row_based_errors(t_env: Any) -> None:
         t.group_by(col("k")).aggregate(_min_max_general()(col("v")).alias("only_one"))
     with pytest.raises(ValidationException, match="clashes"):
         t.group_by(col("k")).aggregate(_min_max_general()(col("v")).alias("k", "x"))
+
+
+def test_pandas_map_over_a_nested_row_column(t_env):
+    # PyFlink 2.3 (measured): a pandas map gets the input row as one DataFrame in which a nested
+    # ROW column's fields are columns of their own (a, p, q); result [(2, 20, 'x!', 'a,p,q'), (4, 40, 'y!', 'a,p,q')].
+    import pandas as pd
+
+    nested = t_env.from_elements(
+        [(1, Row(2, "x")), (3, Row(4, "y"))],
+        DataTypes.ROW([DataTypes.FIELD("a", DataTypes.BIGINT()),
+                       DataTypes.FIELD("r", DataTypes.ROW([DataTypes.FIELD("p", DataTypes.BIGINT()),
+                                                          DataTypes.FIELD("q", DataTypes.STRING())]))]))
+
+    def shape(df):
+        return pd.DataFrame({"a": df["a"] + 1, "p": df["p"] * 10, "q": df["q"] + "!", "cols": ",".join(df.columns)})
+
+    f = udf(shape, result_type=DataTypes.ROW([DataTypes.FIELD("a", DataTypes.BIGINT()),
+                                              DataTypes.FIELD("p", DataTypes.BIGINT()),
+                                              DataTypes.FIELD("q", DataTypes.STRING()),
+                                              DataTypes.FIELD("cols", DataTypes.STRING())]), func_type="pandas")
+    assert sorted_rows(nested.map(f)) == [(2, 20, "x!", "a,p,q"), (4, 40, "y!", "a,p,q")]

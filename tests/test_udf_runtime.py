@@ -224,7 +224,13 @@ def test_python_requirements_installed_from_a_local_package(t_env, tmp_path):
 
     @udf(result_type="BIGINT")
     def use_requirement(i):
+        import os
+
         import c_req_pkg
+        # Flink's workers name where the requirements were installed (PyFlink 2.3's own
+        # test_set_requirements_without_cached_directory asserts it); here the path holds the package.
+        assert os.path.exists(os.path.join(os.environ["_PYTHON_REQUIREMENTS_INSTALL_DIR"]))
+        assert c_req_pkg.__file__.startswith(os.environ["_PYTHON_REQUIREMENTS_INSTALL_DIR"])
         return c_req_pkg.answer() + i
 
     t = t_env.from_elements([(0,), (1,)], ["i"])

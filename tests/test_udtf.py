@@ -112,3 +112,18 @@ def test_lateral_join_errors(t_env: Any) -> None:
         t.join_lateral(plus_one(col("k")))
     with pytest.raises(ValidationException, match="can only be used in join_lateral"):
         t.select(split_words(col("s")))
+
+
+def test_flat_map_refuses_an_aliased_call_as_pyflink(t_env):
+    # PyFlink 2.3 (measured): flat_map(split(t.s).alias('w', 'n')) raises "Only a table function can
+    # be used in the flatMap operator."; join_lateral accepts the same aliased call.
+    @udtf(result_types=[DataTypes.STRING(), DataTypes.INT()])
+    def split(s):
+        for w in s.split(","):
+            yield w, len(w)
+
+    t = t_env.from_elements([(1, "a,b"), (2, "c")], ["id", "s"])
+    with pytest.raises(ValidationException, match="Only a table function can be used in the flatMap operator"):
+        t.flat_map(split(t.s).alias("w", "n"))
+    assert sorted_rows(t.join_lateral(split(t.s).alias("w", "n"))) == [(1, "a,b", "a", 1), (1, "a,b", "b", 1),
+                                                                     (2, "c", "c", 1)]

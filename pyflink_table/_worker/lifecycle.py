@@ -93,14 +93,26 @@ def parse_job_parameters(raw: str) -> Dict[str, str]:
     return params
 
 
+#: File names of the zips of installed requirements start so (set_python_requirements ships them).
+REQUIREMENTS_ARCHIVE_PREFIX = "pyflink_table_requirements"
+
+
 def prepare_task() -> None:
     """Worker side, before a function opens: route its logging and printing (see
-    :mod:`pyflink_table._worker.udf_logging`) and enter the archives' directory when archives were shipped."""
+    :mod:`pyflink_table._worker.udf_logging`), name the installed requirements as Flink's workers do
+    and enter the archives' directory when archives were shipped."""
+    import sys
+
     from pyspark.taskcontext import TaskContext
 
     from pyflink_table._worker import udf_logging
 
     udf_logging.start_task()
+    installed = [p for p in sys.path if os.path.basename(p).startswith(REQUIREMENTS_ARCHIVE_PREFIX)]
+    if installed:
+        # Flink's worker variable: where set_python_requirements installed the packages (here the
+        # latest zip of them on sys.path).
+        os.environ["_PYTHON_REQUIREMENTS_INSTALL_DIR"] = installed[-1]
     ctx = TaskContext.get()
     if ctx is not None and ctx.getLocalProperty(_protocol.PROPERTY_ARCHIVES):
         enter_files_directory()

@@ -195,7 +195,12 @@ def _arrow_to_pandas(array: Any) -> Any:
 
     if pa.types.is_struct(array.type):
         fields = array.flatten()
-        return pd.DataFrame({array.type.field(i).name: _arrow_to_pandas(f) for i, f in enumerate(fields)})
+        if not fields:
+            return pd.DataFrame(index=range(len(array)))
+        # Concatenated as PyFlink's workers do: a nested ROW's fields become columns of this frame.
+        parts = [_arrow_to_pandas(f) for f in fields]
+        return pd.concat([part if isinstance(part, pd.DataFrame) else part.rename(array.type.field(i).name)
+                          for i, part in enumerate(parts)], axis=1)
     if pa.types.is_map(array.type):
         return pd.Series(_column_values(array), dtype=object)  # dicts, as Spark's pandas UDFs get
     # TIMESTAMP_LTZ stays aware in the session time zone (datetime64[.., zone]), as PyFlink passes it

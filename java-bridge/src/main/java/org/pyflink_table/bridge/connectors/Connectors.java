@@ -90,6 +90,12 @@ public final class Connectors {
 
   /** Checks connector, format, options and column types; throws ValidationException naming the fault. */
   public static void validate(String path, TableDefinition d) {
+    validateColumns(path, d);
+    validateConnector(path, d);
+  }
+
+  /** Checks what Flink checks when a table is created: legacy keys translated, columns declared with known types. */
+  public static void validateColumns(String path, TableDefinition d) {
     LegacyOptions.translate(d.options);
     if (d.columns.isEmpty()) {
       throw new ValidationException("Table '" + path + "' declares no columns.");
@@ -102,6 +108,17 @@ public final class Connectors {
             + c.type() + "': " + e.getMessage());
       }
     }
+    for (String key : d.partitionKeys) {
+      TableDefinition.Column c = d.column(key);
+      if (c == null || c.isComputed()) {
+        throw new ValidationException("Partition column '" + key + "' is not a physical column of table '" + path
+            + "'. Physical columns: " + names(d.physicalColumns()) + ".");
+      }
+    }
+  }
+
+  /** Checks what Flink's connector factory checks when a table is used: connector, format, options. */
+  private static void validateConnector(String path, TableDefinition d) {
     String connector = d.connector();
     if (connector == null) {
       throw new ValidationException("Table options do not contain an option key 'connector' for table '" + path
@@ -164,11 +181,6 @@ public final class Connectors {
     for (String key : d.partitionKeys) {
       if (!connector.equals("filesystem")) {
         throw new ValidationException("Connector '" + connector + "' does not support PARTITIONED BY (table '" + path + "').");
-      }
-      TableDefinition.Column c = d.column(key);
-      if (c == null || c.isComputed()) {
-        throw new ValidationException("Partition column '" + key + "' is not a physical column of table '" + path
-            + "'. Physical columns: " + names(d.physicalColumns()) + ".");
       }
     }
     // Accepted option names whose non-default values would change results here: refuse them loudly.

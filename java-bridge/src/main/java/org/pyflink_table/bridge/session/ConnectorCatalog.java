@@ -58,7 +58,27 @@ public final class ConnectorCatalog {
   public static final String CATALOG = "default_catalog";
   public static final String DATABASE = "default_database";
 
-  private record Entry(String name, TableDefinition definition, String viewQuery, boolean temporary) {}
+  private static final class Entry {
+    final String name;
+    final TableDefinition definition;
+    final String viewQuery;
+    final boolean temporary;
+    /** Why the connector cannot serve this table; Flink reports it when the table is used, not created. */
+    String invalid;
+
+    Entry(String name, TableDefinition definition, String viewQuery, boolean temporary) {
+      this.name = name;
+      this.definition = definition;
+      this.viewQuery = viewQuery;
+      this.temporary = temporary;
+    }
+
+    // Record-style accessors, as the other entries of the bridge read them.
+    String name() { return name; }
+    TableDefinition definition() { return definition; }
+    String viewQuery() { return viewQuery; }
+    boolean temporary() { return temporary; }
+  }
 
   private final TableEnv env;
   private final Map<String, Entry> entries = new LinkedHashMap<>();
@@ -108,8 +128,15 @@ public final class ConnectorCatalog {
     return sparkDatabase.equals("default") ? DATABASE : sparkDatabase;
   }
 
+  /** The name a connector table or view was created with (Spark's catalog lists names lower-cased). */
+  public String declaredName(String sparkName) {
+    if (entries.containsKey(sparkName)) return sparkName;
+    for (String n : entries.keySet()) if (n.equalsIgnoreCase(sparkName)) return n;
+    return sparkName;
+  }
+
   public boolean isPermanent(String name) {
-    Entry e = entries.get(name);
+    Entry e = entries.get(declaredName(name));
     return e != null && !e.temporary;
   }
 
@@ -161,11 +188,16 @@ public final class ConnectorCatalog {
     String name = objectName(path);
     if (exists(name)) {
       if (ifNotExists) return;
-      throw new ValidationException((temporary ? "Temporary table '" : "Table '") + identifier(name)
-          + "' already exists. Existing tables: " + String.join(", ", env.listTables()) + ".");
+      if (temporary) {
+        throw new ValidationException("Temporary table '" + identifier(name) + "' already exists. Existing tables: "
+            + String.join(", ", env.listTables()) + ".");
+      }
+      throw new ValidationException("Could not execute CreateTable in path " + identifier(name) + ": a table (or view)"
+          + " with this name already exists. Existing tables: " + String.join(", ", env.listTables()) + ".");
     }
-    Connectors.validate(name, def);
+    Connectors.validateColumns(name, def);
     Entry e = new Entry(name, def, null, temporary);
+    e.invalid = connectorProblem(name, def);
     entries.put(name, e);
     try {
       expose(e);
@@ -264,6 +296,37 @@ public final class ConnectorCatalog {
   }
   // --- end of Table API views and drops ---
 
+  /**
+   * A permanent connector table as the catalog holds it (Catalog.get_table): column names, types
+   * (null for computed columns), expressions, primary key, option keys, option values, and
+   * {comment, watermark declaration}.
+   */
+  public String[][] catalogTable(String path) {
+    String name = objectName(path);
+    Entry e = entries.get(name);
+    if (e == null || e.temporary) {
+      throw new ValidationException("Table (or view) " + currentDatabase() + "." + name + " does not exist in Catalog "
+          + CATALOG + ".");
+    }
+    if (e.definition == null) {
+      throw TableException.unsupported("Catalog.get_table of the view '" + name + "' (views are not kept as catalog "
+          + "tables here; read it with from_path)");
+    }
+    TableDefinition d = e.definition;
+    int n = d.columns.size();
+    String[] names = new String[n];
+    String[] types = new String[n];
+    String[] expressions = new String[n];
+    for (int i = 0; i < n; i++) {
+      names[i] = d.columns.get(i).name();
+      types[i] = d.columns.get(i).type();
+      expressions[i] = d.columns.get(i).expression();
+    }
+    return new String[][] {names, types, expressions, d.primaryKey.toArray(new String[0]),
+        d.options.keySet().toArray(new String[0]), d.options.values().toArray(new String[0]),
+        {d.comment, d.watermark}};
+  }
+
   /** All views: SQL views (permanent and temporary) and temporary views of Table objects. */
   public String[] listViews(boolean temporaryOnly) {
     List<String> out = new ArrayList<>();
@@ -283,9 +346,23 @@ public final class ConnectorCatalog {
     }
   }
 
+  /** The connector's refusal of a table definition, or null when the connector accepts it. */
+  private static String connectorProblem(String name, TableDefinition def) {
+    try {
+      Connectors.validate(name, def);
+      return null;
+    } catch (ValidationException | TableException ex) {
+      return ex.getMessage();
+    }
+  }
+
   private void expose(Entry e) {
     Dataset<Row> df;
-    if (Connectors.isSinkOnly(e.definition)) {
+    if (e.invalid != null) {
+      // Raised when a query reads the table, as Flink's planner does.
+      df = Connectors.failingScan(spark(), Connectors.physicalSchema(e.definition), "Unable to create a source for "
+          + "reading table " + identifier(e.name) + ". " + e.invalid);
+    } else if (Connectors.isSinkOnly(e.definition)) {
       df = Connectors.failingScan(spark(), Connectors.physicalSchema(e.definition), "Connector '"
           + e.definition.connector() + "' can only be used as a sink; table '" + e.name + "' cannot be read.");
     } else {
@@ -296,8 +373,14 @@ public final class ConnectorCatalog {
 
   /** A source table from a descriptor without registering it (from_descriptor). */
   public JTable fromDefinition(TableDefinition def) {
-    Connectors.validate("*anonymous*", def);
-    return env.fromDataset(read("*anonymous_" + def.connector() + "*", def));
+    Connectors.validateColumns("*anonymous*", def);
+    String name = "*anonymous_" + def.connector() + "*";
+    String invalid = connectorProblem(name, def);
+    if (invalid != null) {
+      return env.fromDataset(Connectors.failingScan(spark(), Connectors.physicalSchema(def),
+          "Unable to create a source for reading table '" + name + "'. " + invalid));
+    }
+    return env.fromDataset(read(name, def));
   }
 
   /** A source's rows; in streaming mode unbounded sources are Spark streams (streaming package). */
@@ -331,6 +414,9 @@ public final class ConnectorCatalog {
       String what = e != null || env.isTemporaryView(name) ? "is a view, not a sink table" : "was not found";
       throw new ValidationException("Cannot insert into '" + identifier(name) + "': it " + what
           + ". Sink tables: " + String.join(", ", sinkNames()) + ".");
+    }
+    if (e.invalid != null) {
+      throw new ValidationException("Unable to create a sink for writing table " + identifier(name) + ". " + e.invalid);
     }
     return e;
   }

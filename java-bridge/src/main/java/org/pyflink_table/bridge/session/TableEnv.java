@@ -177,7 +177,7 @@ public final class TableEnv extends TableContext {
 
   public String[] listTables() {
     List<String> names = new ArrayList<>();
-    for (Table t : spark.catalog().listTables().collectAsList()) names.add(t.name());
+    for (Table t : spark.catalog().listTables().collectAsList()) names.add(connectors.declaredName(t.name()));
     names.sort(null);
     return names.toArray(new String[0]);
   }
@@ -185,7 +185,7 @@ public final class TableEnv extends TableContext {
   public String[] listTemporaryViews() {
     List<String> names = new ArrayList<>();
     for (Table t : spark.catalog().listTables().collectAsList()) {
-      if (t.isTemporary() && !connectors.isPermanent(t.name())) names.add(t.name());
+      if (t.isTemporary() && !connectors.isPermanent(t.name())) names.add(connectors.declaredName(t.name()));
     }
     names.sort(null);
     return names.toArray(new String[0]);

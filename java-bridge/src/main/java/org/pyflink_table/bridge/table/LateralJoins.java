@@ -93,6 +93,11 @@ public final class LateralJoins {
   /** {@code flat_map(f(...))}: only the function's output fields, named f0, f1, ... or by alias. */
   public static JTable flatMap(JTable input, Expr call) {
     Scope scope = input.scope();
+    if (call instanceof Expr.Call && FunctionCatalog.normalize(((Expr.Call) call).name).equals("as")) {
+      // PyFlink 2.3 refuses an aliased call here (measured); the result is renamed with Table.alias.
+      throw new ValidationException("Only a table function can be used in the flatMap operator; alias the result"
+          + " with .alias(...) on the returned table instead of on the call.");
+    }
     TableCall tc = tableCall(call, scope, "flat_map");
     Dataset<Row> joined = lateral(input, tc, false);
     List<Column> out = new ArrayList<>();

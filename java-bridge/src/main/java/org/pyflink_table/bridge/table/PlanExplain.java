@@ -1,5 +1,9 @@
 package org.pyflink_table.bridge.table;
 
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.execution.CostMode$;
 import org.apache.spark.sql.execution.ExtendedMode$;
 import org.apache.spark.sql.execution.QueryExecution;
@@ -13,10 +17,31 @@ import org.pyflink_table.bridge.errors.ValidationException;
 public final class PlanExplain {
   private PlanExplain() {}
 
-  /** {@code details} are ExplainDetail names (ESTIMATED_COST, CHANGELOG_MODE, JSON_EXECUTION_PLAN, PLAN_ADVICE). */
+  /** Flink's advice for a group aggregation over a stream without mini-batch (measured on PyFlink 2.3). */
+  static final String TWO_PHASE_ADVICE = "advice[1]: [ADVICE] You might want to enable local-global two-phase"
+      + " optimization by configuring ('table.exec.mini-batch.enabled' to 'true', 'table.exec.mini-batch.allow-latency'"
+      + " to a positive long value, 'table.exec.mini-batch.size' to a positive long value).";
+
+  /** SQL {@code EXPLAIN}: the statement carries no table config, so PLAN_ADVICE is refused there. */
   public static String explain(JTable table, String[] details) {
+    for (String d : details) {
+      if (d.equals("PLAN_ADVICE")) {
+        throw TableException.unsupported("EXPLAIN PLAN_ADVICE in SQL; use Table.explain(ExplainDetail.PLAN_ADVICE)"
+            + " or TableEnvironment.explain_sql, which read the environment's mini-batch options");
+      }
+    }
+    return explain(table, details, false);
+  }
+
+  /**
+   * {@code details} are ExplainDetail names (ESTIMATED_COST, CHANGELOG_MODE, JSON_EXECUTION_PLAN, PLAN_ADVICE);
+   * {@code miniBatch} says whether the environment configures Flink's mini-batch (enabled, positive latency
+   * and size), the one condition of the advice given here.
+   */
+  public static String explain(JTable table, String[] details, boolean miniBatch) {
     boolean cost = false;
     boolean json = false;
+    boolean advice = false;
     for (String d : details) {
       switch (d) {
         case "ESTIMATED_COST":
@@ -29,7 +54,11 @@ public final class PlanExplain {
           json = true;
           break;
         case "PLAN_ADVICE":
-          throw TableException.unsupported("ExplainDetail.PLAN_ADVICE (Flink's plan advice; Flink refuses it in batch mode too)");
+          if (!table.env.isStreaming()) {
+            throw new TableException("EXPLAIN PLAN_ADVICE is not supported under batch mode.");
+          }
+          advice = true;
+          break;
         default:
           throw new ValidationException("Unknown explain detail '" + d
               + "'. Use ESTIMATED_COST, CHANGELOG_MODE, JSON_EXECUTION_PLAN or PLAN_ADVICE.");
@@ -37,6 +66,11 @@ public final class PlanExplain {
     }
     QueryExecution qe = table.df.queryExecution();
     StringBuilder out = new StringBuilder(qe.explainString(ExtendedMode$.MODULE$));
+    if (advice) {
+      out.append("\n== Optimized Physical Plan With Advice ==\n").append(qe.executedPlan().treeString())
+          .append('\n').append(!miniBatch && hasGroupAggregation(qe.analyzed()) ? TWO_PHASE_ADVICE
+              : "No available advice...").append('\n');
+    }
     if (cost) {
       out.append("\n== Estimated Cost ==\n").append(qe.explainString(CostMode$.MODULE$));
     }
@@ -44,5 +78,63 @@ public final class PlanExplain {
       out.append("\n== Physical Execution Plan ==\n").append(qe.executedPlan().prettyJson()).append('\n');
     }
     return out.toString();
+  }
+
+  /**
+   * Whether the plan aggregates by group without a time window, what Flink's GroupAggregationAnalyzer
+   * advises on. Plans that could hide advice of Flink's other analyzer (non-deterministic updates) are refused.
+   */
+  static boolean hasGroupAggregation(LogicalPlan plan) {
+    boolean grouped = !plan.collectFirst(new GroupAggregate()).isEmpty();
+    if (grouped && !plan.collectFirst(new NonDeterministic()).isEmpty()) {
+      throw TableException.unsupported("ExplainDetail.PLAN_ADVICE for an updating query with non-deterministic"
+          + " functions (Flink's non-deterministic-update advice is not derived here)");
+    }
+    return grouped;
+  }
+
+  private static final class GroupAggregate extends scala.runtime.AbstractPartialFunction<LogicalPlan, Boolean> {
+    @Override
+    public boolean isDefinedAt(LogicalPlan p) {
+      if (!(p instanceof Aggregate)) return false;
+      for (Expression g : scala.jdk.javaapi.CollectionConverters.asJava(((Aggregate) p).groupingExpressions())) {
+        if (!g.collectFirst(new WindowColumn()).isEmpty()) return false;
+      }
+      return true;
+    }
+
+    @Override
+    public Boolean apply(LogicalPlan p) {
+      return Boolean.TRUE;
+    }
+  }
+
+  /** The window column Spark's time and session windows group by carries their marker in its metadata. */
+  private static final class WindowColumn extends scala.runtime.AbstractPartialFunction<Expression, Boolean> {
+    @Override
+    public boolean isDefinedAt(Expression e) {
+      return e instanceof Attribute && (((Attribute) e).metadata().contains("spark.timeWindow")
+          || ((Attribute) e).metadata().contains("spark.sessionWindow"));
+    }
+
+    @Override
+    public Boolean apply(Expression e) {
+      return Boolean.TRUE;
+    }
+  }
+
+  private static final class NonDeterministic extends scala.runtime.AbstractPartialFunction<LogicalPlan, Boolean> {
+    @Override
+    public boolean isDefinedAt(LogicalPlan p) {
+      for (Expression e : scala.jdk.javaapi.CollectionConverters.asJava(p.expressions())) {
+        if (!e.deterministic()) return true;
+      }
+      return false;
+    }
+
+    @Override
+    public Boolean apply(LogicalPlan p) {
+      return Boolean.TRUE;
+    }
   }
 }
