@@ -100,8 +100,10 @@ public final class PackedAggregation {
       for (StructField f : df.schema().fields()) width += f.dataType().defaultSize();
       rows = stats.sizeInBytes().doubleValue() / width;
     }
+    if (rows < PER_GROUP_MIN_ROWS) return false;
     double groups = 1;
     LogicalPlan keys = df.select(keyCols.toArray(new Column[0])).queryExecution().analyzed();
+    if (!(keys instanceof Project)) return false; // e.g. a sliding window's key: no bound known
     scala.collection.Iterator<Attribute> out = keys.output().iterator();
     int i = 0;
     while (out.hasNext()) {
