@@ -1,7 +1,9 @@
 """Pandas UDAF mean: pyflink_table vs hand-written PySpark GROUPED_AGG pandas_udf vs built-in AVG.
 
-pyflink_table runs twice: with its default packed aggregation (many groups per Arrow batch) and
-with ``pyflink_table.aggregate.packing=false`` (Spark's grouped-aggregate UDF, as PySpark).
+pyflink_table runs twice: with its default (``pyflink_table.aggregate.packing=auto``: packed
+aggregation, many groups per Arrow batch, unless statistics show few large groups; the cached
+LONG keys here have none, so packed) and with ``pyflink_table.aggregate.packing=false`` (Spark's
+grouped-aggregate UDF, as PySpark).
 
 5,000,000 rows (default) grouped into 1,000 keys and into 1,000,000 keys. Every variant reads the
 same cached Spark data, computes the per-key mean and ends in a global ``sum`` of the means so only
@@ -62,7 +64,7 @@ def main() -> None:
 
         def ours() -> Any:
             per_key = table.group_by(col("k")).select(ours_mean(col("v")).alias("m"))
-            return per_key.select(col("m").sum).execute().collect()
+            return list(per_key.select(col("m").sum).execute().collect())
 
         def ours_per_group() -> Any:
             # The option for few large groups: Spark's grouped-aggregate UDF, one Arrow stream per group.
@@ -70,7 +72,7 @@ def main() -> None:
             try:
                 return ours()
             finally:
-                t_env.get_config().set("pyflink_table.aggregate.packing", "true")
+                t_env.get_config().set("pyflink_table.aggregate.packing", "auto")
 
         def pyspark() -> Any:
             # Hand-written PySpark runs with Spark's own Arrow byte cap (64 MB), not the one

@@ -48,10 +48,12 @@ OPTIONS: Dict[str, OptionMapping] = {
                       False, "Rows per Arrow batch sent to Python workers (default 10000; no byte cap unless "
                       "spark.sql.execution.arrow.maxBytesPerBatch is set, as PyFlink has none)."),
         OptionMapping("pyflink_table.aggregate.packing", _protocol.CONF_AGGREGATE_PACKING, False,
-                      "true (default): Python aggregates in group_by, windows and aggregate() run over "
-                      "Arrow batches packing many groups (fast for many small groups); false: scalar-result "
-                      "ones run as Spark's grouped-aggregate UDFs, one Arrow stream per group (faster for "
-                      "few groups of thousands of rows)."),
+                      "auto (default): Python aggregates in group_by, windows and aggregate() run over "
+                      "Arrow batches packing many groups (fast for many small groups) unless Spark's "
+                      "statistics (row count against column statistics or BOOLEAN/TINYINT keys) show at "
+                      "least 20,000 rows per group; true: always packed; false: scalar-result ones run as "
+                      "Spark's grouped-aggregate UDFs, one Arrow stream per group (faster for few groups "
+                      "of tens of thousands of rows)."),
         OptionMapping("python.executable", "spark.pyspark.python", True,
                       "Python interpreter of the Python workers."),
         OptionMapping("python.client.executable", "spark.pyspark.driver.python", True,

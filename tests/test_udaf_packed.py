@@ -362,3 +362,75 @@ def test_group_boundaries_of_integer_keys_with_and_without_nulls() -> None:
     assert group_starts(_batch([1, 1, 2, 2, 2, 3], [0] * 6), 1) == [0, 2, 5]
     assert group_starts(_batch([None, None, 1, 1, None], [0] * 5), 1) == [0, 2, 4]
     assert group_starts(_batch([7], [0]), 1) == [0]
+
+
+# --- the automatic choice between packing and Spark's per-group path ---------------------------
+
+def _aggregation_path(table: Any) -> str:
+    """Which path the physical plan of ``table`` evaluates its Python aggregates with."""
+    plan = table.explain()
+    packed, per_group = "MapInArrow" in plan, "ArrowAggregatePython" in plan
+    assert packed != per_group, plan
+    return "packed" if packed else "per group"
+
+
+def test_auto_choice_runs_few_large_groups_per_group_and_many_small_ones_packed(t_env: Any) -> None:
+    import numpy as np
+
+    t_env.get_config().set("pyflink_table.aggregate.packing", "auto")
+    n = 90_000
+    ids = np.arange(n)
+    frame = pd.DataFrame({"b": ids % 3 == 0, "k": ids % 5_000, "v": (ids % 97).astype(float)})
+    t = t_env.from_pandas(frame)
+    mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
+    # A BOOLEAN key has at most 3 groups: 90,000 rows make groups of at least 30,000 rows.
+    by_flag = t.group_by(col("b")).select(col("b"), mean(col("v")))
+    assert _aggregation_path(by_flag) == "per group"
+    g = frame.groupby("b")["v"].mean()
+    assert sorted_rows(by_flag) == [(b, pytest.approx(g[b])) for b in (False, True)]
+    # An integer key's distinct count is unknown without column statistics: packed.
+    by_key = t.group_by(col("k")).select(col("k"), mean(col("v")))
+    assert _aggregation_path(by_key) == "packed"
+    g = frame.groupby("k")["v"].mean()
+    assert sorted_rows(by_key) == [(k, pytest.approx(g[k])) for k in range(5_000)]
+    # Few rows under a BOOLEAN key: packed; and the option's explicit values still decide.
+    small = t_env.from_pandas(frame.head(1_000))
+    assert _aggregation_path(small.group_by(col("b")).select(mean(col("v")))) == "packed"
+    t_env.get_config().set("pyflink_table.aggregate.packing", "true")
+    assert _aggregation_path(t.group_by(col("b")).select(mean(col("v")))) == "packed"
+
+
+def test_auto_choice_reads_column_statistics(t_env: Any, tmp_path: Any) -> None:
+    import numpy as np
+
+    spark = t_env.get_spark_session()
+    n = 90_000
+    ids = np.arange(n)
+    frame = pd.DataFrame({"k": ids % 3, "v": (ids % 97).astype(float)})
+    spark.createDataFrame(frame).write.parquet(str(tmp_path / "few"))
+    spark.sql(f"CREATE TABLE few_keys USING parquet LOCATION '{tmp_path / 'few'}'")
+    try:
+        mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
+
+        def by_key() -> Any:
+            return t_env.from_path("few_keys").group_by(col("k")).select(col("k"), mean(col("v")))
+
+        assert _aggregation_path(by_key()) == "packed"  # no statistics yet
+        spark.sql("ANALYZE TABLE few_keys COMPUTE STATISTICS FOR COLUMNS k")
+        spark.conf.set("spark.sql.cbo.enabled", "true")
+        assert _aggregation_path(by_key()) == "per group"  # 3 distinct keys over 90,000 rows
+        g = frame.groupby("k")["v"].mean()
+        assert sorted_rows(by_key()) == [(k, pytest.approx(g[k])) for k in range(3)]
+    finally:
+        spark.conf.unset("spark.sql.cbo.enabled")
+        spark.sql("DROP TABLE few_keys")
+
+
+def test_unknown_packing_value_is_refused(t_env: Any) -> None:
+    from pyflink_table import TableException
+
+    t_env.get_config().set("pyflink_table.aggregate.packing", "sometimes")
+    t = t_env.from_elements([(1, 2.0)], ["k", "v"])
+    mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
+    with pytest.raises(TableException, match="'sometimes' of pyflink_table.aggregate.packing; expected auto, true"):
+        t.group_by(col("k")).select(mean(col("v")))

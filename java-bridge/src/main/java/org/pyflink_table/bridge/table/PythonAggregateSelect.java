@@ -62,7 +62,7 @@ public final class PythonAggregateSelect {
     List<PythonAggregateFunction> functions = run.functions();
     List<List<Column>> args = run.args();
     List<String> resultNames = run.resultNames();
-    boolean packed = PackedAggregation.enabled(df);
+    boolean packed = PackedAggregation.enabled(df, keyCols);
     for (PythonAggregateFunction f : functions) packed |= f.isPackedOnly();
     Dataset<Row> rows = packed
         ? PackedAggregation.aggregate(df, keyCols, keyNames, functions, args, resultNames)

@@ -99,7 +99,7 @@ public final class RowBasedOperations {
     if (flat && (python == null || !python.isTableAggregate())) {
       throw new ValidationException("flat_aggregate expects a table aggregate function call (udtaf), got " + a.call + ".");
     }
-    if (python != null && (python.isPackedOnly() || PackedAggregation.enabled(df))) {
+    if (python != null && (python.isPackedOnly() || PackedAggregation.enabled(df, keyCols))) {
       List<Column> args = ExprCompiler.compileAll(((Expr.Call) a.call).args, scope);
       Dataset<Row> agg = PackedAggregation.aggregate(df, keyCols, keyNames, List.of(python), List.of(args), List.of(RESULT));
       List<Column> keyOut = new ArrayList<>();
