@@ -172,17 +172,21 @@ def checkpoint_location(t_env: "TableEnvironment") -> Tuple[str, bool]:
     return os.path.join(text, f"query-{count}"), False
 
 
+#: File in a stream insert's checkpoint directory holding the id of the last micro-batch its sink committed.
+_SINK_COMMIT_MARKER = "pyflink-sink-commit"
+
+
 class StreamJob:
     """A Spark streaming query: each micro-batch's rows go to ``on_batch`` (on the driver)."""
 
     def __init__(self, t_env: "TableEnvironment", j_stream: Any, on_batch: Callable[[Any, int], None],
-                 output_mode: str = "append") -> None:
+                 output_mode: str = "append", checkpoint: Optional[Tuple[str, bool]] = None) -> None:
         from pyspark.sql import DataFrame
 
         t_env._before_job()
         self.job_id = uuid.uuid4().hex
         self._cancelled = False
-        self._checkpoint, self._own_checkpoint = checkpoint_location(t_env)
+        self._checkpoint, self._own_checkpoint = checkpoint or checkpoint_location(t_env)
         writer = (DataFrame(j_stream, t_env._spark).writeStream.foreachBatch(on_batch).outputMode(output_mode)
                   .option("checkpointLocation", self._checkpoint)
                   .trigger(processingTime=f"{trigger_interval_ms(t_env)} milliseconds"))
@@ -415,13 +419,18 @@ def start_insert(t_env: "TableEnvironment", insert_id: str) -> StreamJob:
     """Start the stream INSERT the JVM registered under ``insert_id``: each micro-batch goes to its sink."""
     streaming = bridge().streaming
     j_insert = streaming.StreamSinks.take(insert_id)
+    checkpoint = checkpoint_location(t_env)
+    # A job that can be restarted from its checkpoint writes each batch once: the sink's commit
+    # records the batch id in the checkpoint, and a batch Spark runs again after a crash is skipped.
+    marker = None if checkpoint[1] else os.path.join(checkpoint[0], _SINK_COMMIT_MARKER)
 
     def write(batch: Any, batch_id: int) -> None:
-        printed = streaming.StreamSinks.writeBatch(j_insert, batch._jdf)
+        printed = streaming.StreamSinks.writeBatch(j_insert, batch._jdf, batch_id, marker)
         if printed is not None:
             lines = list(printed)
             stream = sys.stderr if lines[0] == "stderr" else sys.stdout
             for text in lines[1:]:
                 print(text, file=stream, flush=True)
 
-    return StreamJob(t_env, bridge().streaming.Jobs.streamOf(t_env._j_env.sparkSession(), j_insert.rows()), write)
+    return StreamJob(t_env, bridge().streaming.Jobs.streamOf(t_env._j_env.sparkSession(), j_insert.rows()), write,
+                     checkpoint=checkpoint)
