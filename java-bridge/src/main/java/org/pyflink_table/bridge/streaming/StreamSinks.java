@@ -18,7 +18,7 @@ import org.pyflink_table.bridge.table.TableContext;
  * Sinks in streaming mode. The print sink shows each change with its kind ({@code +I[...]},
  * {@code -U[...]}); append-only sinks (filesystem, blackhole) refuse updating input with Flink's
  * message, as Flink's planner does, except FLIP-38's legacy sinks, which receive the final result
- * of an updating query over bounded input.
+ * of an updating query over bounded input, and blackhole, which drops any changelog.
  */
 public final class StreamSinks {
   private StreamSinks() {}
@@ -108,6 +108,10 @@ public final class StreamSinks {
     JTable table = new JTable(env, rows);
     if (def.connector().equals("print")) {
       return printLines(def, Changelog.of(table).collectAsList());
+    }
+    if (def.connector().equals("blackhole")) {
+      // Flink's blackhole consumes any changelog (updates too): the changes are computed, then dropped.
+      return Connectors.write(env.spark, sink, def, Changelog.of(table), overwrite, hadoop);
     }
     if (def.flag(Connectors.LEGACY_SINK) && Changelog.isUpdating(table)) {
       // FLIP-38's append sinks predate changelogs (the seeds' word count writes an updating count to
