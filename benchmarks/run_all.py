@@ -3,8 +3,8 @@
 Each benchmark prints its variants side by side and the ratios ours / hand-written PySpark (and
 ours / PyFlink 2.3 where it is installed), measured in the same run. The full run also shows how
 costs grow: functions at 1M and 10M rows, the pandas UDAF from 10 to 1,000,000 keys and at 1M and
-10M rows, a 200-column select's planning, cold start and a 200 MB file word count. Pass
-``--quick`` for a smoke run on small inputs.
+10M rows, a 200-column select's planning, cold start, a 200 MB file word count and three streaming
+queries. Pass ``--quick`` for a smoke run on small inputs.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ def main(argv: list[str]) -> int:
             ["bench_planning.py", "50", "2"],
             ["bench_cold_start.py", "1"],
             ["bench_word_count_files.py", "--mb", "10"],
+            ["bench_streaming.py", "--events", "2000", "--probes", "2"],
         ]
     else:
         # Scaling: rows from 1M to 10M (functions; the UDAF at 1,000 keys) and keys from 10 to 1,000,000.
@@ -38,6 +39,7 @@ def main(argv: list[str]) -> int:
             ["bench_planning.py", "200", "5"],
             ["bench_cold_start.py", "3"],
             ["bench_word_count_files.py"],
+            ["bench_streaming.py"],
         ]
     failed = 0
     outputs: List[Tuple[List[str], str]] = []

@@ -5,7 +5,7 @@ Spark's launcher starts the JVM with ``--add-modules jdk.incubator.vector``, for
 command that says nothing about the user's program (and shows as an error box in notebooks). No
 JVM option silences it, so the JVM is started with its stderr on a pipe; a thread copies it to the
 process's stderr as it comes (chunks, so the progress bar's ``\\r`` updates keep flowing), leaving
-out exactly that line.
+out exactly that line, and the start-up lines Spark's transformWithStateInPandas helper prints.
 
 The JVM runs in a session (process group) of its own. It never needed signals from the driver's
 terminal (PySpark already makes it ignore SIGINT; it exits when its stdin closes, i.e. when the
@@ -22,7 +22,7 @@ import atexit
 import os
 import subprocess
 import threading
-from typing import Any, List, Mapping, Optional
+from typing import Any, List, Mapping, Optional, Tuple
 
 #: The line Java prints for Spark's --add-modules jdk.incubator.vector.
 INCUBATOR_WARNING = b"WARNING: Using incubator modules: jdk.incubator.vector\n"
@@ -92,8 +92,66 @@ def launch_gateway(settings: Mapping[str, str]) -> None:
         atexit.register(_exiting.set)
 
 
+#: Spark's transformWithStateInPandas pre-init worker (``transform_with_state_driver_worker.py``)
+#: announces itself with bare ``print()`` calls, each line followed by an empty one; Spark starts it
+#: as a simple worker whose stdout it copies to the JVM's stderr. No logging setting reaches a print.
+TWS_WORKER_PREFIXES = (b"Starting Streaming TransformWithStateInPandas Python worker",
+                       b"Streaming TransformWithStateInPandas Python worker ")
+
+
+class PrefixLineDropper:
+    """Passes a byte stream through, leaving out whole lines that start with one of ``prefixes``,
+    and the empty line right after each of them.
+
+    Output is held back only while the start of a line could still be one of the prefixes.
+
+    :param prefixes: the starts of the lines to drop.
+    """
+
+    def __init__(self, prefixes: Tuple[bytes, ...]) -> None:
+        self._prefixes = prefixes
+        self._held = b""
+        self._passing = False  # inside a line that is shown
+        self._dropping = False  # inside a line that is dropped
+        self._after_drop = False  # at the start of the line after a dropped one
+
+    def feed(self, data: bytes) -> bytes:
+        """The part of ``data`` (and of what was held back) to write now."""
+        out: List[bytes] = []
+        while data:
+            if self._passing or self._dropping:
+                end = data.find(b"\n")
+                if self._passing:
+                    out.append(data if end < 0 else data[:end + 1])
+                if end < 0:
+                    break
+                self._after_drop, self._passing, self._dropping = self._dropping, False, False
+                data = data[end + 1:]
+                continue
+            data, self._held = self._held + data, b""
+            if self._after_drop:
+                self._after_drop = False
+                if data.startswith(b"\n"):
+                    data = data[1:]
+                    continue
+            if data.startswith(self._prefixes):
+                self._dropping = True
+            elif any(p.startswith(data) for p in self._prefixes):
+                self._held = data  # too short to tell yet
+                break
+            else:
+                self._passing = True
+        return b"".join(out)
+
+    def flush(self) -> bytes:
+        """What is still held back (at the end of the stream)."""
+        held, self._held = self._held, b""
+        return held
+
+
 def _copy_stderr(stream: Any) -> None:
     dropper = LineDropper(INCUBATOR_WARNING)
+    worker_lines = PrefixLineDropper(TWS_WORKER_PREFIXES)
     fd = stream.fileno()
     while True:
         try:
@@ -101,9 +159,9 @@ def _copy_stderr(stream: Any) -> None:
         except OSError:
             return
         if not data:
-            _write(dropper.flush())
+            _write(worker_lines.feed(dropper.flush()) + worker_lines.flush())
             return
-        _write(dropper.feed(data))
+        _write(worker_lines.feed(dropper.feed(data)))
 
 
 def _write(data: bytes) -> None:

@@ -87,6 +87,7 @@ def execute(table: "Table") -> TableResult:
     if bridge().streaming.Jobs.isUnbounded(j):
         j_updating = bridge().streaming.UpdatingStreams.of(j)  # refuses what cannot run on a stream, now
         if j_updating is not None:
+            check_no_state_ttl(table._t_env, "an updating aggregation over an unbounded source")
             return StreamResult(table._t_env, j_updating, names, types, updating=True)
         j_stream = bridge().streaming.Jobs.streamOf(j)
         return StreamResult(table._t_env, j_stream, names, types)
@@ -98,7 +99,6 @@ def execute(table: "Table") -> TableResult:
 #: Options that change results or guarantees and have no Spark mapping yet, with the value that
 #: means "off" (setting them to it is accepted).
 _REFUSED_OPTIONS = {
-    "table.exec.state.ttl": ("0", "0 ms", "0ms", "0 s", "0s"),
     "table.exec.source.idle-timeout": ("0", "0 ms", "0ms", "0 s", "0s"),
     "table.exec.emit.early-fire.enabled": ("false",),
     "table.exec.emit.late-fire.enabled": ("false",),
@@ -113,8 +113,22 @@ _TUNING_OPTIONS = ("table.exec.mini-batch.", "execution.checkpointing.timeout", 
 _warned: Set[str] = set()
 
 
+#: Below this, Flink's processing-time state TTL can expire state between the rows of a short job.
+_SHORT_TTL_MS = 60_000
+
+
 def check_option(key: str, value: str) -> None:
     """Refuse a streaming option that would change results without a mapping; warn once for tuning ones."""
+    if key == STATE_TTL:
+        ttl = duration_ms(STATE_TTL, value)
+        if 0 < ttl < _SHORT_TTL_MS and key not in _warned:
+            _warned.add(key)
+            import logging
+
+            logging.getLogger("pyflink_table").warning(
+                "Option '%s' = '%s': state of bounded input is never expired (its rows are processed in one job, "
+                "as if they arrived at once), where Flink, in processing time, may expire a key's state between two "
+                "of its rows; an updating aggregation over an unbounded source refuses the option.", key, value)
     off = _REFUSED_OPTIONS.get(key)
     if off is not None and str(value).strip().lower() not in off:
         raise TableException(f"Unsupported: option '{key}' = '{value}' changes streaming results and has no "
@@ -133,10 +147,19 @@ def check_option(key: str, value: str) -> None:
 _DEFAULT_INTERVAL_MS = 200
 
 _DURATION = re.compile(r"^\s*(\d+)\s*(ms|milli|millis|millisecond|milliseconds|s|sec|secs|second|seconds|"
-                       r"min|mins|minute|minutes|h|hour|hours)?\s*$")
+                       r"min|mins|minute|minutes|h|hour|hours|d|day|days)?\s*$")
 _UNIT_MS = {"ms": 1, "milli": 1, "millis": 1, "millisecond": 1, "milliseconds": 1, "s": 1000, "sec": 1000,
             "secs": 1000, "second": 1000, "seconds": 1000, "min": 60000, "mins": 60000, "minute": 60000,
-            "minutes": 60000, "h": 3600000, "hour": 3600000, "hours": 3600000}
+            "minutes": 60000, "h": 3600000, "hour": 3600000, "hours": 3600000, "d": 86400000, "day": 86400000,
+            "days": 86400000}
+
+
+def duration_ms(key: str, text: str) -> int:
+    """A Flink duration option's value in milliseconds (a number defaults to milliseconds)."""
+    m = _DURATION.match(str(text).lower())
+    if m is None:
+        raise TableException(f"Invalid duration for '{key}': '{text}'.")
+    return int(m.group(1)) * _UNIT_MS[m.group(2) or "ms"]
 
 
 def trigger_interval_ms(t_env: "TableEnvironment") -> int:
@@ -144,10 +167,30 @@ def trigger_interval_ms(t_env: "TableEnvironment") -> int:
     text = t_env.get_config().get("execution.checkpointing.interval", None)
     if not text:
         return _DEFAULT_INTERVAL_MS
-    m = _DURATION.match(str(text).lower())
-    if m is None:
-        raise TableException(f"Invalid duration for 'execution.checkpointing.interval': '{text}'.")
-    return int(m.group(1)) * _UNIT_MS[m.group(2) or "ms"]
+    return duration_ms("execution.checkpointing.interval", text)
+
+
+#: Flink's idle state retention (``TableConfig.set_idle_state_retention``).
+STATE_TTL = "table.exec.state.ttl"
+
+
+def state_ttl_ms(t_env: "TableEnvironment") -> int:
+    """``table.exec.state.ttl`` in milliseconds; 0 when unset (state kept forever, Flink's default)."""
+    text = t_env.get_config().get(STATE_TTL, None)
+    return duration_ms(STATE_TTL, text) if text else 0
+
+
+def check_no_state_ttl(t_env: "TableEnvironment", what: str) -> None:
+    """Refuse a state TTL for a job whose state Spark keeps without one (``what`` names the operator).
+
+    Flink's TTL drops a key's state after it was idle that long, so later rows of the key start
+    afresh; state Spark cannot expire would give different results, silently.
+    """
+    if state_ttl_ms(t_env) > 0:
+        raise TableException(
+            f"Unsupported: option '{STATE_TTL}' = '{t_env.get_config().get(STATE_TTL, None)}' cannot be honoured by "
+            f"{what}: its state is Spark's streaming aggregation state, which has no time-to-live, so idle keys "
+            "would never expire as in Flink. Remove the option (or set it to 0) or run over bounded input.")
 
 
 def checkpoint_location(t_env: "TableEnvironment") -> Tuple[str, bool]:
@@ -172,17 +215,21 @@ def checkpoint_location(t_env: "TableEnvironment") -> Tuple[str, bool]:
     return os.path.join(text, f"query-{count}"), False
 
 
+#: File in a stream insert's checkpoint directory holding the id of the last micro-batch its sink committed.
+_SINK_COMMIT_MARKER = "pyflink-sink-commit"
+
+
 class StreamJob:
     """A Spark streaming query: each micro-batch's rows go to ``on_batch`` (on the driver)."""
 
     def __init__(self, t_env: "TableEnvironment", j_stream: Any, on_batch: Callable[[Any, int], None],
-                 output_mode: str = "append") -> None:
+                 output_mode: str = "append", checkpoint: Optional[Tuple[str, bool]] = None) -> None:
         from pyspark.sql import DataFrame
 
         t_env._before_job()
         self.job_id = uuid.uuid4().hex
         self._cancelled = False
-        self._checkpoint, self._own_checkpoint = checkpoint_location(t_env)
+        self._checkpoint, self._own_checkpoint = checkpoint or checkpoint_location(t_env)
         writer = (DataFrame(j_stream, t_env._spark).writeStream.foreachBatch(on_batch).outputMode(output_mode)
                   .option("checkpointLocation", self._checkpoint)
                   .trigger(processingTime=f"{trigger_interval_ms(t_env)} milliseconds"))
@@ -415,13 +462,18 @@ def start_insert(t_env: "TableEnvironment", insert_id: str) -> StreamJob:
     """Start the stream INSERT the JVM registered under ``insert_id``: each micro-batch goes to its sink."""
     streaming = bridge().streaming
     j_insert = streaming.StreamSinks.take(insert_id)
+    checkpoint = checkpoint_location(t_env)
+    # A job that can be restarted from its checkpoint writes each batch once: the sink's commit
+    # records the batch id in the checkpoint, and a batch Spark runs again after a crash is skipped.
+    marker = None if checkpoint[1] else os.path.join(checkpoint[0], _SINK_COMMIT_MARKER)
 
     def write(batch: Any, batch_id: int) -> None:
-        printed = streaming.StreamSinks.writeBatch(j_insert, batch._jdf)
+        printed = streaming.StreamSinks.writeBatch(j_insert, batch._jdf, batch_id, marker)
         if printed is not None:
             lines = list(printed)
             stream = sys.stderr if lines[0] == "stderr" else sys.stdout
             for text in lines[1:]:
                 print(text, file=stream, flush=True)
 
-    return StreamJob(t_env, bridge().streaming.Jobs.streamOf(t_env._j_env.sparkSession(), j_insert.rows()), write)
+    return StreamJob(t_env, bridge().streaming.Jobs.streamOf(t_env._j_env.sparkSession(), j_insert.rows()), write,
+                     checkpoint=checkpoint)

@@ -19,7 +19,7 @@ from typing import Any, Dict, List
 
 from jupyter_client import KernelManager
 
-from pyflink_table._jvm_console import INCUBATOR_WARNING, LineDropper
+from pyflink_table._jvm_console import INCUBATOR_WARNING, TWS_WORKER_PREFIXES, LineDropper, PrefixLineDropper
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -130,6 +130,19 @@ def test_stderr_filter_drops_only_the_warning_line_whatever_the_chunks() -> None
     assert dropper.feed(progress) == progress
 
 
+def test_stderr_filter_drops_the_state_worker_lines_whatever_the_chunks() -> None:
+    # The lines of pyspark/sql/streaming/transform_with_state_driver_worker.py (print(f"...\\n")).
+    worker = (b"Starting Streaming TransformWithStateInPandas Python worker.\n\n"
+              b"Streaming TransformWithStateInPandas Python worker finish init stage of Python runner. Received UDF "
+              b"from JVM: <function f at 0x7f>, received return type of UDF: StructType([]).\n\n")
+    kept = b"Streaming is fine\n\nStarting Streaming jobs\n" + b"\r[Stage 1:>   (0 + 1) / 1]"
+    stream = b"before\n" + worker + kept + worker[:30]
+    for size in (1, 3, 16, len(stream)):
+        dropper = PrefixLineDropper(TWS_WORKER_PREFIXES)
+        shown = [dropper.feed(stream[i:i + size]) for i in range(0, len(stream), size)]
+        assert b"".join(shown) + dropper.flush() == b"before\n" + kept + worker[:30], size
+
+
 STREAM_PROGRAM = textwrap.dedent("""
     import os, sys, tempfile
     from pyflink_table import EnvironmentSettings, TableEnvironment
@@ -159,4 +172,24 @@ def test_streaming_run_prints_no_engine_warnings(tmp_path: Path) -> None:
                           env=_env(), cwd=tmp_path, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["['a', 1]"]
+    assert proc.stderr == ""
+
+
+PANDAS_STREAM_PROGRAM = STREAM_PROGRAM.replace(
+    "col('v').sum", "mean(col('v'))").replace(
+    "col(\"v\").sum", "mean(col(\"v\"))").replace(
+    "from pyflink_table.window import Tumble",
+    "from pyflink_table.window import Tumble\nfrom pyflink_table import DataTypes\nfrom pyflink_table.udf import udaf\n"
+    "mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')")
+
+
+def test_stream_window_with_a_pandas_udaf_prints_nothing_of_spark(tmp_path: Path) -> None:
+    # The window runs on transformWithStateInPandas, whose Spark helper process prints start-up lines.
+    assert "mean(col" in PANDAS_STREAM_PROGRAM
+    script = tmp_path / "stream_job.py"
+    script.write_text(PANDAS_STREAM_PROGRAM)
+    proc = subprocess.run([sys.executable, str(script)], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          env=_env(), cwd=tmp_path, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["['a', 1.0]"]
     assert proc.stderr == ""

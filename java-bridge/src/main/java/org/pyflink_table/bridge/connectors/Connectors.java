@@ -419,6 +419,16 @@ public final class Connectors {
     }
   }
 
+  /**
+   * Writes micro-batch {@code batch} of a stream into a filesystem table exactly once, given the file
+   * {@code marker} that records the query's last committed batch (see FileCommitter#writeBatch);
+   * returns false when the batch had been committed before a crash and was skipped.
+   */
+  public static boolean writeStreamBatch(SparkSession spark, TableDefinition d, Dataset<Row> rows,
+      org.apache.hadoop.conf.Configuration hadoop, String marker, long batch) {
+    return FileCommitter.writeBatch(spark, d, rows, hadoop, marker, batch);
+  }
+
   public static boolean isStringLike(DataType t) {
     return t instanceof StringType || t instanceof VarcharType
         || t instanceof CharType;

@@ -69,6 +69,23 @@ final class FileCommitter {
   }
 
   static void write(SparkSession spark, TableDefinition d, Dataset<Row> rows, boolean overwrite, Configuration hadoop) {
+    write(spark, d, rows, overwrite, hadoop, null, -1);
+  }
+
+  /**
+   * Writes micro-batch {@code batch} of a stream whose last committed batch id is kept in the file
+   * {@code marker} (in the query's checkpoint directory). The marker is replaced by the same journal
+   * that publishes the batch's files, so the two change together: a batch that Spark runs again after
+   * a crash (its files were committed, Spark's own commit log entry was not) is skipped, and the sink
+   * holds every row once. Returns false when the batch was already committed.
+   */
+  static boolean writeBatch(SparkSession spark, TableDefinition d, Dataset<Row> rows, Configuration hadoop, String marker,
+      long batch) {
+    return write(spark, d, rows, false, hadoop, marker, batch);
+  }
+
+  private static boolean write(SparkSession spark, TableDefinition d, Dataset<Row> rows, boolean overwrite,
+      Configuration hadoop, String marker, long batch) {
     String format = d.options.get("format");
     boolean single = d.flag(Connectors.SINGLE_FILE);
     Dataset<Row> shaped;
@@ -100,9 +117,18 @@ final class FileCommitter {
       target = fs.makeQualified(target);
       Path parent = target.getParent();
       fs.mkdirs(parent);
+      Path markerPath = null;
+      FileSystem markerFs = null;
+      if (marker != null) {
+        markerPath = new Path(marker);
+        markerFs = markerPath.getFileSystem(hadoop);
+        markerPath = markerFs.makeQualified(markerPath);
+        markerFs.mkdirs(markerPath.getParent());
+      }
       synchronized (lock(target)) {
-        recover(fs, target);
+        recover(fs, target); // a journal left by a crash may still have to move the marker in
         removeDeadStaging(fs, target);
+        if (markerPath != null && committedBatch(markerFs, markerPath) >= batch) return false;
       }
       Path staging = new Path(parent, stagingPrefix(target) + PID + "-" + UUID.randomUUID());
       DataFrameWriter<Row> w = shaped.write().format(sparkFormat)
@@ -125,11 +151,20 @@ final class FileCommitter {
           List<String> journal = single
               ? planSingleFile(fs, staging, target, overwrite || d.flag(Connectors.OVERWRITE))
               : planDirectory(fs, staging, target, overwrite, !d.partitionKeys.isEmpty());
+          if (markerPath != null) {
+            // Staged next to the marker (same filesystem), moved in by the journal before its last line.
+            Path staged = new Path(markerPath.getParent(), "." + markerPath.getName() + ".tmp-" + PID + "-" + UUID.randomUUID());
+            try (OutputStream out = markerFs.create(staged, true)) {
+              out.write(Long.toString(batch).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            journal.add(journal.size() - 1, "M\t" + enc(staged) + "\t" + enc(markerPath));
+          }
           commit(fs, target, journal);
         }
       } finally {
         fs.delete(staging, true);
       }
+      return true;
     } catch (IOException e) {
       throw new TableException("Writing to '" + d.options.get("path") + "' failed: " + e.getMessage(), e);
     }
@@ -146,6 +181,19 @@ final class FileCommitter {
       }
     } catch (IOException e) {
       throw new TableException("Cannot finish the interrupted commit of '" + location + "': " + e.getMessage(), e);
+    }
+  }
+
+  /** The last batch id a marker records; -1 when no batch was committed. */
+  private static long committedBatch(FileSystem fs, Path marker) throws IOException {
+    if (!fs.exists(marker)) return -1;
+    try (InputStream in = fs.open(marker)) {
+      String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+      try {
+        return Long.parseLong(text);
+      } catch (NumberFormatException e) {
+        throw new IOException("unreadable stream commit marker " + marker + ": '" + text + "'");
+      }
     }
   }
 
@@ -216,15 +264,16 @@ final class FileCommitter {
         case "M": {
           Path from = dec(f[1]);
           Path to = dec(f[2]);
-          if (!fs.exists(from)) {
-            if (fs.exists(to)) break; // moved before the crash
+          FileSystem mfs = from.getFileSystem(fs.getConf()); // a stream's commit marker may live elsewhere
+          if (!mfs.exists(from)) {
+            if (mfs.exists(to)) break; // moved before the crash
             throw new IOException("staged file " + from + " of an interrupted commit is missing");
           }
           if (hooked) step();
-          fs.mkdirs(to.getParent());
-          if (fs.exists(to)) fs.delete(to, false); // a single-file table's old file, replaced
+          mfs.mkdirs(to.getParent());
+          if (mfs.exists(to)) mfs.delete(to, false); // a single-file table's old file (or a marker), replaced
           if (hooked) step();
-          if (!fs.rename(from, to)) throw new IOException("could not move " + from + " to " + to);
+          if (!mfs.rename(from, to)) throw new IOException("could not move " + from + " to " + to);
           break;
         }
         case "S":

@@ -22,7 +22,7 @@ import org.pyflink_table.bridge.table.TableContext;
  * Sinks in streaming mode. The print sink shows each change with its kind ({@code +I[...]},
  * {@code -U[...]}); append-only sinks (filesystem, blackhole) refuse updating input with Flink's
  * message, as Flink's planner does, except FLIP-38's legacy sinks, which receive the final result
- * of an updating query over bounded input.
+ * of an updating query over bounded input, and blackhole, which drops any changelog.
  */
 public final class StreamSinks {
   private StreamSinks() {}
@@ -65,12 +65,35 @@ public final class StreamSinks {
     return PENDING.remove(id);
   }
 
-  /** Writes one micro-batch of a stream insert; returns the print sink's lines or null. */
-  public static String[] writeBatch(StreamInsert insert, Dataset<Row> batch) {
+  /**
+   * Test hook: the JVM halts (as SIGKILL would) right after micro-batch N of a stream insert was
+   * written, before Spark records the batch as done; see tests/test_stream_exactly_once.py.
+   */
+  static final String CRASH_AFTER_BATCH_ENV = "PYFLINK_TABLE_TEST_STREAM_CRASH_AFTER_BATCH";
+
+  /**
+   * Writes micro-batch {@code batchId} of a stream insert; returns the print sink's lines or null.
+   * With {@code commitMarker} (a file in the query's checkpoint directory), a filesystem sink is
+   * written exactly once: a batch that Spark runs again after a crash, whose files were already
+   * committed, is skipped.
+   */
+  public static String[] writeBatch(StreamInsert insert, Dataset<Row> batch, long batchId, String commitMarker) {
     if (insert.def.connector().equals("print")) {
       return printLines(insert.def, batch.withColumn(Changelog.OP, lit("+I")).collectAsList());
     }
-    return Connectors.write(insert.env.spark, insert.sink, insert.def, batch, false, insert.hadoop);
+    String[] out = null;
+    if (commitMarker != null && insert.def.connector().equals("filesystem")) {
+      Connectors.writeStreamBatch(insert.env.spark, insert.def, batch, insert.hadoop, commitMarker, batchId);
+    } else {
+      out = Connectors.write(insert.env.spark, insert.sink, insert.def, batch, false, insert.hadoop);
+    }
+    String crash = System.getenv(CRASH_AFTER_BATCH_ENV);
+    if (crash != null && crash.trim().equals(Long.toString(batchId))) {
+      System.err.println(CRASH_AFTER_BATCH_ENV + ": halting after batch " + batchId);
+      System.err.flush();
+      Runtime.getRuntime().halt(137);
+    }
+    return out;
   }
 
   /**
@@ -89,6 +112,10 @@ public final class StreamSinks {
     JTable table = new JTable(env, rows);
     if (def.connector().equals("print")) {
       return printLines(def, Changelog.of(table).collectAsList());
+    }
+    if (def.connector().equals("blackhole")) {
+      // Flink's blackhole consumes any changelog (updates too): the changes are computed, then dropped.
+      return Connectors.write(env.spark, sink, def, Changelog.of(table), overwrite, hadoop);
     }
     if (def.flag(Connectors.LEGACY_SINK) && Changelog.isUpdating(table)) {
       // FLIP-38's append sinks predate changelogs (the seeds' word count writes an updating count to

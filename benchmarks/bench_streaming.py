@@ -1,0 +1,255 @@
+"""Streaming: events per second and end-to-end latency, pyflink_table vs hand-written PySpark
+Structured Streaming vs PyFlink 2.3, side by side in one run.
+
+Three queries over a monitored CSV directory with an event-time attribute (watermark 1 s):
+a 1-second tumbling window with a built-in ``SUM``, the same window with a pandas UDAF (a mean),
+and an updating ``group_by(k)`` with a ``SUM``. Each engine runs in its own process, all three cases
+in turn; the job's start-up is excluded.
+
+- *Throughput*: one file of N events is published into a running job; events per second is N over
+  the time from the file's arrival to the last result row (every window fired, or the final sum of
+  the updating query).
+- *Latency*: small probe files published one at a time into a running job; the figure is the
+  median time from a file's arrival (its rename into the directory) to its result row arriving at
+  the program. A window probe carries its rows plus one row late enough to move the watermark past
+  the window's end, so the window can fire at once in both engines.
+
+Usage: ``python benchmarks/bench_streaming.py [--events 5000] [--probes 3] [--pyflink PYTHON]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from typing import Dict, List, Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+DEFAULT_PYFLINK = "/work/main/.venv-pyflink/bin/python"
+CASES = ("tumble_builtin", "tumble_pandas", "updating_group_by")
+KEYS = 4
+STEP_MS = 10  # event time between two events: 100 events per window of a second
+
+# Shared by the three engines: files and timing (pure Python, runs inside each engine's process).
+COMMON = r'''
+import os, sys, time, json, datetime, statistics
+BASE = datetime.datetime(2026, 1, 1)
+KEYS, STEP_MS = %(keys)d, %(step)d
+
+def ts(ms):
+    return (BASE + datetime.timedelta(milliseconds=ms)).strftime("%%Y-%%m-%%d %%H:%%M:%%S.%%f")[:-3]
+
+def publish(directory, name, rows):
+    hidden = os.path.join(directory, "." + name)
+    with open(hidden, "w") as f:
+        f.write("".join(f"{k},{v},{ts(t)}\n" for k, v, t in rows))
+    os.rename(hidden, os.path.join(directory, name))
+    return time.time()
+
+def bulk(n):
+    """n events over n * STEP_MS of event time, then one far-later event that closes every window."""
+    rows = [(f"k{i %% KEYS}", i %% 100, i * STEP_MS) for i in range(n)]
+    windows = {(t // 1000, k) for k, _, t in rows}
+    return rows + [("end", 1, n * STEP_MS + 10000)], len(windows)
+
+def wait_rows(it, count, pred=lambda r: True):
+    got = 0
+    while got < count:
+        r = next(it)
+        if pred(r):
+            got += 1
+    return time.time()
+'''
+
+# The pyflink_table / PyFlink program: only the imports differ (the porting rule).
+PYFLINK_JOB = COMMON + r'''
+from pyflink.table import EnvironmentSettings, TableEnvironment, DataTypes
+from pyflink.table.expressions import col, lit
+from pyflink.table.udf import udaf
+from pyflink.table.window import Tumble
+case, n, probes, work = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type="pandas")
+out = {}
+for phase in ("throughput", "latency"):
+    d = os.path.join(work, phase)
+    os.makedirs(d)
+    name = "ev_" + phase
+    t_env.execute_sql(f"CREATE TABLE {name} (k STRING, v INT, ts TIMESTAMP(3), "
+                      "WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'filesystem', "
+                      f"'path' = '{d}', 'format' = 'csv', 'source.monitor-interval' = '100ms')")
+    ev = t_env.from_path(name)
+    if case == "updating_group_by":
+        q = ev.group_by(col("k")).select(col("k"), col("v").sum.alias("s"))
+    else:
+        agg = col("v").sum if case == "tumble_builtin" else mean(col("v"))
+        q = (ev.window(Tumble.over(lit(1).seconds).on(col("ts")).alias("w"))
+             .group_by(col("w"), col("k")).select(col("k"), col("w").start, agg))
+    it = q.execute().collect()
+    if phase == "throughput":
+        rows, windows = bulk(n)
+        t0 = publish(d, "bulk.csv", rows)
+        if case == "updating_group_by":
+            t1 = wait_rows(it, 1, lambda r: r[0] == "end")
+        else:
+            t1 = wait_rows(it, windows)
+        out["events_per_s"] = n / (t1 - t0)
+    else:
+        lat = []
+        for j in range(probes):
+            w0 = 3000 * (j + 1)
+            t0 = publish(d, f"p{j}.csv", [("p", j + 1, w0 + 100), ("c", 1, w0 + 2001)])
+            t1 = wait_rows(it, 1, lambda r: r[0] == "p")
+            lat.append(t1 - t0)
+        out["latency_ms"] = statistics.median(lat) * 1000
+    it.close()
+print("RESULT " + json.dumps(out), flush=True)
+'''
+
+PYFLINK_TABLE_JOB = PYFLINK_JOB.replace("from pyflink.table", "from pyflink_table")
+
+# Hand-written PySpark Structured Streaming: the same queries, the result rows of each micro-batch
+# handed to the program by foreachBatch.
+PYSPARK_JOB = COMMON + r'''
+import queue
+import pandas as pd
+from pyspark.sql import SparkSession, functions as F
+from pyspark.sql.functions import pandas_udf
+case, n, probes, work = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+os.environ["PYSPARK_PYTHON"] = sys.executable  # the Python workers need this venv's pandas
+spark = (SparkSession.builder.master("local[*]").config("spark.ui.enabled", "false")
+         .config("spark.sql.shuffle.partitions", "2").getOrCreate())
+spark.sparkContext.setLogLevel("ERROR")
+
+@pandas_udf("double")
+def mean(v: pd.Series) -> float:
+    return v.mean()
+
+class Rows:
+    """The result rows as an iterator, like collect()."""
+    def __init__(self, df, mode):
+        self.q = queue.Queue()
+        def on_batch(b, _):
+            for r in b.collect():
+                self.q.put(r)
+        self.query = (df.writeStream.foreachBatch(on_batch).outputMode(mode)
+                      .trigger(processingTime="100 milliseconds").start())
+    def __next__(self):
+        while True:
+            try:
+                return self.q.get(timeout=0.05)
+            except queue.Empty:
+                if not self.query.isActive:
+                    raise RuntimeError(str(self.query.exception()))
+    def close(self):
+        self.query.stop()
+
+out = {}
+for phase in ("throughput", "latency"):
+    d = os.path.join(work, phase)
+    os.makedirs(d)
+    ev = (spark.readStream.schema("k STRING, v INT, ts TIMESTAMP")
+          .option("timestampFormat", "yyyy-MM-dd HH:mm:ss.SSS").csv(d).withWatermark("ts", "1 second"))
+    if case == "updating_group_by":
+        it = Rows(ev.groupBy("k").agg(F.sum("v").alias("s")), "update")
+    elif case == "tumble_builtin":
+        it = Rows(ev.groupBy(F.window("ts", "1 second"), "k").agg(F.sum("v"))
+                  .select("k", F.col("window.start"), "sum(v)"), "append")
+    else:
+        # Spark refuses pandas UDAFs in streaming aggregations: the window's values are collected
+        # natively, then the pandas function runs over the fired windows (mapInPandas).
+        def apply_mean(batches):
+            for b in batches:
+                yield pd.DataFrame({"k": b["k"], "start": b["start"], "m": [pd.Series(v).mean() for v in b["vs"]]})
+        it = Rows(ev.groupBy(F.window("ts", "1 second"), "k").agg(F.collect_list("v").alias("vs"))
+                  .select("k", F.col("window.start").alias("start"), "vs")
+                  .mapInPandas(apply_mean, "k string, start timestamp, m double"), "append")
+    if phase == "throughput":
+        rows, windows = bulk(n)
+        t0 = publish(d, "bulk.csv", rows)
+        if case == "updating_group_by":
+            t1 = wait_rows(it, 1, lambda r: r[0] == "end")
+        else:
+            t1 = wait_rows(it, windows)
+        out["events_per_s"] = n / (t1 - t0)
+    else:
+        lat = []
+        for j in range(probes):
+            w0 = 3000 * (j + 1)
+            t0 = publish(d, f"p{j}.csv", [("p", j + 1, w0 + 100), ("c", 1, w0 + 2001)])
+            t1 = wait_rows(it, 1, lambda r: r[0] == "p")
+            lat.append(t1 - t0)
+        out["latency_ms"] = statistics.median(lat) * 1000
+    it.close()
+print("RESULT " + json.dumps(out), flush=True)
+'''
+
+
+def run(python: str, program: str, case: str, events: int, probes: int,
+        env: Dict[str, str]) -> Optional[Dict[str, float]]:
+    with tempfile.TemporaryDirectory(prefix="pyflink_table_bench_stream_") as work:
+        script = os.path.join(work, "job.py")
+        with open(script, "w") as f:
+            f.write(program % {"keys": KEYS, "step": STEP_MS})
+        data = os.path.join(work, "data")
+        os.makedirs(data)
+        log = os.path.join(work, "log.txt")
+        # Output to a file, not a pipe: a JVM the program launched may outlive it for a moment and
+        # hold a pipe open.
+        with open(log, "w+") as f:
+            p = subprocess.Popen([python, script, case, str(events), str(probes), data], stdout=f,
+                                 stderr=subprocess.STDOUT, env=env)
+            try:
+                p.wait(1800)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+            f.seek(0)
+            text = f.read()
+        for line in text.splitlines():
+            if line.startswith("RESULT "):
+                return dict(json.loads(line[len("RESULT "):]))
+        sys.stderr.write(f"{case} failed ({python}):\n{text[-2000:]}\n")
+        return None
+
+
+def main(argv: List[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=5000)
+    parser.add_argument("--probes", type=int, default=3)
+    parser.add_argument("--pyflink", default=DEFAULT_PYFLINK)
+    parser.add_argument("--cases", default=",".join(CASES))
+    args = parser.parse_args(argv)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    engines = [("pyflink_table", sys.executable, PYFLINK_TABLE_JOB), ("pyspark", sys.executable, PYSPARK_JOB)]
+    if os.path.exists(args.pyflink):
+        engines.append(("pyflink", args.pyflink, PYFLINK_JOB))
+    print(f"events={args.events} probes={args.probes} load average={os.getloadavg()[0]:.1f}", flush=True)
+    print(f"{'case':20} {'engine':14} {'events/s':>10} {'latency ms':>11}", flush=True)
+    failed = 0
+    for case in args.cases.split(","):
+        got: Dict[str, Dict[str, float]] = {}
+        for name, python, program in engines:
+            r = run(python, program, case, args.events, args.probes, env)
+            if r is None:
+                failed += 1
+                continue
+            got[name] = r
+            print(f"{case:20} {name:14} {r['events_per_s']:10.0f} {r['latency_ms']:11.0f}", flush=True)
+        ours = got.get("pyflink_table")
+        for other in ("pyspark", "pyflink"):
+            if ours and other in got:
+                print(f"{case:20} ours/{other:9} throughput {ours['events_per_s'] / got[other]['events_per_s']:.2f}x, "
+                      f"latency {ours['latency_ms'] / got[other]['latency_ms']:.2f}x", flush=True)
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
