@@ -15,7 +15,8 @@ inputs at parallelism 1:
   Top-1): with the row number in the output, each row whose rank changes is updated
   (``-U``/``+U``); without it, the row leaving the Top-N is deleted and the new one inserted.
 
-The state is one pickled value per key. Rows are kept as Python tuples of the input's values.
+The state is one pickled value per key. The bridge hands each row over as JSON text, which the
+processors keep and emit unchanged (Top-N compares its sort-key columns only).
 """
 
 from __future__ import annotations
@@ -72,22 +73,18 @@ class _KeyedState(StatefulProcessor):
 class JoinProcessor(_KeyedState):
     """A regular (unbounded) equi-join of two insert-only streams; see the module docstring.
 
-    Input columns: the join keys, the side (0 left, 1 right), the left columns, the right columns.
-    Output: the left columns, the right columns, the change kind.
+    Input columns: the join keys, the side (0 left, 1 right), the row (JSON text). Output: the left
+    row, the right row (null for a padded side), the change kind.
     """
 
-    def __init__(self, keys: int, left: int, right: int, left_outer: bool, right_outer: bool, output: Any) -> None:
+    def __init__(self, keys: int, left_outer: bool, right_outer: bool, output: Any) -> None:
         self.keys = keys
-        self.left = left
-        self.right = right
         self.outer = (left_outer, right_outer)
         self.output = output
 
-    def _row(self, side: int, mine: Tuple[Any, ...], other: Optional[Tuple[Any, ...]]) -> Tuple[Any, ...]:
-        left_nulls, right_nulls = (None,) * self.left, (None,) * self.right
-        if side == 0:
-            return mine + (other if other is not None else right_nulls)
-        return (other if other is not None else left_nulls) + mine
+    @staticmethod
+    def _row(side: int, mine: str, other: Optional[str]) -> Tuple[Any, ...]:
+        return (mine, other) if side == 0 else (other, mine)
 
     def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
         null_key = any(k is None for k in key)
@@ -95,9 +92,7 @@ class JoinProcessor(_KeyedState):
         changes: List[Change] = []
         for chunk in rows:
             for r in _values(chunk):
-                side = int(r[self.keys])
-                start = self.keys + 1 + (0 if side == 0 else self.left)
-                mine = r[start:start + (self.left if side == 0 else self.right)]
+                side, mine = int(r[self.keys]), r[self.keys + 1]
                 others = sides[1 - side]
                 if not others or null_key:
                     if self.outer[side]:
@@ -118,8 +113,8 @@ class JoinProcessor(_KeyedState):
 class TopNProcessor(_KeyedState):
     """Top-N (ROW_NUMBER() ... WHERE rn <= N) of one partition of an insert-only stream.
 
-    Input columns: the partition keys, the sort keys, the rows' columns. Output: the rows' columns,
-    the row number (meaningful only when ``row_number`` is set), the change kind.
+    Input columns: the partition keys, the sort keys, the row (JSON text). Output: the row, its row
+    number (null unless ``row_number`` is set), the change kind.
     """
 
     def __init__(self, keys: int, order: List[Tuple[bool, bool]], limit: int, row_number: bool, output: Any) -> None:
@@ -147,7 +142,7 @@ class TopNProcessor(_KeyedState):
         n = len(self.order)
         for chunk in rows:
             for r in _values(chunk):
-                sort_key, row = r[self.keys:self.keys + n], r[self.keys + n:]
+                sort_key, row = r[self.keys:self.keys + n], r[self.keys + n]
                 if self.limit == 1:
                     self._top1(buffer, sort_key, row, changes)
                 else:
@@ -155,10 +150,10 @@ class TopNProcessor(_KeyedState):
         self.save(buffer)
         return _frame(changes, self.output)
 
-    def _change(self, changes: List[Change], op: str, row: Tuple[Any, ...], rank: int) -> None:
-        changes.append((op, row + (rank if self.row_number else None,)))
+    def _change(self, changes: List[Change], op: str, row: str, rank: int) -> None:
+        changes.append((op, (row, rank if self.row_number else None)))
 
-    def _top1(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], row: Tuple[Any, ...],
+    def _top1(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], row: str,
               changes: List[Change]) -> None:
         # Flink's FastTop1Function: the partition key is the result's key, so a better row updates.
         if not buffer:
@@ -169,7 +164,7 @@ class TopNProcessor(_KeyedState):
             self._change(changes, "+U", row, 1)
             buffer[0] = [sort_key, [row]]
 
-    def _top_n(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], row: Tuple[Any, ...],
+    def _top_n(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], row: str,
                changes: List[Change]) -> None:
         size = sum(len(rows) for _, rows in buffer)
         if buffer and self._cmp(sort_key, buffer[-1][0]) >= 0 and size >= self.limit:
@@ -191,7 +186,7 @@ class TopNProcessor(_KeyedState):
         else:
             self._without_row_number(buffer, row, changes, size + 1)
 
-    def _with_row_number(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], row: Tuple[Any, ...],
+    def _with_row_number(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], row: str,
                          changes: List[Change]) -> None:
         # Every row from the new one's rank down to N moves one rank down.
         rank, found, current, i = 0, False, row, 0
@@ -214,7 +209,7 @@ class TopNProcessor(_KeyedState):
             self._change(changes, "+I", current, rank)
         del buffer[i:]
 
-    def _without_row_number(self, buffer: List[List[Any]], row: Tuple[Any, ...], changes: List[Change],
+    def _without_row_number(self, buffer: List[List[Any]], row: str, changes: List[Change],
                             size: int) -> None:
         if size > self.limit:
             rows = buffer[-1][1]
@@ -230,13 +225,12 @@ class TopNProcessor(_KeyedState):
 def stream_join(layout: str) -> Tuple[Any, Any]:
     """The command Spark's Python worker runs for a join: (function, output type).
 
-    :param layout: JSON ``{"keys": n, "left": n, "right": n, "left_outer": bool, "right_outer":
-        bool, "output": the output struct type as Spark's JSON text}``.
+    :param layout: JSON ``{"keys": n, "left_outer": bool, "right_outer": bool, "output": the output
+        struct type as Spark's JSON text}``.
     """
     spec = json.loads(layout)
     output = _parse_datatype_json_string(spec["output"])
-    processor = JoinProcessor(int(spec["keys"]), int(spec["left"]), int(spec["right"]), bool(spec["left_outer"]),
-                              bool(spec["right_outer"]), output)
+    processor = JoinProcessor(int(spec["keys"]), bool(spec["left_outer"]), bool(spec["right_outer"]), output)
     return _udf(processor), output
 
 

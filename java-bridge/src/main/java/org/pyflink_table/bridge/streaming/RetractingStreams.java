@@ -264,16 +264,17 @@ public final class RetractingStreams {
       order.add(List.of(s.direction() == Ascending$.MODULE$, s.nullOrdering() == NullsFirst$.MODULE$));
     }
     List<Attribute> attrs = ScalaInterop.list(child.output());
-    StructType output = new StructType();
-    for (int i = 0; i < attrs.size(); i++) {
-      cols.add(Jobs.column(attrs.get(i)).as("c" + i));
-      output = output.add("c" + i, attrs.get(i).dataType(), true);
-    }
-    output = output.add("rn", DataTypes.LongType, true).add("op", DataTypes.StringType, true);
+    cols.add(asJson(attrs).as("row"));
+    StructType output = new StructType().add("row", DataTypes.StringType, true).add("rn", DataTypes.LongType, true)
+        .add("op", DataTypes.StringType, true);
     String layout = PythonCommand.json(Map.of("keys", keyCount, "order", order, "limit", cx.limit,
         "row_number", withRowNumber, "output", output.json()));
     Dataset<Row> changes = process(in.select(cols.toArray(new Column[0])), keyCount, Protocol.STREAM_TOP_N_FUNCTION,
         layout, output, cx);
+    List<Column> values = fromJson(changes.col("row"), attrs);
+    values.add(changes.col("rn"));
+    values.add(changes.col("op"));
+    changes = changes.select(values.toArray(new Column[0]));
     // The window's output (same attribute ids) and the kind, so the plan above still resolves.
     List<NamedExpression> restored = new ArrayList<>();
     List<Attribute> out = ScalaInterop.list(changes.queryExecution().analyzed().output());
@@ -325,21 +326,23 @@ public final class RetractingStreams {
       List<String> text = new ArrayList<>();
       for (Expression r : residual) text.add(r.sql().replace("`", ""));
       throw unsupported("a regular outer join whose condition has more than equalities of its inputs (" + String.join(
-          " AND ", text) + ") over unbounded sources; filter the inputs before the join or after it");
+          " AND ", text) + ") over unbounded sources (filter the inputs or the result instead)");
     }
     JoinType t = j.joinType();
     List<Attribute> left = ScalaInterop.list(j.left().output());
     List<Attribute> right = ScalaInterop.list(j.right().output());
     Dataset<Row> l = side(cx, j.left(), leftKeys, 0, left, right);
     Dataset<Row> r = side(cx, j.right(), rightKeys, 1, left, right);
-    StructType output = new StructType();
-    for (int i = 0; i < left.size(); i++) output = output.add("l" + i, left.get(i).dataType(), true);
-    for (int i = 0; i < right.size(); i++) output = output.add("r" + i, right.get(i).dataType(), true);
-    output = output.add("op", DataTypes.StringType, true);
-    String layout = PythonCommand.json(Map.of("keys", leftKeys.size(), "left", left.size(), "right", right.size(),
+    StructType output = new StructType().add("l", DataTypes.StringType, true).add("r", DataTypes.StringType, true)
+        .add("op", DataTypes.StringType, true);
+    String layout = PythonCommand.json(Map.of("keys", leftKeys.size(),
         "left_outer", t == LeftOuter$.MODULE$ || t == FullOuter$.MODULE$,
         "right_outer", t == RightOuter$.MODULE$ || t == FullOuter$.MODULE$, "output", output.json()));
     Dataset<Row> changes = process(l.unionAll(r), leftKeys.size(), Protocol.STREAM_JOIN_FUNCTION, layout, output, cx);
+    List<Column> values = fromJson(changes.col("l"), left);
+    values.addAll(fromJson(changes.col("r"), right));
+    values.add(changes.col("op"));
+    changes = changes.select(values.toArray(new Column[0]));
     List<NamedExpression> restored = new ArrayList<>();
     List<Attribute> out = ScalaInterop.list(changes.queryExecution().analyzed().output());
     List<Attribute> joinOut = ScalaInterop.list(j.output());
@@ -348,22 +351,35 @@ public final class RetractingStreams {
     return new Project(ScalaInterop.seq(restored), changes.queryExecution().analyzed());
   }
 
-  /** One input's rows as the processor's: keys, side, left columns, right columns (the other's null). */
+  /** One input's rows as the processor's: keys, side, the row as JSON. */
   private static Dataset<Row> side(Context cx, LogicalPlan plan, List<Expression> keys, int side, List<Attribute> left,
       List<Attribute> right) {
     Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(cx.spark, plan);
     List<Column> cols = new ArrayList<>();
     for (int i = 0; i < keys.size(); i++) cols.add(Jobs.column(keys.get(i)).as("k" + i));
     cols.add(functions.lit(side).as("side"));
-    for (int i = 0; i < left.size(); i++) {
-      Column c = side == 0 ? Jobs.column(left.get(i)) : functions.lit(null).cast(left.get(i).dataType());
-      cols.add(c.as("l" + i));
-    }
-    for (int i = 0; i < right.size(); i++) {
-      Column c = side == 1 ? Jobs.column(right.get(i)) : functions.lit(null).cast(right.get(i).dataType());
-      cols.add(c.as("r" + i));
-    }
+    cols.add(asJson(side == 0 ? left : right).as("row"));
     return in.select(cols.toArray(new Column[0]));
+  }
+
+  /**
+   * A row as JSON text: the processors keep and emit rows without looking into them, and the text
+   * keeps every value exact (pandas would turn a nullable INT into floats and a NaN into null).
+   */
+  private static Column asJson(List<Attribute> attrs) {
+    List<Column> fields = new ArrayList<>();
+    for (int i = 0; i < attrs.size(); i++) fields.add(Jobs.column(attrs.get(i)).as("c" + i));
+    return functions.to_json(functions.struct(fields.toArray(new Column[0])));
+  }
+
+  /** The columns of {@link #asJson}'s text (all null when it is null). */
+  private static List<Column> fromJson(Column json, List<Attribute> attrs) {
+    StructType schema = new StructType();
+    for (int i = 0; i < attrs.size(); i++) schema = schema.add("c" + i, attrs.get(i).dataType(), true);
+    Column parsed = functions.from_json(json, schema);
+    List<Column> out = new ArrayList<>();
+    for (int i = 0; i < attrs.size(); i++) out.add(parsed.getField("c" + i));
+    return out;
   }
 
   private static Set<ExprId> ids(LogicalPlan p) {
