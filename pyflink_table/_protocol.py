@@ -44,6 +44,11 @@ STREAM_WINDOW_MODULE = "pyflink_table._worker.stream_windows"
 STREAM_WINDOW_FUNCTION = "stream_window_aggregation"
 STREAM_WINDOW_TIME_COLUMN = "__pft_t"
 
+# The worker-side processors of regular joins and Top-N over streams: module.function(layout).
+STREAM_CHANGELOG_MODULE = "pyflink_table._worker.stream_changelogs"
+STREAM_JOIN_FUNCTION = "stream_join"
+STREAM_TOP_N_FUNCTION = "stream_top_n"
+
 # First word of an INSERT's printed answer when it started a streaming job (its id follows).
 STREAM_JOB = "stream-job"
 

@@ -85,6 +85,10 @@ def execute(table: "Table") -> TableResult:
     names = list(j.fieldNames())
     types = [parse_type_string(t) for t in j.fieldTypes()]
     if bridge().streaming.Jobs.isUnbounded(j):
+        # Regular outer joins and Top-N retract rows: stateful processors in the workers.
+        j_changes = bridge().streaming.RetractingStreams.of(j, _worker_template())
+        if j_changes is not None:
+            return StreamResult(table._t_env, j_changes, names, types, changes=True)
         j_updating = bridge().streaming.UpdatingStreams.of(j)  # refuses what cannot run on a stream, now
         if j_updating is not None:
             check_no_state_ttl(table._t_env, "an updating aggregation over an unbounded source")
@@ -92,6 +96,20 @@ def execute(table: "Table") -> TableResult:
         j_stream = bridge().streaming.Jobs.streamOf(j)
         return StreamResult(table._t_env, j_stream, names, types)
     return ChangelogResult(names, types, ResultKind.SUCCESS_WITH_CONTENT, lambda: changelog_rows(table))
+
+
+def _noop() -> None:
+    """Never called: the body of :func:`_worker_template`'s placeholder function."""
+
+
+def _worker_template() -> Any:
+    """A Spark Python function of this session, whose interpreter and shipped files the bridge's
+    stateful processors (regular joins, Top-N) run with."""
+    from pyspark.sql.udf import UserDefinedFunction as SparkUDF
+
+    from pyflink_table import _protocol
+
+    return SparkUDF(_noop, "int", "pyflink_table_stream_state", _protocol.EVAL_ARROW_BATCHED_UDF, True)._judf
 
 
 # --- streaming options ---------------------------------------------------------------------------
@@ -308,15 +326,20 @@ class _Changes:
 class StreamIterator(CloseableIterator):
     """Rows of a running query as they are produced; ``close()`` stops the query."""
 
-    def __init__(self, t_env: "TableEnvironment", j_stream: Any, types: List[DataType], updating: bool = False) -> None:
+    def __init__(self, t_env: "TableEnvironment", j_stream: Any, types: List[DataType], updating: bool = False,
+                 changes: bool = False) -> None:
         self._types = types
         self._queue: "queue.Queue[Row]" = queue.Queue()
         self._changes = _Changes() if updating else None
+        self._with_kind = changes  # each row's last column is its kind (RetractingStreams)
         self.job = StreamJob(t_env, j_stream, self._on_batch, "update" if updating else "append")
 
     def _on_batch(self, batch: Any, batch_id: int) -> None:
         for r in batch.collect():
-            changes = [(RowKind.INSERT, r)] if self._changes is None else self._changes.of(r)
+            if self._with_kind:
+                changes = [(_KINDS[r[-1]], r[:-1])]
+            else:
+                changes = [(RowKind.INSERT, r)] if self._changes is None else self._changes.of(r)
             for kind, values in changes:
                 row = Row(*[_to_python(v, t) for v, t in zip(values, self._types)])
                 row.set_row_kind(kind)
@@ -344,16 +367,17 @@ class StreamResult(TableResult):
     """The result of ``execute()`` on an unbounded table: the query starts on first use."""
 
     def __init__(self, t_env: "TableEnvironment", j_stream: Any, names: List[str], types: List[DataType],
-                 updating: bool = False) -> None:
+                 updating: bool = False, changes: bool = False) -> None:
         super().__init__(names, types, ResultKind.SUCCESS_WITH_CONTENT, lambda: [])
         self._t_env = t_env
         self._j_stream = j_stream
         self._updating = updating
+        self._changes = changes
         self._iterator: Optional[StreamIterator] = None
 
     def _started(self) -> StreamIterator:
         if self._iterator is None:
-            self._iterator = StreamIterator(self._t_env, self._j_stream, self._types, self._updating)
+            self._iterator = StreamIterator(self._t_env, self._j_stream, self._types, self._updating, self._changes)
         return self._iterator
 
     def get_job_client(self) -> JobClient:  # type: ignore[override]

@@ -47,6 +47,11 @@ public final class Protocol {
   /** Its input column holding the rowtime. */
   public static final String STREAM_WINDOW_TIME_COLUMN = "__pft_t";
 
+  /** The worker-side processors of regular joins and Top-N over streams: {@code module.function(layout)}. */
+  public static final String STREAM_CHANGELOG_MODULE = "pyflink_table._worker.stream_changelogs";
+  public static final String STREAM_JOIN_FUNCTION = "stream_join";
+  public static final String STREAM_TOP_N_FUNCTION = "stream_top_n";
+
   /** First word of an INSERT's printed answer when it started a streaming job (its id follows). */
   public static final String STREAM_JOB = "stream-job";
 

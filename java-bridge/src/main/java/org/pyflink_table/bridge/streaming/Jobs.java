@@ -47,6 +47,12 @@ public final class Jobs {
    * whose retractions need per-key state (group-window aggregations are fine: they only append).
    */
   public static void checkStreamable(Dataset<Row> rows) {
+    String retracting = RetractingStreams.retractingNode(rows.queryExecution().analyzed());
+    if (retracting != null) {
+      // Only collect() and print() of execute() take the changes of RetractingStreams so far.
+      throw TableException.unsupported("inserting the changelog of " + retracting + " over unbounded sources into "
+          + "a sink in streaming mode (collect() and print() of execute() take it)");
+    }
     String node = Changelog.updatingNode(rows.queryExecution().analyzed());
     if (node != null) {
       throw TableException.unsupported("an updating aggregation (" + node + ") over an unbounded source in streaming "

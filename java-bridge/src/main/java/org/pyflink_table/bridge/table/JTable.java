@@ -290,6 +290,8 @@ public final class JTable {
       if (!joinType.equals("inner")) {
         throw new ValidationException("An outer join needs a join condition.");
       }
+      // Spark's stream-stream join refuses the Cross type; an inner join takes the where() that follows.
+      if (df.isStreaming() && right.df.isStreaming()) return with(df.join(right.df));
       return with(df.crossJoin(right.df));
     }
     Dataset<Row> both = df.crossJoin(right.df).limit(0);

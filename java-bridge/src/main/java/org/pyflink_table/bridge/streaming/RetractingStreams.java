@@ -1,0 +1,430 @@
+package org.pyflink_table.bridge.streaming;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.api.python.SimplePythonFunction;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.And;
+import org.apache.spark.sql.catalyst.expressions.Ascending$;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.EqualTo;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.GreaterThan;
+import org.apache.spark.sql.catalyst.expressions.GreaterThanOrEqual;
+import org.apache.spark.sql.catalyst.expressions.LessThan;
+import org.apache.spark.sql.catalyst.expressions.LessThanOrEqual;
+import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.NullsFirst$;
+import org.apache.spark.sql.catalyst.expressions.RowNumber;
+import org.apache.spark.sql.catalyst.expressions.SortOrder;
+import org.apache.spark.sql.catalyst.expressions.WindowExpression;
+import org.apache.spark.sql.catalyst.plans.FullOuter$;
+import org.apache.spark.sql.catalyst.plans.JoinType;
+import org.apache.spark.sql.catalyst.plans.LeftOuter$;
+import org.apache.spark.sql.catalyst.plans.RightOuter$;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.Window;
+import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.protocol.Protocol;
+import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.udf.PythonCommand;
+
+/**
+ * Regular outer joins and Top-N over unbounded sources, whose changelogs retract rows Flink has
+ * already emitted: Spark has no such operators, so each becomes a {@code transformWithStateInPandas}
+ * processor ({@code pyflink_table._worker.stream_changelogs}) keyed by the join key or the Top-N
+ * partition key, and the stream carries each change's kind in a trailing {@link Changelog#OP}
+ * column. Projections and filters above apply to each change, as Flink's Calc does; anything else
+ * above, and updating inputs below, are refused by name. Inner joins stay Spark's stream-stream join
+ * (append-only: Flink also emits only {@code +I} there).
+ */
+public final class RetractingStreams {
+  private RetractingStreams() {}
+
+  private static final String ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
+
+  /**
+   * The table's stream of changes with the trailing {@link Changelog#OP} column, or null when the
+   * plan has no retracting join or Top-N over unbounded sources.
+   *
+   * @param template a Python function of the session (Spark's UserDefinedPythonFunction): the
+   *     processors run in its interpreter with its shipped files
+   */
+  public static Dataset<Row> of(JTable table, Object template) {
+    LogicalPlan plan = table.df.queryExecution().analyzed();
+    if (retractingNode(plan) == null) return null;
+    org.apache.spark.sql.classic.SparkSession spark = (org.apache.spark.sql.classic.SparkSession) table.env.spark;
+    Set<ExprId> needed = new HashSet<>();
+    for (Attribute a : ScalaInterop.list(plan.output())) needed.add(a.exprId());
+    Context context = new Context(spark, ((UserDefinedPythonFunction) template).func(), needed);
+    LogicalPlan rewritten = rewrite(plan, context);
+    Dataset<Row> out = org.apache.spark.sql.classic.Dataset.ofRows(spark, rewritten);
+    return Jobs.streamOf(spark, out, false);
+  }
+
+  /** Flink's name of the first retracting join or Top-N over unbounded sources in the plan, or null. */
+  public static String retractingNode(LogicalPlan p) {
+    if (p instanceof Join && isOuterStreamJoin((Join) p)) return joinName((Join) p);
+    if (p instanceof Window && p.isStreaming() && rowNumber((Window) p) != null) return "Rank(" + p.simpleString(50) + ")";
+    for (LogicalPlan c : ScalaInterop.list(p.children())) {
+      String found = retractingNode(c);
+      if (found != null) return found;
+    }
+    return null;
+  }
+
+  private static boolean isOuterStreamJoin(Join j) {
+    JoinType t = j.joinType();
+    boolean outer = t == LeftOuter$.MODULE$ || t == RightOuter$.MODULE$ || t == FullOuter$.MODULE$;
+    return outer && j.left().isStreaming() && j.right().isStreaming();
+  }
+
+  private static String joinName(Join j) {
+    String cond = j.condition().isDefined() ? j.condition().get().sql().replace("`", "") : "true";
+    return "Join(joinType=[" + j.joinType().sql().replace(" ", "") + "], where=[" + cond + "])";
+  }
+
+  private static final class Context {
+    final org.apache.spark.sql.classic.SparkSession spark;
+    final SimplePythonFunction template;
+    /** Attributes the result depends on (decides whether the Top-N emits its row number). */
+    final Set<ExprId> needed;
+    /** The Top-N being rewritten: its row number's id and N. */
+    ExprId rankId;
+    long limit;
+
+    Context(org.apache.spark.sql.classic.SparkSession spark, Object template, Set<ExprId> needed) {
+      this.spark = spark;
+      this.template = (SimplePythonFunction) template;
+      this.needed = needed;
+    }
+  }
+
+  /** {@code p} with OP appended to its output, the retracting nodes replaced by processors. */
+  private static LogicalPlan rewrite(LogicalPlan p, Context cx) {
+    if (retractingNode(p) == null) {
+      String updating = Changelog.updatingNode(p);
+      if (updating != null) throw unsupported("the updating " + updating + " below a regular join or a Top-N");
+      List<NamedExpression> items = new ArrayList<>(ScalaInterop.list(p.output()));
+      items.add(Changelog.alias(Literal.create("+I", DataTypes.StringType), Changelog.OP));
+      return new Project(ScalaInterop.seq(items), p);
+    }
+    if (p instanceof Join && isOuterStreamJoin((Join) p)) return join((Join) p, cx);
+    if (p instanceof Window && cx.rankId != null && rowNumber((Window) p) != null
+        && rowNumber((Window) p).exprId().equals(cx.rankId)) {
+      return topN((Window) p, cx);
+    }
+    if (p instanceof Filter) {
+      Filter f = (Filter) p;
+      List<Expression> rest = new ArrayList<>();
+      for (Expression c : conjuncts(f.condition())) {
+        if (cx.rankId == null && rankBound(c, f.child()) != null) {
+          Object[] bound = rankBound(c, f.child());
+          cx.rankId = (ExprId) bound[0];
+          cx.limit = (Long) bound[1];
+        } else {
+          rest.add(c);
+          for (Attribute a : ScalaInterop.list(c.references().toSeq())) cx.needed.add(a.exprId());
+        }
+      }
+      LogicalPlan child = rewrite(f.child(), cx);
+      if (rest.isEmpty()) return child;
+      Expression condition = rest.get(0);
+      for (int i = 1; i < rest.size(); i++) condition = new And(condition, rest.get(i));
+      return new Filter(condition, child);
+    }
+    if (p instanceof Project) {
+      for (NamedExpression e : ScalaInterop.list(((Project) p).projectList())) {
+        if (cx.needed.contains(e.exprId())) {
+          for (Attribute a : ScalaInterop.list(((Expression) (Object) e).references().toSeq())) cx.needed.add(a.exprId());
+        }
+      }
+      LogicalPlan child = rewrite(p.children().head(), cx);
+      List<NamedExpression> items = new ArrayList<>(ScalaInterop.list(((Project) p).projectList()));
+      items.add(op(child));
+      return new Project(ScalaInterop.seq(items), child);
+    }
+    if (p instanceof SubqueryAlias) {
+      return p.withNewChildren(ScalaInterop.seq(List.of(rewrite(p.children().head(), cx))));
+    }
+    if (p instanceof Window && rowNumber((Window) p) != null) {
+      throw unsupported("ROW_NUMBER() without a filter rn <= N (a Top-N) over an unbounded source");
+    }
+    throw unsupported(p.nodeName() + " over the " + retractingNode(p));
+  }
+
+  private static Attribute op(LogicalPlan p) {
+    List<Attribute> out = ScalaInterop.list(p.output());
+    return out.get(out.size() - 1);
+  }
+
+  private static List<Expression> conjuncts(Expression e) {
+    List<Expression> out = new ArrayList<>();
+    if (e instanceof And) {
+      out.addAll(conjuncts(((And) e).left()));
+      out.addAll(conjuncts(((And) e).right()));
+    } else {
+      out.add(e);
+    }
+    return out;
+  }
+
+  /** The row number of a Window computing only ROW_NUMBER(), or null. */
+  private static NamedExpression rowNumber(Window w) {
+    List<NamedExpression> exprs = ScalaInterop.list(w.windowExpressions());
+    if (exprs.size() != 1 || !(exprs.get(0) instanceof Alias)) return null;
+    Expression e = ((Alias) exprs.get(0)).child();
+    if (e instanceof WindowExpression && ((WindowExpression) e).windowFunction() instanceof RowNumber) return exprs.get(0);
+    return null;
+  }
+
+  /** [row number id, N] when {@code c} bounds a ROW_NUMBER() computed below as rn <= N (or rn < N+1, rn = 1). */
+  private static Object[] rankBound(Expression c, LogicalPlan below) {
+    Expression rank = null;
+    Expression bound = null;
+    long adjust = 0;
+    boolean equal = false;
+    if (c instanceof LessThanOrEqual) {
+      rank = ((LessThanOrEqual) c).left();
+      bound = ((LessThanOrEqual) c).right();
+    } else if (c instanceof LessThan) {
+      rank = ((LessThan) c).left();
+      bound = ((LessThan) c).right();
+      adjust = -1;
+    } else if (c instanceof GreaterThanOrEqual) {
+      rank = ((GreaterThanOrEqual) c).right();
+      bound = ((GreaterThanOrEqual) c).left();
+    } else if (c instanceof GreaterThan) {
+      rank = ((GreaterThan) c).right();
+      bound = ((GreaterThan) c).left();
+      adjust = -1;
+    } else if (c instanceof EqualTo) {
+      rank = ((EqualTo) c).left();
+      bound = ((EqualTo) c).right();
+      equal = true;
+    }
+    if (rank instanceof org.apache.spark.sql.catalyst.expressions.Cast) rank = ((org.apache.spark.sql.catalyst.expressions.Cast) rank).child();
+    if (!(rank instanceof Attribute) || bound == null || !bound.foldable()) return null;
+    if (!producesRowNumber(below, ((Attribute) rank).exprId())) return null;
+    Object value = bound.eval(null);
+    if (!(value instanceof Number)) return null;
+    long n = ((Number) value).longValue() + adjust;
+    if (equal && n != 1) throw unsupported("a Top-N filter rn = " + n + " (a rank range not starting at 1)");
+    if (n < 1) throw unsupported("a Top-N filter with no row (" + c.sql() + ")");
+    return new Object[] {((Attribute) rank).exprId(), n};
+  }
+
+  private static boolean producesRowNumber(LogicalPlan p, ExprId id) {
+    if (p instanceof Window) {
+      NamedExpression rn = rowNumber((Window) p);
+      if (rn != null && rn.exprId().equals(id)) return true;
+    }
+    if (p instanceof Project || p instanceof SubqueryAlias || p instanceof Filter || p instanceof Window) {
+      return producesRowNumber(p.children().head(), id);
+    }
+    return false;
+  }
+
+  // --- Top-N ----------------------------------------------------------------------------------
+
+  private static LogicalPlan topN(Window w, Context cx) {
+    LogicalPlan child = w.child();
+    String updating = Changelog.updatingNode(child);
+    if (updating != null) throw unsupported("a Top-N of the updating " + updating);
+    if (retractingNode(child) != null) throw unsupported("a Top-N of the " + retractingNode(child));
+    boolean withRowNumber = cx.needed.contains(cx.rankId);
+    Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(cx.spark, child);
+    List<Column> cols = new ArrayList<>();
+    List<Expression> partition = ScalaInterop.list(w.partitionSpec());
+    if (partition.isEmpty()) cols.add(functions.lit(0).as("k0"));
+    for (int i = 0; i < partition.size(); i++) cols.add(Jobs.column(partition.get(i)).as("k" + i));
+    int keyCount = Math.max(partition.size(), 1);
+    List<List<Boolean>> order = new ArrayList<>();
+    List<SortOrder> sorts = ScalaInterop.list(w.orderSpec());
+    for (int i = 0; i < sorts.size(); i++) {
+      SortOrder s = sorts.get(i);
+      cols.add(Jobs.column(s.child()).as("s" + i));
+      order.add(List.of(s.direction() == Ascending$.MODULE$, s.nullOrdering() == NullsFirst$.MODULE$));
+    }
+    List<Attribute> attrs = ScalaInterop.list(child.output());
+    cols.add(asJson(attrs).as("row"));
+    StructType output = new StructType().add("row", DataTypes.StringType, true).add("rn", DataTypes.LongType, true)
+        .add("op", DataTypes.StringType, true);
+    String layout = PythonCommand.json(Map.of("keys", keyCount, "order", order, "limit", cx.limit,
+        "row_number", withRowNumber, "output", output.json()));
+    Dataset<Row> changes = process(in.select(cols.toArray(new Column[0])), keyCount, Protocol.STREAM_TOP_N_FUNCTION,
+        layout, output, cx);
+    List<Column> values = fromJson(changes.col("row"), attrs);
+    values.add(changes.col("rn"));
+    values.add(changes.col("op"));
+    changes = changes.select(values.toArray(new Column[0]));
+    // The window's output (same attribute ids) and the kind, so the plan above still resolves.
+    List<NamedExpression> restored = new ArrayList<>();
+    List<Attribute> out = ScalaInterop.list(changes.queryExecution().analyzed().output());
+    List<Attribute> windowOut = ScalaInterop.list(w.output());
+    for (int i = 0; i < windowOut.size(); i++) restored.add(restore(out.get(i), windowOut.get(i)));
+    restored.add(Changelog.alias(out.get(out.size() - 1), Changelog.OP));
+    cx.rankId = null;
+    return new Project(ScalaInterop.seq(restored), changes.queryExecution().analyzed());
+  }
+
+  // --- joins ----------------------------------------------------------------------------------
+
+  private static LogicalPlan join(Join j, Context cx) {
+    for (LogicalPlan side : List.of(j.left(), j.right())) {
+      String updating = Changelog.updatingNode(side);
+      if (updating != null) throw unsupported("a regular join of the updating " + updating);
+      String retracting = retractingNode(side);
+      if (retracting != null) throw unsupported("a regular join of the " + retracting);
+    }
+    Set<ExprId> leftIds = ids(j.left());
+    Set<ExprId> rightIds = ids(j.right());
+    List<Expression> leftKeys = new ArrayList<>();
+    List<Expression> rightKeys = new ArrayList<>();
+    List<Expression> residual = new ArrayList<>();
+    if (j.condition().isDefined()) {
+      for (Expression c : conjuncts(j.condition().get())) {
+        if (c instanceof EqualTo) {
+          Expression a = ((EqualTo) c).left();
+          Expression b = ((EqualTo) c).right();
+          if (within(a, leftIds) && within(b, rightIds)) {
+            leftKeys.add(a);
+            rightKeys.add(b);
+            continue;
+          }
+          if (within(b, leftIds) && within(a, rightIds)) {
+            leftKeys.add(b);
+            rightKeys.add(a);
+            continue;
+          }
+        }
+        residual.add(c);
+      }
+    }
+    if (leftKeys.isEmpty()) {
+      throw unsupported("a regular outer join without an equality condition between its inputs (" + joinName(j)
+          + ") over unbounded sources");
+    }
+    if (!residual.isEmpty()) {
+      List<String> text = new ArrayList<>();
+      for (Expression r : residual) text.add(r.sql().replace("`", ""));
+      throw unsupported("a regular outer join whose condition has more than equalities of its inputs (" + String.join(
+          " AND ", text) + ") over unbounded sources (filter the inputs or the result instead)");
+    }
+    JoinType t = j.joinType();
+    List<Attribute> left = ScalaInterop.list(j.left().output());
+    List<Attribute> right = ScalaInterop.list(j.right().output());
+    Dataset<Row> l = side(cx, j.left(), leftKeys, 0, left, right);
+    Dataset<Row> r = side(cx, j.right(), rightKeys, 1, left, right);
+    StructType output = new StructType().add("l", DataTypes.StringType, true).add("r", DataTypes.StringType, true)
+        .add("op", DataTypes.StringType, true);
+    String layout = PythonCommand.json(Map.of("keys", leftKeys.size(),
+        "left_outer", t == LeftOuter$.MODULE$ || t == FullOuter$.MODULE$,
+        "right_outer", t == RightOuter$.MODULE$ || t == FullOuter$.MODULE$, "output", output.json()));
+    Dataset<Row> changes = process(l.unionAll(r), leftKeys.size(), Protocol.STREAM_JOIN_FUNCTION, layout, output, cx);
+    List<Column> values = fromJson(changes.col("l"), left);
+    values.addAll(fromJson(changes.col("r"), right));
+    values.add(changes.col("op"));
+    changes = changes.select(values.toArray(new Column[0]));
+    List<NamedExpression> restored = new ArrayList<>();
+    List<Attribute> out = ScalaInterop.list(changes.queryExecution().analyzed().output());
+    List<Attribute> joinOut = ScalaInterop.list(j.output());
+    for (int i = 0; i < joinOut.size(); i++) restored.add(restore(out.get(i), joinOut.get(i)));
+    restored.add(Changelog.alias(out.get(out.size() - 1), Changelog.OP));
+    return new Project(ScalaInterop.seq(restored), changes.queryExecution().analyzed());
+  }
+
+  /** One input's rows as the processor's: keys, side, the row as JSON. */
+  private static Dataset<Row> side(Context cx, LogicalPlan plan, List<Expression> keys, int side, List<Attribute> left,
+      List<Attribute> right) {
+    Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(cx.spark, plan);
+    List<Column> cols = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) cols.add(Jobs.column(keys.get(i)).as("k" + i));
+    cols.add(functions.lit(side).as("side"));
+    cols.add(asJson(side == 0 ? left : right).as("row"));
+    return in.select(cols.toArray(new Column[0]));
+  }
+
+  /**
+   * A row as JSON text: the processors keep and emit rows without looking into them, and the text
+   * keeps every value exact (pandas would turn a nullable INT into floats and a NaN into null).
+   */
+  private static Column asJson(List<Attribute> attrs) {
+    List<Column> fields = new ArrayList<>();
+    for (int i = 0; i < attrs.size(); i++) fields.add(Jobs.column(attrs.get(i)).as("c" + i));
+    return functions.to_json(functions.struct(fields.toArray(new Column[0])));
+  }
+
+  /** The columns of {@link #asJson}'s text (all null when it is null). */
+  private static List<Column> fromJson(Column json, List<Attribute> attrs) {
+    StructType schema = new StructType();
+    for (int i = 0; i < attrs.size(); i++) schema = schema.add("c" + i, attrs.get(i).dataType(), true);
+    Column parsed = functions.from_json(json, schema);
+    List<Column> out = new ArrayList<>();
+    for (int i = 0; i < attrs.size(); i++) out.add(parsed.getField("c" + i));
+    return out;
+  }
+
+  private static Set<ExprId> ids(LogicalPlan p) {
+    Set<ExprId> out = new HashSet<>();
+    for (Attribute a : ScalaInterop.list(p.output())) out.add(a.exprId());
+    return out;
+  }
+
+  private static boolean within(Expression e, Set<ExprId> ids) {
+    List<Attribute> refs = ScalaInterop.list(e.references().toSeq());
+    if (refs.isEmpty()) return false;
+    for (Attribute a : refs) if (!ids.contains(a.exprId())) return false;
+    return true;
+  }
+
+  // --- the processor ----------------------------------------------------------------------------
+
+  /** {@code rows} grouped by their first {@code keys} columns through the worker's processor {@code function}. */
+  private static Dataset<Row> process(Dataset<Row> rows, int keys, String function, String layout, StructType output,
+      Context cx) {
+    // transformWithStateInPandas keeps its state in RocksDB only; users should not have to know.
+    rows.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
+    SimplePythonFunction t = cx.template;
+    SimplePythonFunction runner = new SimplePythonFunction(
+        PythonCommand.command(Protocol.STREAM_CHANGELOG_MODULE, function, layout),
+        t.envVars(), t.pythonIncludes(), t.pythonExec(), t.pythonVer(), t.broadcastVars(), t.accumulator());
+    UserDefinedPythonFunction udf = new UserDefinedPythonFunction(function, runner, output,
+        Protocol.EVAL_TRANSFORM_WITH_STATE_PANDAS_UDF, true, List.of(), List.of());
+    List<Column> all = new ArrayList<>();
+    for (String c : rows.columns()) all.add(rows.col(c));
+    Column[] keyCols = new Column[keys];
+    for (int i = 0; i < keys; i++) keyCols[i] = rows.col("k" + i);
+    org.apache.spark.sql.classic.RelationalGroupedDataset grouped =
+        (org.apache.spark.sql.classic.RelationalGroupedDataset) rows.groupBy(keyCols);
+    return grouped.transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append", "None", null, "");
+  }
+
+  /** {@code value} under {@code like}'s name, id and metadata. */
+  private static NamedExpression restore(Attribute value, Attribute like) {
+    return new Alias(value, like.name(), like.exprId(), like.qualifier(), scala.Option.apply(like.metadata()),
+        ScalaInterop.seq(List.of()));
+  }
+
+  private static TableException unsupported(String what) {
+    return TableException.unsupported(what + " in streaming mode (regular joins and Top-N of insert-only "
+        + "unbounded inputs, followed by projections and filters, are supported)");
+  }
+}

@@ -1,0 +1,253 @@
+"""Retracting operators over unbounded streams (regular joins and Top-N), as Spark
+``transformWithStateInPandas`` processors keyed by the join key or the Top-N partition key.
+
+Spark Structured Streaming has no retracting join or Top-N, so the bridge
+(``org.pyflink_table.bridge.streaming.RetractingStreams``) plans them as these processors: each
+keeps its key's rows in state and emits Flink's changes, one output row per change with its kind
+(``+I``, ``-U``, ``+U``, ``-D``) in the last column. Both follow Flink's operators for insert-only
+inputs at parallelism 1:
+
+* :class:`JoinProcessor` is Flink's ``StreamingJoinOperator``: a row joins every stored row of the
+  other side with the same key; an outer side's row without a match is emitted padded with nulls,
+  and when its first match arrives that padded row is deleted (``-D``) before the joined row is
+  inserted. A row with a null key never matches.
+* :class:`TopNProcessor` is Flink's ``AppendOnlyTopNFunction`` (and ``FastTop1Function`` for
+  Top-1): with the row number in the output, each row whose rank changes is updated
+  (``-U``/``+U``); without it, the row leaving the Top-N is deleted and the new one inserted.
+
+The state is one pickled value per key. The bridge hands each row over as JSON text, which the
+processors keep and emit unchanged (Top-N compares its sort-key columns only).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from typing import Any, Iterator, List, Optional, Tuple
+
+from pyspark.sql.streaming.stateful_processor import StatefulProcessor
+from pyspark.sql.types import BinaryType, StructField, StructType, _parse_datatype_json_string
+
+from pyflink_table._worker import lifecycle
+
+_BLOB = StructType([StructField("state", BinaryType())])
+
+Change = Tuple[str, Tuple[Any, ...]]
+
+
+def _values(chunk: Any) -> List[Tuple[Any, ...]]:
+    """The chunk's rows as tuples, SQL NULL (NaN/NaT in pandas) as None."""
+    plain = chunk.astype(object).where(chunk.notna(), None)
+    return [tuple(r) for r in plain.itertuples(index=False, name=None)]
+
+
+def _frame(changes: List[Change], output: Any) -> Iterator[Any]:
+    import pandas as pd
+
+    if not changes:
+        return iter([])
+    names = [f.name for f in output.fields]
+    data = {n: pd.Series([values[i] for _, values in changes], dtype=object) for i, n in enumerate(names[:-1])}
+    data[names[-1]] = pd.Series([op for op, _ in changes], dtype=object)
+    return iter([pd.DataFrame(data, columns=names)])
+
+
+class _KeyedState(StatefulProcessor):
+    """One pickled Python object per key."""
+
+    def init(self, handle: Any) -> None:
+        lifecycle.prepare_task()
+        self.state = handle.getValueState("state", _BLOB)
+
+    def load(self, default: Any) -> Any:
+        stored = self.state.get() if self.state.exists() else None
+        return pickle.loads(stored[0]) if stored is not None else default
+
+    def save(self, value: Any) -> None:
+        self.state.update((pickle.dumps(value, protocol=5),))
+
+    def close(self) -> None:
+        pass
+
+
+class JoinProcessor(_KeyedState):
+    """A regular (unbounded) equi-join of two insert-only streams; see the module docstring.
+
+    Input columns: the join keys, the side (0 left, 1 right), the row (JSON text). Output: the left
+    row, the right row (null for a padded side), the change kind.
+    """
+
+    def __init__(self, keys: int, left_outer: bool, right_outer: bool, output: Any) -> None:
+        self.keys = keys
+        self.outer = (left_outer, right_outer)
+        self.output = output
+
+    @staticmethod
+    def _row(side: int, mine: str, other: Optional[str]) -> Tuple[Any, ...]:
+        return (mine, other) if side == 0 else (other, mine)
+
+    def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
+        null_key = any(k is None for k in key)
+        sides: List[List[List[Any]]] = [[], []] if null_key else self.load([[], []])
+        changes: List[Change] = []
+        for chunk in rows:
+            for r in _values(chunk):
+                side, mine = int(r[self.keys]), r[self.keys + 1]
+                others = sides[1 - side]
+                if not others or null_key:
+                    if self.outer[side]:
+                        changes.append(("+I", self._row(side, mine, None)))
+                else:
+                    for entry in others:
+                        if self.outer[1 - side] and entry[1] == 0:
+                            changes.append(("-D", self._row(1 - side, entry[0], None)))
+                        changes.append(("+I", self._row(side, mine, entry[0])))
+                        entry[1] += 1
+                if not null_key:
+                    sides[side].append([mine, len(others)])
+        if not null_key:
+            self.save(sides)
+        return _frame(changes, self.output)
+
+
+class TopNProcessor(_KeyedState):
+    """Top-N (ROW_NUMBER() ... WHERE rn <= N) of one partition of an insert-only stream.
+
+    Input columns: the partition keys, the sort keys, the row (JSON text). Output: the row, its row
+    number (null unless ``row_number`` is set), the change kind.
+    """
+
+    def __init__(self, keys: int, order: List[Tuple[bool, bool]], limit: int, row_number: bool, output: Any) -> None:
+        self.keys = keys
+        self.order = order  # (ascending, nulls first) per sort key
+        self.limit = limit
+        self.row_number = row_number
+        self.output = output
+
+    def _cmp(self, a: Tuple[Any, ...], b: Tuple[Any, ...]) -> int:
+        for x, y, (ascending, nulls_first) in zip(a, b, self.order):
+            if x is None or y is None:
+                if x is None and y is None:
+                    continue
+                return (-1 if nulls_first else 1) if x is None else (1 if nulls_first else -1)
+            if x == y:
+                continue
+            c = -1 if x < y else 1
+            return c if ascending else -c
+        return 0
+
+    def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
+        buffer: List[List[Any]] = self.load([])  # [[sort key, [rows...]], ...] best first
+        changes: List[Change] = []
+        n = len(self.order)
+        for chunk in rows:
+            for r in _values(chunk):
+                sort_key, row = r[self.keys:self.keys + n], r[self.keys + n]
+                if self.limit == 1:
+                    self._top1(buffer, sort_key, row, changes)
+                else:
+                    self._top_n(buffer, sort_key, row, changes)
+        self.save(buffer)
+        return _frame(changes, self.output)
+
+    def _change(self, changes: List[Change], op: str, row: str, rank: int) -> None:
+        changes.append((op, (row, rank if self.row_number else None)))
+
+    def _top1(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], row: str,
+              changes: List[Change]) -> None:
+        # Flink's FastTop1Function: the partition key is the result's key, so a better row updates.
+        if not buffer:
+            buffer.append([sort_key, [row]])
+            self._change(changes, "+I", row, 1)
+        elif self._cmp(sort_key, buffer[0][0]) < 0:
+            self._change(changes, "-U", buffer[0][1][0], 1)
+            self._change(changes, "+U", row, 1)
+            buffer[0] = [sort_key, [row]]
+
+    def _top_n(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], row: str,
+               changes: List[Change]) -> None:
+        size = sum(len(rows) for _, rows in buffer)
+        if buffer and self._cmp(sort_key, buffer[-1][0]) >= 0 and size >= self.limit:
+            return  # not better than the worst of a full Top-N
+        position = len(buffer)
+        for i, (k, rows) in enumerate(buffer):
+            c = self._cmp(sort_key, k)
+            if c == 0:
+                rows.append(row)
+                position = -1
+                break
+            if c < 0:
+                position = i
+                break
+        if position >= 0:
+            buffer.insert(position, [sort_key, [row]])
+        if self.row_number:
+            self._with_row_number(buffer, sort_key, row, changes)
+        else:
+            self._without_row_number(buffer, row, changes, size + 1)
+
+    def _with_row_number(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], row: str,
+                         changes: List[Change]) -> None:
+        # Every row from the new one's rank down to N moves one rank down.
+        rank, found, current, i = 0, False, row, 0
+        while i < len(buffer) and rank <= self.limit:
+            k, rows = buffer[i]
+            if not found and self._cmp(k, sort_key) == 0:
+                rank += len(rows)
+                found = True
+            elif found:
+                j = 0
+                while j < len(rows) and rank <= self.limit:
+                    previous = rows[j]
+                    self._change(changes, "-U", previous, rank)
+                    self._change(changes, "+U", current, rank)
+                    current, rank, j = previous, rank + 1, j + 1
+            else:
+                rank += len(rows)
+            i += 1
+        if rank <= self.limit:
+            self._change(changes, "+I", current, rank)
+        del buffer[i:]
+
+    def _without_row_number(self, buffer: List[List[Any]], row: str, changes: List[Change],
+                            size: int) -> None:
+        if size > self.limit:
+            rows = buffer[-1][1]
+            last = rows.pop()
+            if not rows:
+                buffer.pop()
+            if last == row:
+                return
+            self._change(changes, "-D", last, 0)
+        self._change(changes, "+I", row, 0)
+
+
+def stream_join(layout: str) -> Tuple[Any, Any]:
+    """The command Spark's Python worker runs for a join: (function, output type).
+
+    :param layout: JSON ``{"keys": n, "left_outer": bool, "right_outer": bool, "output": the output
+        struct type as Spark's JSON text}``.
+    """
+    spec = json.loads(layout)
+    output = _parse_datatype_json_string(spec["output"])
+    processor = JoinProcessor(int(spec["keys"]), bool(spec["left_outer"]), bool(spec["right_outer"]), output)
+    return _udf(processor), output
+
+
+def stream_top_n(layout: str) -> Tuple[Any, Any]:
+    """The command Spark's Python worker runs for a Top-N: (function, output type).
+
+    :param layout: JSON ``{"keys": n, "order": [[ascending, nulls first], ...], "limit": N,
+        "row_number": bool, "output": the output struct type as Spark's JSON text}``.
+    """
+    spec = json.loads(layout)
+    output = _parse_datatype_json_string(spec["output"])
+    order = [(bool(a), bool(f)) for a, f in spec["order"]]
+    processor = TopNProcessor(int(spec["keys"]), order, int(spec["limit"]), bool(spec["row_number"]), output)
+    return _udf(processor), output
+
+
+def _udf(processor: StatefulProcessor) -> Any:
+    from pyspark.sql.streaming.stateful_processor_util import TransformWithStateInPandasUdfUtils
+
+    return TransformWithStateInPandasUdfUtils(processor, "None").transformWithStateUDF

@@ -1,0 +1,84 @@
+"""Regular joins and Top-N over unbounded sources: what is refused, each by name (the changelogs
+themselves are compared with PyFlink in tests/differential/test_diff_streaming_joins.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from pyflink_table import EnvironmentSettings, TableEnvironment, TableException
+from pyflink_table.expressions import col
+
+
+@pytest.fixture()
+def s_env(_spark_started: None, tmp_path: Path) -> Iterator[TableEnvironment]:
+    """A streaming environment with two monitored directories, l (k, a) and r (k2, b)."""
+    env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    env.get_config().set("parallelism.default", "1")
+    for name, columns in (("l", "k STRING, a INT"), ("r", "k2 STRING, b INT")):
+        (tmp_path / name).mkdir()
+        env.execute_sql(f"CREATE TABLE {name} ({columns}) WITH ('connector' = 'filesystem', "
+                        f"'path' = '{tmp_path / name}', 'format' = 'csv', 'source.monitor-interval' = '100ms')")
+    yield env
+
+
+def _refused(env: TableEnvironment, query: str, *fragments: str) -> None:
+    with pytest.raises(TableException) as e:
+        env.sql_query(query).execute()
+    message = str(e.value)
+    assert message.startswith("Unsupported: "), message
+    for f in fragments:
+        assert f in message, message
+
+
+def test_outer_join_with_a_non_equality_condition_is_refused(s_env: TableEnvironment) -> None:
+    # PyFlink evaluates it per pair; our processor matches on keys only, so it refuses, naming it.
+    _refused(s_env, "SELECT k, a, b FROM l LEFT JOIN r ON k = k2 AND b > a + 9",
+             "a regular outer join whose condition has more than equalities", "r.b > (l.a + 9)")
+
+
+def test_outer_join_without_keys_is_refused(s_env: TableEnvironment) -> None:
+    _refused(s_env, "SELECT k, a, b FROM l FULL JOIN r ON a < b", "without an equality condition")
+
+
+def test_join_of_an_updating_input_is_refused(s_env: TableEnvironment) -> None:
+    _refused(s_env, "SELECT k, s, b FROM (SELECT k, SUM(a) AS s FROM l GROUP BY k) LEFT JOIN r ON k = k2",
+             "a regular join of the updating GroupAggregate")
+
+
+def test_top_n_of_an_updating_input_is_refused(s_env: TableEnvironment) -> None:
+    _refused(s_env, "SELECT k, s FROM (SELECT k, s, ROW_NUMBER() OVER (ORDER BY s DESC) AS rn FROM "
+             "(SELECT k, SUM(a) AS s FROM l GROUP BY k)) WHERE rn <= 2", "a Top-N of the updating GroupAggregate")
+
+
+def test_aggregation_of_an_outer_join_is_refused(s_env: TableEnvironment) -> None:
+    _refused(s_env, "SELECT k, COUNT(b) FROM l LEFT JOIN r ON k = k2 GROUP BY k", "Aggregate over the Join(")
+
+
+def test_row_number_without_a_top_n_filter_is_refused(s_env: TableEnvironment) -> None:
+    _refused(s_env, "SELECT k, a, ROW_NUMBER() OVER (PARTITION BY k ORDER BY a) AS rn FROM l",
+             "ROW_NUMBER() without a filter rn <= N")
+
+
+def test_rank_range_not_starting_at_one_is_refused(s_env: TableEnvironment) -> None:
+    _refused(s_env, "SELECT k, a FROM (SELECT k, a, ROW_NUMBER() OVER (ORDER BY a) AS rn FROM l) WHERE rn = 2",
+             "a rank range not starting at 1")
+
+
+def test_inserting_an_outer_join_into_a_sink_is_refused(s_env: TableEnvironment, tmp_path: Path) -> None:
+    s_env.execute_sql(f"CREATE TABLE out (k STRING, a INT, b INT) WITH ('connector' = 'filesystem', "
+                      f"'path' = '{tmp_path / 'out'}', 'format' = 'csv')")
+    joined = s_env.from_path("l").left_outer_join(s_env.from_path("r"), col("k") == col("k2"))
+    with pytest.raises(TableException, match="inserting the changelog of Join"):
+        joined.select(col("k"), col("a"), col("b")).execute_insert("out")
+
+
+def test_bounded_outer_join_keeps_its_batch_result(_spark_started: None) -> None:
+    # Bounded inputs are unchanged by this path: the final rows, each an insert.
+    env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    left = env.from_elements([("a", 1), ("b", 2)], ["k", "a"])
+    right = env.from_elements([("a", 10)], ["k2", "b"])
+    rows = list(left.left_outer_join(right, col("k") == col("k2")).select(col("k"), col("b")).execute().collect())
+    assert sorted((str(r.get_row_kind()), r[0], r[1]) for r in rows) == [("+I", "a", 10), ("+I", "b", None)]
