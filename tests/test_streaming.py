@@ -241,3 +241,46 @@ def test_print_of_a_stream_prints_rows_until_the_job_is_cancelled(
         "2 rows in set",
     ]
     assert client.get_job_status().result() == JobStatus.CANCELED
+
+
+def _events(s_env: TableEnvironment, directory: Path) -> None:
+    s_env.execute_sql(f"CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' "
+                      f"SECOND) WITH ('connector' = 'filesystem', 'path' = '{directory}', 'format' = 'csv', "
+                      "'source.monitor-interval' = '1s')")
+
+
+def test_pandas_aggregate_in_an_unbounded_over_window_over_a_stream_is_refused(s_env: TableEnvironment,
+                                                                               tmp_path: Path) -> None:
+    # FLIP-137 non-goal; PyFlink 2.3's message, measured.
+    from pyflink_table import DataTypes
+    from pyflink_table.expressions import UNBOUNDED_RANGE
+    from pyflink_table.udf import udaf
+    from pyflink_table.window import Over
+
+    _events(s_env, tmp_path)
+    mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type="pandas")
+    w = s_env.from_path("ev").over_window(
+        Over.partition_by(col("k")).order_by(col("ts")).preceding(UNBOUNDED_RANGE).alias("o"))
+    with pytest.raises(TableException, match=r"^Python UDAF is not supported to be used in UNBOUNDED PRECEDING OVER "
+                                             r"windows\.$"):
+        w.select(col("k"), mean(col("v")).over(col("o")))
+
+
+def test_over_window_over_a_stream_is_refused_by_name(s_env: TableEnvironment, tmp_path: Path) -> None:
+    from pyflink_table.expressions import row_interval
+    from pyflink_table.window import Over
+
+    _events(s_env, tmp_path)
+    w = s_env.from_path("ev").over_window(
+        Over.partition_by(col("k")).order_by(col("ts")).preceding(row_interval(2)).alias("o"))
+    with pytest.raises(TableException, match="over windows over an unbounded source in streaming mode"):
+        w.select(col("k"), col("v").sum.over(col("o")))
+
+
+def test_current_watermark_over_a_stream_is_refused_by_name(s_env: TableEnvironment, tmp_path: Path) -> None:
+    # PyFlink gives each row its operator's watermark so far; Spark's is one value per micro-batch.
+    from pyflink_table.expressions import current_watermark
+
+    _events(s_env, tmp_path)
+    with pytest.raises(TableException, match="CURRENT_WATERMARK over an unbounded source"):
+        s_env.from_path("ev").select(col("k"), current_watermark(col("ts")))

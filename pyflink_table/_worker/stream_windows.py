@@ -47,8 +47,16 @@ def stream_window_aggregation(layout: str, *evaluators: bytes) -> Tuple[Any, Any
     from pyspark.sql.streaming.stateful_processor_util import TransformWithStateInPandasUdfUtils
 
     spec = json.loads(layout)
-    processor = WindowProcessor(int(spec["size"]), int(spec["slide"]), [list(a) for a in spec["arguments"]],
-                                list(spec["columns"]), [pickle.loads(e) for e in evaluators])
+    loaded = [pickle.loads(e) for e in evaluators]
+    processor: StatefulProcessor
+    if spec.get("kind") == "over":
+        processor = OverProcessor(int(spec["rows"]), int(spec["range"]), list(spec["passed"]),
+                                  [list(a) for a in spec["arguments"]], list(spec["columns"]), loaded,
+                                  list(spec["builtins"]))
+    else:
+        kind = SessionProcessor if int(spec["slide"]) == 0 else WindowProcessor
+        processor = kind(int(spec["size"]), int(spec["slide"]), [list(a) for a in spec["arguments"]],
+                         list(spec["columns"]), loaded, list(spec.get("builtins", [])))
     output = _parse_datatype_json_string(spec["output"])
     return TransformWithStateInPandasUdfUtils(processor, "EventTime").transformWithStateUDF, output
 
@@ -59,12 +67,40 @@ def _millis(series: Any) -> Any:
     return series.to_numpy(dtype="datetime64[ns]").astype("datetime64[ms]").astype(np.int64)
 
 
+def _builtin(spec: Dict[str, Any], series: Any) -> Any:
+    """Flink's built-in aggregate ``spec["function"]`` of one window's argument values: nulls are
+    skipped; SUM/MIN/MAX/AVG of no value is null, COUNT and SUM0 of none 0; AVG of an integral
+    type is integral, truncated toward zero as Java's division."""
+    values = [v for v in _python_values(series) if v is not None]
+    if spec["distinct"]:
+        values = list(dict.fromkeys(values))
+    function = spec["function"]
+    if function == "count":
+        return len(values)
+    if not values:
+        return 0 if function == "sum0" else None
+    if function in ("sum", "sum0"):
+        return sum(values)
+    if function == "min":
+        return min(values)
+    if function == "max":
+        return max(values)
+    total, count = sum(values), len(values)
+    if spec["integral"]:
+        quotient = abs(total) // count
+        return quotient if total >= 0 else -quotient
+    return total / count
+
+
 class WindowProcessor(StatefulProcessor):
     """Tumbling (slide = size) and sliding windows of one key's rows; see the module docstring."""
 
     def __init__(self, size: int, slide: int, arguments: List[List[str]], columns: List[str],
-                 evaluators: List[Any]) -> None:
+                 evaluators: List[Any], builtins: List[Dict[str, Any]]) -> None:
         self.columns = columns
+        self.builtins = builtins
+        # The columns a window's stored rows keep: the rowtime and every aggregate's arguments.
+        self.kept = [TIME_COLUMN] + sorted({c for a in arguments for c in a} | {b["argument"] for b in builtins})
         self.size = size
         self.slide = slide
         self.arguments = arguments
@@ -103,8 +139,7 @@ class WindowProcessor(StatefulProcessor):
             if not keep.any():
                 continue
             kept_ts = ts[keep]
-            columns = [TIME_COLUMN] + sorted({c for a in self.arguments for c in a})
-            frame = chunk.loc[keep, columns].reset_index(drop=True)
+            frame = chunk.loc[keep, self.kept].reset_index(drop=True)
             self.stored.appendValue((int(kept_ts.min()), int(kept_ts.max()), pickle.dumps(frame, protocol=5)))
         for end in sorted(ends):
             self.handle.registerTimer(int(end) - 1)
@@ -137,6 +172,8 @@ class WindowProcessor(StatefulProcessor):
         out["__pft_end"] = [pd.Timestamp(end, unit="ms")]
         for j, value in enumerate(results):
             out[f"r{j}"] = pd.Series([value], dtype=object)
+        for j, spec in enumerate(self.builtins):
+            out[f"o{j}"] = pd.Series([_builtin(spec, window[spec["argument"]])], dtype=object)
         return iter([pd.DataFrame(out)])
 
     @staticmethod
@@ -147,6 +184,193 @@ class WindowProcessor(StatefulProcessor):
         evaluator.feed(state, view, 0, len(window))
         value = evaluator.end(state)
         return evaluator.to_arrow([value]).to_pylist()[0]
+
+    def close(self) -> None:
+        pass
+
+
+class SessionProcessor(WindowProcessor):
+    """Session windows of one key's rows (``size`` is the gap), merged as Flink's merging window
+    operator does.
+
+    Each open session is one list-state entry ``(start, end, rows)``. A row's own window is
+    ``[ts, ts + gap)``; windows that overlap or touch merge (with each other and with open
+    sessions), the merged session's timer replacing theirs. A merged session made only of this
+    micro-batch's rows whose last instant is at or before the watermark is late and dropped, as
+    Flink drops a late merged window; rows joining an open session are kept.
+    """
+
+    def init(self, handle: Any) -> None:
+        super().init(handle)
+        self.sessions = handle.getListState("sessions", _STORED)
+
+    def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
+        import numpy as np
+        import pandas as pd
+
+        watermark = timerValues.getCurrentWatermarkInMs()
+        chunks = [chunk.set_axis(self.columns, axis=1)[self.kept] for chunk in rows]
+        if not chunks:
+            return iter([])
+        data = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0].reset_index(drop=True)
+        data = data[data[TIME_COLUMN].notna()].reset_index(drop=True)
+        ts = _millis(data[TIME_COLUMN])
+        # Intervals in start order: open sessions (index -1 - i) and the new rows' own windows (index r).
+        open_sessions = [(int(lo), int(hi), frame) for lo, hi, frame in self.sessions.get()]
+        items = [(lo, hi, -1 - i) for i, (lo, hi, _) in enumerate(open_sessions)]
+        items += [(int(t), int(t) + self.size, r) for r, t in enumerate(ts)]
+        items.sort(key=lambda item: (item[0], item[1]))
+        merged: List[Any] = []  # [start, end, open-session indexes, new-row indexes]
+        for lo, hi, index in items:
+            if merged and lo <= merged[-1][1]:  # touching windows merge, as Flink's intersects()
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi, [], []])
+            if index < 0:
+                merged[-1][2].append(-1 - index)
+            else:
+                merged[-1][3].append(index)
+        sessions = []
+        for start, end, old, new in merged:
+            if not old and end - 1 <= watermark:
+                continue  # late: the whole session would already have fired
+            for i in old:
+                if open_sessions[i][1] != end:
+                    self.handle.deleteTimer(open_sessions[i][1] - 1)
+            self.handle.registerTimer(end - 1)
+            frames = [pickle.loads(open_sessions[i][2]) for i in old]
+            if new:
+                frames.append(data.iloc[np.asarray(new)])
+            frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0].reset_index(drop=True)
+            sessions.append((start, end, pickle.dumps(frame, protocol=5)))
+        self.sessions.clear()
+        if sessions:
+            self.sessions.put(sessions)
+        return iter([])
+
+    def handleExpiredTimer(self, key: Any, timerValues: Any, expiredTimerInfo: Any) -> Iterator[Any]:
+        import pandas as pd
+
+        end = expiredTimerInfo.getExpiryTimeInMs() + 1
+        entries = list(self.sessions.get())
+        fired = [entry for entry in entries if entry[1] == end]
+        if not fired:
+            return iter([])
+        start, _, frame = fired[0]
+        window = pickle.loads(frame).reset_index(drop=True)
+        rest = [entry for entry in entries if entry[1] != end]
+        self.sessions.clear()
+        if rest:
+            self.sessions.put(rest)
+        results = [self._evaluate(e, args, window) for e, args in zip(self.evaluators, self.arguments)]
+        out: Dict[str, Any] = {f"k{i}": [k] for i, k in enumerate(key)}
+        out["__pft_start"] = [pd.Timestamp(start, unit="ms")]
+        out["__pft_end"] = [pd.Timestamp(end, unit="ms")]
+        for j, value in enumerate(results):
+            out[f"r{j}"] = pd.Series([value], dtype=object)
+        for j, spec in enumerate(self.builtins):
+            out[f"o{j}"] = pd.Series([_builtin(spec, window[spec["argument"]])], dtype=object)
+        return iter([pd.DataFrame(out)])
+
+
+
+class OverProcessor(StatefulProcessor):
+    """Bounded over windows (ROWS or RANGE PRECEDING, ordered by the rowtime) of one partition
+    key's rows, as Flink's row-time bounded over functions:
+
+    * a row at or before the key's last emitted time is late and dropped; the others wait in a
+      list state, with an event-time timer at their time;
+    * when the timer at ``t`` fires, the waiting rows at ``t`` are emitted in arrival order, each
+      with its aggregates over the ``rows`` rows before it (ROWS) or over all rows in
+      ``[t - range, t]`` (RANGE); the rows later windows still need stay in a history state.
+    """
+
+    def __init__(self, rows: int, range_ms: int, passed: List[str], arguments: List[List[str]], columns: List[str],
+                 evaluators: List[Any], builtins: List[Dict[str, Any]]) -> None:
+        self.rows = rows
+        self.range = range_ms
+        self.passed = passed
+        self.arguments = arguments
+        self.columns = columns
+        self.evaluators = evaluators
+        self.builtins = builtins
+        self.kept = [TIME_COLUMN] + passed + sorted({c for a in arguments for c in a} | {b["argument"] for b in builtins})
+
+    def init(self, handle: Any) -> None:
+        lifecycle.prepare_task()
+        for evaluator in self.evaluators:
+            evaluator.prepare()
+        self.handle = handle
+        self.pending = handle.getListState("pending", _STORED)
+        self.history = handle.getListState("history", _STORED)
+        self.last = handle.getValueState("last", StructType([StructField("t", LongType())]))
+
+    def _last(self) -> Any:
+        value = self.last.get()
+        return None if value is None else int(value[0])
+
+    def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
+        import numpy as np
+
+        last = self._last()
+        for chunk in rows:
+            chunk = chunk.set_axis(self.columns, axis=1)
+            ts = _millis(chunk[TIME_COLUMN])
+            keep = chunk[TIME_COLUMN].notna().to_numpy()
+            if last is not None:
+                keep &= ts > last
+            if not keep.any():
+                continue
+            kept_ts = ts[keep]
+            frame = chunk.loc[keep, self.kept].reset_index(drop=True)
+            self.pending.appendValue((int(kept_ts.min()), int(kept_ts.max()), pickle.dumps(frame, protocol=5)))
+            for t in np.unique(kept_ts).tolist():
+                self.handle.registerTimer(int(t))
+        return iter([])
+
+    def handleExpiredTimer(self, key: Any, timerValues: Any, expiredTimerInfo: Any) -> Iterator[Any]:
+        import pandas as pd
+
+        t = expiredTimerInfo.getExpiryTimeInMs()
+        entries = list(self.pending.get())
+        frames = [pickle.loads(rows) for lo, hi, rows in entries]
+        if not frames:
+            return iter([])
+        waiting = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+        ts = _millis(waiting[TIME_COLUMN])
+        current = waiting[ts == t].reset_index(drop=True)
+        rest = waiting[ts != t].reset_index(drop=True)
+        self.pending.clear()
+        if len(rest):
+            rest_ts = _millis(rest[TIME_COLUMN])
+            self.pending.put([(int(rest_ts.min()), int(rest_ts.max()), pickle.dumps(rest, protocol=5))])
+        if len(current) == 0:
+            return iter([])
+        past = [pickle.loads(rows) for _, _, rows in self.history.get()]
+        history = past[0] if past else current.iloc[0:0]
+        combined = pd.concat([history, current], ignore_index=True)
+        combined_ts = _millis(combined[TIME_COLUMN])
+        out = current[self.passed].copy()
+        if self.rows >= 0:
+            frames_per_row = [combined.iloc[max(0, len(history) + i - self.rows):len(history) + i + 1]
+                              .reset_index(drop=True) for i in range(len(current))]
+            kept = combined.iloc[max(0, len(combined) - self.rows):]
+        else:
+            window = combined[combined_ts >= t - self.range].reset_index(drop=True)
+            frames_per_row = [window] * len(current)
+            kept = combined[combined_ts > t - self.range]
+        for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
+            out[f"r{j}"] = pd.Series([WindowProcessor._evaluate(evaluator, args, f) for f in frames_per_row],
+                                     dtype=object)
+        for j, spec in enumerate(self.builtins):
+            out[f"o{j}"] = pd.Series([_builtin(spec, f[spec["argument"]]) for f in frames_per_row], dtype=object)
+        self.history.clear()
+        kept = kept.reset_index(drop=True)
+        if len(kept):
+            kept_ts = _millis(kept[TIME_COLUMN])
+            self.history.put([(int(kept_ts.min()), int(kept_ts.max()), pickle.dumps(kept, protocol=5))])
+        self.last.update((t,))
+        return iter([out])
 
     def close(self) -> None:
         pass

@@ -36,6 +36,8 @@ public final class Jobs {
 
   private static final String ROWTIME_LTZ = "__pft_rowtime";
   private static final String WINDOW_MAX = "__pft_window_max";
+  /** Spark's mark of a {@code session_window} column (SessionWindow.marker). */
+  private static final String SESSION_WINDOW_MARKER = "spark.sessionWindow";
 
   /** Whether the table reads an unbounded source (so it runs as a streaming query). */
   public static boolean isUnbounded(JTable table) {
@@ -108,6 +110,7 @@ public final class Jobs {
     List<Column> keep = new ArrayList<>();
     for (Attribute attr : ScalaInterop.list(a.child().output())) keep.add(column(attr));
     Metadata delay = new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build();
+    if (window.metadata().contains(SESSION_WINDOW_MARKER)) return watermarkedSessions(spark, a, window, rowtime, delayMs);
     // Flink fires a window when the watermark reaches end - 1 ms and drops rows of fired windows.
     Column maxTimestamp = column(window).getField("end").cast(DataTypes.TimestampType)
         .minus(expr("INTERVAL 1 MILLISECOND"));
@@ -120,5 +123,39 @@ public final class Jobs {
     List<Attribute> out = ScalaInterop.list(markedPlan.output());
     grouping.add(out.get(out.size() - 1));
     return new Aggregate(ScalaInterop.seq(grouping), a.aggregateExpressions(), markedPlan, a.hint());
+  }
+
+  /**
+   * A session-window aggregation: Spark merges sessions only when the session column itself is the
+   * watermarked grouping key, so the session column is re-declared (same attribute id, so the
+   * aggregation still refers to it) with the watermark delay above the source's watermark. A row
+   * is dropped when its own session {@code [ts, ts + gap)} ended at or before the watermark.
+   */
+  private static Aggregate watermarkedSessions(org.apache.spark.sql.classic.SparkSession spark, Aggregate a,
+      Attribute window, Attribute rowtime, long delayMs) {
+    Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
+    Dataset<Row> watermarked = child.withColumn(ROWTIME_LTZ, column(rowtime).cast(DataTypes.TimestampType))
+        .withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
+    LogicalPlan markedPlan = watermarked.queryExecution().analyzed();
+    List<org.apache.spark.sql.catalyst.expressions.NamedExpression> items = new ArrayList<>();
+    Attribute marked = null;
+    Metadata md = new MetadataBuilder().withMetadata(window.metadata()).putLong("spark.watermarkDelayMs", delayMs)
+        .build();
+    for (Attribute attr : ScalaInterop.list(markedPlan.output())) {
+      if (attr.exprId().equals(window.exprId())) {
+        org.apache.spark.sql.catalyst.expressions.Alias session = new org.apache.spark.sql.catalyst.expressions.Alias(
+            attr, attr.name(), attr.exprId(), ScalaInterop.seq(List.of()), scala.Option.apply(md),
+            ScalaInterop.seq(List.of()));
+        items.add(session);
+        marked = session.toAttribute();
+      } else if (!attr.name().equals(ROWTIME_LTZ)) {
+        items.add(attr);
+      }
+    }
+    LogicalPlan project = new org.apache.spark.sql.catalyst.plans.logical.Project(ScalaInterop.seq(items), markedPlan);
+    // The grouping key must carry the delay too: Spark looks for it on the key's attribute.
+    List<Expression> grouping = new ArrayList<>();
+    for (Expression g : ScalaInterop.list(a.groupingExpressions())) grouping.add(g == window ? marked : g);
+    return new Aggregate(ScalaInterop.seq(grouping), a.aggregateExpressions(), project, a.hint());
   }
 }

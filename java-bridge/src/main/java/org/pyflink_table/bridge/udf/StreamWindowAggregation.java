@@ -1,6 +1,7 @@
 package org.pyflink_table.bridge.udf;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Column;
@@ -8,10 +9,13 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.classic.RelationalGroupedDataset;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.protocol.Protocol;
 
 /**
@@ -28,22 +32,36 @@ public final class StreamWindowAggregation {
   private static final String ROWTIME_LTZ = "__pft_rowtime";
   private static final String LAST_WINDOW_MAX = "__pft_last_window_max";
   private static final String CONSTANT_KEY = "__pft_all";
+  /** 2262-01-01T00:00:00Z: late enough never to be at or before a watermark, early enough for pandas. */
+  private static final long NEVER_LATE_MS = 9214646400000L;
   private static final String ROCKSDB =
       "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
+
+  /**
+   * A built-in aggregate computed by the processor next to the Python ones: Flink's {@code function}
+   * (sum, sum0, count, min, max, avg) of {@code argument}, with Flink's result {@code type}.
+   */
+  public record BuiltIn(String function, boolean distinct, Column argument, DataType type, String resultName) {}
+
+  private static boolean integral(DataType t) {
+    return t.equals(DataTypes.ByteType) || t.equals(DataTypes.ShortType) || t.equals(DataTypes.IntegerType)
+        || t.equals(DataTypes.LongType);
+  }
 
   /**
    * Aggregates {@code input} per window and key.
    *
    * @param time the rowtime column (TIMESTAMP or TIMESTAMP_LTZ; windows on its wall-clock value)
    * @param delayMs the rowtime's watermark delay
-   * @param sizeMs window length; {@code slideMs} equal to it for a tumbling window
+   * @param sizeMs window length; {@code slideMs} equal to it for a tumbling window, 0 for a session
+   *     window whose gap is {@code sizeMs}
    * @param windowColumn name of the output's (start, end) struct column
    * @return the window struct, the keys named {@code keyNames} (metadata kept), then one column
    *     per function named {@code resultNames}
    */
   public static Dataset<Row> aggregate(Dataset<Row> input, Column time, long delayMs, long sizeMs, long slideMs,
       List<Column> keyCols, List<String> keyNames, List<PythonAggregateFunction> calls, List<List<Column>> args,
-      List<String> resultNames, String windowColumn) {
+      List<String> resultNames, List<BuiltIn> builtIns, String windowColumn) {
     // transformWithStateInPandas keeps its state in RocksDB only; users should not have to know.
     input.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
     List<Column> projected = new ArrayList<>();
@@ -61,6 +79,13 @@ public final class StreamWindowAggregation {
       }
       arguments.add(names);
     }
+    List<Map<String, Object>> others = new ArrayList<>();
+    for (int j = 0; j < builtIns.size(); j++) {
+      BuiltIn b = builtIns.get(j);
+      projected.add(b.argument().as("b" + j));
+      others.add(Map.of("function", b.function(), "distinct", b.distinct(), "argument", "b" + j,
+          "integral", integral(b.type())));
+    }
     projected.add(time.cast(DataTypes.TimestampType).as(ROWTIME_LTZ));
     Dataset<Row> marked = input.select(projected.toArray(new Column[0])).withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
     // Spark drops a stateful operator's input rows at or before the watermark, but Flink keeps a
@@ -69,8 +94,11 @@ public final class StreamWindowAggregation {
     List<Column> kept = new ArrayList<>();
     for (String c : marked.columns()) if (!c.equals(ROWTIME_LTZ)) kept.add(marked.col(c));
     Column millis = functions.unix_millis(marked.col(ROWTIME_LTZ));
-    Column lastMax = functions.timestamp_millis(millis.minus(functions.pmod(millis, functions.lit(slideMs)))
-        .plus(functions.lit(sizeMs - 1)));
+    // A session row's lateness depends on the sessions it merges with, which only the processor
+    // knows: Spark must not drop it (the column is the last instant pandas can hold).
+    Column lastMax = slideMs == 0 ? functions.timestamp_millis(functions.lit(NEVER_LATE_MS))
+        : functions.timestamp_millis(millis.minus(functions.pmod(millis, functions.lit(slideMs)))
+            .plus(functions.lit(sizeMs - 1)));
     kept.add(lastMax.as(LAST_WINDOW_MAX, new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build()));
     Dataset<Row> rows = marked.select(kept.toArray(new Column[0]));
     StructType rowSchema = rows.schema();
@@ -80,19 +108,13 @@ public final class StreamWindowAggregation {
     for (int i = 0; i < keyCount; i++) output = output.add("k" + i, rowSchema.fields()[i].dataType(), true);
     output = output.add("__pft_start", DataTypes.TimestampNTZType, true).add("__pft_end", DataTypes.TimestampNTZType, true);
     for (int j = 0; j < calls.size(); j++) output = output.add("r" + j, calls.get(j).resultSparkType(), true);
+    for (int j = 0; j < builtIns.size(); j++) output = output.add("o" + j, builtIns.get(j).type(), true);
 
     String layout = PythonCommand.json(Map.of("size", sizeMs, "slide", slideMs, "arguments", arguments,
+        "builtins", others,
         "columns", List.of(rows.columns()),
         "output", output.json()));
-    Column call = PackedAggregation.evaluatorCall(rows, calls, layout,
-        a -> PythonCommand.command(Protocol.STREAM_WINDOW_MODULE, Protocol.STREAM_WINDOW_FUNCTION, a),
-        Protocol.STREAM_WINDOW_FUNCTION, output, Protocol.EVAL_TRANSFORM_WITH_STATE_PANDAS_UDF);
-    Column[] keys = new Column[keyCount];
-    for (int i = 0; i < keyCount; i++) keys[i] = rows.col(rowSchema.fields()[i].name());
-    RelationalGroupedDataset grouped =
-        (RelationalGroupedDataset) rows.groupBy(keys);
-    Dataset<Row> fired = grouped.transformWithStateInPandas(call, output, "Append",
-        "EventTime", null, "");
+    Dataset<Row> fired = run(rows, keyCount, output, layout, calls);
 
     List<Column> out = new ArrayList<>();
     out.add(functions.struct(fired.col("__pft_start").as("start"), fired.col("__pft_end").as("end")).as(windowColumn));
@@ -101,6 +123,95 @@ public final class StreamWindowAggregation {
       out.add(fired.col("k" + i).as(keyNames.get(i), md));
     }
     for (int j = 0; j < calls.size(); j++) out.add(fired.col("r" + j).as(resultNames.get(j)));
+    for (int j = 0; j < builtIns.size(); j++) out.add(fired.col("o" + j).as(builtIns.get(j).resultName()));
+    return fired.select(out.toArray(new Column[0]));
+  }
+
+  /** {@code rows} grouped by their first {@code keyCount} columns through the worker's processor. */
+  private static Dataset<Row> run(Dataset<Row> rows, int keyCount, StructType output, String layout,
+      List<PythonAggregateFunction> calls) {
+    Column call = PackedAggregation.evaluatorCall(rows, calls, layout,
+        a -> PythonCommand.command(Protocol.STREAM_WINDOW_MODULE, Protocol.STREAM_WINDOW_FUNCTION, a),
+        Protocol.STREAM_WINDOW_FUNCTION, output, Protocol.EVAL_TRANSFORM_WITH_STATE_PANDAS_UDF);
+    Column[] keys = new Column[keyCount];
+    for (int i = 0; i < keyCount; i++) keys[i] = rows.col(rows.schema().fields()[i].name());
+    RelationalGroupedDataset grouped = (RelationalGroupedDataset) rows.groupBy(keys);
+    return grouped.transformWithStateInPandas(call, output, "Append",
+        "EventTime", null, "");
+  }
+
+  /**
+   * Bounded over windows over an unbounded stream, ordered by the rowtime {@code time}: each row
+   * is emitted, with its aggregates over the {@code rows} preceding rows ({@code rangeMs < 0}) or
+   * the rows within {@code rangeMs} before it, once the watermark reaches its time, as Flink's
+   * row-time over functions do; a row at or before its key's last emitted time is dropped
+   * (Flink's rule for late rows).
+   *
+   * @return the input's columns, then one column per Python function named {@code resultNames},
+   *     then one per built-in
+   */
+  public static Dataset<Row> over(Dataset<Row> input, Column time, long delayMs, long rows, long rangeMs,
+      List<Column> keyCols, List<PythonAggregateFunction> calls, List<List<Column>> args, List<String> resultNames,
+      List<BuiltIn> builtIns) {
+    input.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
+    List<Column> projected = new ArrayList<>();
+    boolean constantKey = keyCols.isEmpty();
+    if (constantKey) projected.add(functions.lit(0).as(CONSTANT_KEY));
+    for (int i = 0; i < keyCols.size(); i++) projected.add(keyCols.get(i).as("k" + i));
+    projected.add(time.as(Protocol.STREAM_WINDOW_TIME_COLUMN));
+    StructType inputSchema = input.schema();
+    List<String> passed = new ArrayList<>();
+    for (int i = 0; i < inputSchema.size(); i++) {
+      projected.add(input.col(Scope.quote(inputSchema.fields()[i].name())).as("c" + i));
+      passed.add("c" + i);
+    }
+    List<List<String>> arguments = new ArrayList<>();
+    for (int j = 0; j < calls.size(); j++) {
+      List<String> names = new ArrayList<>();
+      for (int m = 0; m < args.get(j).size(); m++) {
+        projected.add(args.get(j).get(m).as("a" + j + "_" + m));
+        names.add("a" + j + "_" + m);
+      }
+      arguments.add(names);
+    }
+    List<Map<String, Object>> others = new ArrayList<>();
+    for (int j = 0; j < builtIns.size(); j++) {
+      BuiltIn b = builtIns.get(j);
+      projected.add(b.argument().as("b" + j));
+      others.add(Map.of("function", b.function(), "distinct", b.distinct(), "argument", "b" + j,
+          "integral", integral(b.type())));
+    }
+    projected.add(time.cast(DataTypes.TimestampType).as(ROWTIME_LTZ));
+    Dataset<Row> marked = input.select(projected.toArray(new Column[0])).withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
+    // Whether a row is late depends on its key's last emitted time, which only the processor knows.
+    List<Column> kept = new ArrayList<>();
+    for (String c : marked.columns()) if (!c.equals(ROWTIME_LTZ)) kept.add(marked.col(c));
+    kept.add(functions.timestamp_millis(functions.lit(NEVER_LATE_MS))
+        .as(LAST_WINDOW_MAX, new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build()));
+    Dataset<Row> stored = marked.select(kept.toArray(new Column[0]));
+
+    StructType output = new StructType();
+    for (int i = 0; i < inputSchema.size(); i++) output = output.add("c" + i, inputSchema.fields()[i].dataType(), true);
+    for (int j = 0; j < calls.size(); j++) output = output.add("r" + j, calls.get(j).resultSparkType(), true);
+    for (int j = 0; j < builtIns.size(); j++) output = output.add("o" + j, builtIns.get(j).type(), true);
+    Map<String, Object> spec = new HashMap<>();
+    spec.put("kind", "over");
+    spec.put("rows", rows);
+    spec.put("range", rangeMs);
+    spec.put("passed", passed);
+    spec.put("arguments", arguments);
+    spec.put("builtins", others);
+    spec.put("columns", List.of(stored.columns()));
+    spec.put("output", output.json());
+    Dataset<Row> fired = run(stored, constantKey ? 1 : keyCols.size(), output, PythonCommand.json(spec), calls);
+
+    List<Column> out = new ArrayList<>();
+    for (int i = 0; i < inputSchema.size(); i++) {
+      StructField f = inputSchema.fields()[i];
+      out.add(fired.col("c" + i).as(f.name(), f.metadata()));
+    }
+    for (int j = 0; j < calls.size(); j++) out.add(fired.col("r" + j).as(resultNames.get(j)));
+    for (int j = 0; j < builtIns.size(); j++) out.add(fired.col("o" + j).as(builtIns.get(j).resultName()));
     return fired.select(out.toArray(new Column[0]));
   }
 }

@@ -55,6 +55,10 @@ public final class OverWindowedJTable {
             + "; defined windows: " + scope.overWindows.keySet() + ".");
       }
     }
+    if (table.df.isStreaming()) {
+      JTable fired = StreamOverSelect.select(this, Arrays.asList(items), scope);
+      if (fired != null) return fired;
+    }
     List<Column> cols = ExprCompiler.compileNamed(Arrays.asList(items), scope);
     return table.copyWith(table.df.select(cols.toArray(new Column[0])));
   }

@@ -8,10 +8,14 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructField;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
+import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.PythonAggregateSelect;
@@ -35,14 +39,6 @@ final class StreamWindowSelect {
     for (Expr e : expanded) PythonAggregateSelect.collectCalls(e, windowScope, calls, builtIns);
     if (calls.isEmpty()) return null;
     GroupWindowSpec window = grouped.window;
-    if (window.kind == GroupWindowSpec.Kind.SESSION) {
-      throw TableException.unsupported("Python aggregate functions in a session window over an unbounded source");
-    }
-    if (!builtIns.isEmpty()) {
-      throw TableException.unsupported("built-in aggregates (" + String.join(", ", builtIns.keySet())
-          + ") next to Python aggregate functions in one group window over an unbounded source; compute them in "
-          + "separate selects");
-    }
     JTable table = grouped.table;
     String timeField = ((Expr.FieldRef) window.timeField).name;
     StructField time = table.df.schema().apply(timeField);
@@ -53,7 +49,9 @@ final class StreamWindowSelect {
     }
     long delayMs = time.metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
     long size = WindowInterval.parse(window.size, "Group window size").value;
-    long slide = window.kind == GroupWindowSpec.Kind.SLIDE ? WindowInterval.parse(window.slide, "Sliding window slide").value : size;
+    // A session window's size is its gap; slide 0 tells the processor to merge sessions.
+    long slide = window.kind == GroupWindowSpec.Kind.SLIDE ? WindowInterval.parse(window.slide, "Sliding window slide").value
+        : window.kind == GroupWindowSpec.Kind.SESSION ? 0 : size;
 
     Scope scope = table.scope();
     List<Expr> keyExprs = ExprCompiler.expand(grouped.keys, scope);
@@ -63,8 +61,9 @@ final class StreamWindowSelect {
     List<PythonAggregateFunction> functions = run.functions();
     List<List<Column>> args = run.args();
     List<String> resultNames = run.resultNames();
+    List<StreamWindowAggregation.BuiltIn> others = builtIns(builtIns, table, scope, replacements);
     Dataset<Row> rows = StreamWindowAggregation.aggregate(table.df, table.df.col(Scope.quote(timeField)), delayMs, size,
-        slide, ExprCompiler.compileAll(keyExprs, scope), keyNames, functions, args, resultNames,
+        slide, ExprCompiler.compileAll(keyExprs, scope), keyNames, functions, args, resultNames, others,
         WindowGroupedJTable.WINDOW_COLUMN);
 
     Scope fired = new Scope(rows, scope.functions);
@@ -75,5 +74,39 @@ final class StreamWindowSelect {
       out.add(ExprCompiler.compile(PythonAggregateSelect.replace(expanded.get(i), replacements), fired).as(names.get(i)));
     }
     return rows.select(out.toArray(new Column[0]));
+  }
+
+  /** Built-in aggregates the window processor computes next to the Python ones (Flink's semantics). */
+  private static final List<String> PROCESSOR_BUILT_INS = List.of("sum", "sum0", "count", "min", "max", "avg");
+
+  /**
+   * The built-in aggregate calls of a select that also calls Python aggregate functions: Spark
+   * cannot run both in one streaming aggregation, so the window processor computes them from the
+   * same stored rows; each call's expression is replaced by its result column in {@code replacements}.
+   */
+  static List<StreamWindowAggregation.BuiltIn> builtIns(Map<String, Expr.Call> builtIns, JTable table,
+      Scope scope, Map<String, Expr> replacements) {
+    List<StreamWindowAggregation.BuiltIn> out = new ArrayList<>();
+    for (Map.Entry<String, Expr.Call> e : builtIns.entrySet()) {
+      Expr.Call call = e.getValue();
+      boolean distinct = FunctionCatalog.normalize(call.name).equals("distinct");
+      Expr.Call inner = distinct ? (Expr.Call) call.arg(0) : call;
+      String function = FunctionCatalog.normalize(inner.name);
+      if (!PROCESSOR_BUILT_INS.contains(function) || inner.args.size() > 1) {
+        throw TableException.unsupported("the built-in aggregate " + e.getKey() + " next to Python aggregate "
+            + "functions in one group or over window over an unbounded source (supported there: " + String.join(", ",
+            PROCESSOR_BUILT_INS) + "); compute it in a separate select");
+      }
+      DataType type = table.df.select(ExprCompiler.compile(call, scope)).schema().fields()[0].dataType();
+      if (function.equals("avg") && type instanceof DecimalType) {
+        throw TableException.unsupported("AVG of a DECIMAL (" + e.getKey() + ") next to Python aggregate "
+            + "functions in one group or over window over an unbounded source; compute it in a separate select");
+      }
+      Column arg = inner.args.isEmpty() ? functions.lit(1) : ExprCompiler.compile(inner.arg(0), scope);
+      String column = "__pft_builtin" + out.size();
+      out.add(new StreamWindowAggregation.BuiltIn(function, distinct, arg, type, column));
+      replacements.put(e.getKey(), new Expr.FieldRef(column));
+    }
+    return out;
   }
 }

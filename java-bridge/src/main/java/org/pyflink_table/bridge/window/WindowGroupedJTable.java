@@ -113,8 +113,15 @@ public final class WindowGroupedJTable {
         }
         break;
       }
-      default:
-        return withSessions(df, t, timeInterval(window.size, "Session window gap"));
+      default: {
+        WindowInterval gap = timeInterval(window.size, "Session window gap");
+        // Over a stream, Spark's session_window merges sessions inside its stateful aggregation
+        // (touching windows merge, as in Flink); the batch form below needs window functions.
+        if (df.isStreaming()) {
+          return df.select(functions.col("*"), functions.session_window(t, gap.sparkDuration()).as(WINDOW_COLUMN));
+        }
+        return withSessions(df, t, gap);
+      }
     }
     Dataset<Row> out = df.select(functions.col("*"), w.as(WINDOW_COLUMN));
     return keep == null ? out : out.filter(keep);
