@@ -425,7 +425,7 @@ public final class Connectors {
    * returns false when the batch had been committed before a crash and was skipped.
    */
   public static boolean writeStreamBatch(SparkSession spark, TableDefinition d, Dataset<Row> rows,
-      org.apache.hadoop.conf.Configuration hadoop, String marker, long batch) {
+      Configuration hadoop, String marker, long batch) {
     return FileCommitter.writeBatch(spark, d, rows, hadoop, marker, batch);
   }
 

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -135,7 +136,7 @@ final class FileCommitter {
           .option("mapreduce.fileoutputcommitter.marksuccessfuljobs", "false");
       // parquet.* / orc.* options are Parquet's and ORC's own Hadoop keys (parquet.compression,
       // orc.compress, ...): Spark passes writer options on to them.
-      for (java.util.Map.Entry<String, String> o : d.options.entrySet()) {
+      for (Map.Entry<String, String> o : d.options.entrySet()) {
         if (o.getKey().startsWith(format + ".") && (format.equals("parquet") || format.equals("orc"))) {
           w = w.option(o.getKey(), o.getValue());
         }

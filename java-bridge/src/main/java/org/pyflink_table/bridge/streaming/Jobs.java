@@ -8,10 +8,13 @@ import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.classic.ExpressionColumnNode;
 import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
@@ -131,19 +134,19 @@ public final class Jobs {
    * aggregation still refers to it) with the watermark delay above the source's watermark. A row
    * is dropped when its own session {@code [ts, ts + gap)} ended at or before the watermark.
    */
-  private static Aggregate watermarkedSessions(org.apache.spark.sql.classic.SparkSession spark, Aggregate a,
+  private static Aggregate watermarkedSessions(SparkSession spark, Aggregate a,
       Attribute window, Attribute rowtime, long delayMs) {
     Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
     Dataset<Row> watermarked = child.withColumn(ROWTIME_LTZ, column(rowtime).cast(DataTypes.TimestampType))
         .withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
     LogicalPlan markedPlan = watermarked.queryExecution().analyzed();
-    List<org.apache.spark.sql.catalyst.expressions.NamedExpression> items = new ArrayList<>();
+    List<NamedExpression> items = new ArrayList<>();
     Attribute marked = null;
     Metadata md = new MetadataBuilder().withMetadata(window.metadata()).putLong("spark.watermarkDelayMs", delayMs)
         .build();
     for (Attribute attr : ScalaInterop.list(markedPlan.output())) {
       if (attr.exprId().equals(window.exprId())) {
-        org.apache.spark.sql.catalyst.expressions.Alias session = new org.apache.spark.sql.catalyst.expressions.Alias(
+        Alias session = new Alias(
             attr, attr.name(), attr.exprId(), ScalaInterop.seq(List.of()), scala.Option.apply(md),
             ScalaInterop.seq(List.of()));
         items.add(session);
@@ -152,7 +155,7 @@ public final class Jobs {
         items.add(attr);
       }
     }
-    LogicalPlan project = new org.apache.spark.sql.catalyst.plans.logical.Project(ScalaInterop.seq(items), markedPlan);
+    LogicalPlan project = new Project(ScalaInterop.seq(items), markedPlan);
     // The grouping key must carry the delay too: Spark looks for it on the key's attribute.
     List<Expression> grouping = new ArrayList<>();
     for (Expression g : ScalaInterop.list(a.groupingExpressions())) grouping.add(g == window ? marked : g);

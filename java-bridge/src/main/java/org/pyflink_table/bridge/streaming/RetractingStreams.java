@@ -13,6 +13,7 @@ import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Ascending$;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -36,6 +37,8 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.catalyst.plans.logical.Window;
+import org.apache.spark.sql.classic.RelationalGroupedDataset;
+import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
@@ -70,7 +73,7 @@ public final class RetractingStreams {
   public static Dataset<Row> of(JTable table, Object template) {
     LogicalPlan plan = table.df.queryExecution().analyzed();
     if (retractingNode(plan) == null) return null;
-    org.apache.spark.sql.classic.SparkSession spark = (org.apache.spark.sql.classic.SparkSession) table.env.spark;
+    SparkSession spark = (SparkSession) table.env.spark;
     Set<ExprId> needed = new HashSet<>();
     for (Attribute a : ScalaInterop.list(plan.output())) needed.add(a.exprId());
     Context context = new Context(spark, ((UserDefinedPythonFunction) template).func(), needed);
@@ -102,7 +105,7 @@ public final class RetractingStreams {
   }
 
   private static final class Context {
-    final org.apache.spark.sql.classic.SparkSession spark;
+    final SparkSession spark;
     final SimplePythonFunction template;
     /** Attributes the result depends on (decides whether the Top-N emits its row number). */
     final Set<ExprId> needed;
@@ -110,7 +113,7 @@ public final class RetractingStreams {
     ExprId rankId;
     long limit;
 
-    Context(org.apache.spark.sql.classic.SparkSession spark, Object template, Set<ExprId> needed) {
+    Context(SparkSession spark, Object template, Set<ExprId> needed) {
       this.spark = spark;
       this.template = (SimplePythonFunction) template;
       this.needed = needed;
@@ -220,7 +223,7 @@ public final class RetractingStreams {
       bound = ((EqualTo) c).right();
       equal = true;
     }
-    if (rank instanceof org.apache.spark.sql.catalyst.expressions.Cast) rank = ((org.apache.spark.sql.catalyst.expressions.Cast) rank).child();
+    if (rank instanceof Cast) rank = ((Cast) rank).child();
     if (!(rank instanceof Attribute) || bound == null || !bound.foldable()) return null;
     if (!producesRowNumber(below, ((Attribute) rank).exprId())) return null;
     Object value = bound.eval(null);
@@ -412,8 +415,8 @@ public final class RetractingStreams {
     for (String c : rows.columns()) all.add(rows.col(c));
     Column[] keyCols = new Column[keys];
     for (int i = 0; i < keys; i++) keyCols[i] = rows.col("k" + i);
-    org.apache.spark.sql.classic.RelationalGroupedDataset grouped =
-        (org.apache.spark.sql.classic.RelationalGroupedDataset) rows.groupBy(keyCols);
+    RelationalGroupedDataset grouped =
+        (RelationalGroupedDataset) rows.groupBy(keyCols);
     return grouped.transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append", "None", null, "");
   }
 
