@@ -63,6 +63,25 @@ def wait_rows(it, count, pred=lambda r: True):
         if pred(r):
             got += 1
     return time.time()
+
+def measure(it, d, case, phase, n, probes, out):
+    """One phase's figure from the result iterator ``it`` while files are published into ``d``."""
+    if phase == "throughput":
+        rows, windows = bulk(n)
+        t0 = publish(d, "bulk.csv", rows)
+        if case == "updating_group_by":
+            t1 = wait_rows(it, 1, lambda r: r[0] == "end")
+        else:
+            t1 = wait_rows(it, windows)
+        out["events_per_s"] = n / (t1 - t0)
+    else:
+        lat = []
+        for j in range(probes):
+            w0 = 3000 * (j + 1)
+            t0 = publish(d, f"p{j}.csv", [("p", j + 1, w0 + 100), ("c", 1, w0 + 2001)])
+            t1 = wait_rows(it, 1, lambda r: r[0] == "p")
+            lat.append(t1 - t0)
+        out["latency_ms"] = statistics.median(lat) * 1000
 '''
 
 # The pyflink_table / PyFlink program: only the imports differ (the porting rule).
@@ -91,22 +110,7 @@ for phase in ("throughput", "latency"):
         q = (ev.window(Tumble.over(lit(1).seconds).on(col("ts")).alias("w"))
              .group_by(col("w"), col("k")).select(col("k"), col("w").start, agg))
     it = q.execute().collect()
-    if phase == "throughput":
-        rows, windows = bulk(n)
-        t0 = publish(d, "bulk.csv", rows)
-        if case == "updating_group_by":
-            t1 = wait_rows(it, 1, lambda r: r[0] == "end")
-        else:
-            t1 = wait_rows(it, windows)
-        out["events_per_s"] = n / (t1 - t0)
-    else:
-        lat = []
-        for j in range(probes):
-            w0 = 3000 * (j + 1)
-            t0 = publish(d, f"p{j}.csv", [("p", j + 1, w0 + 100), ("c", 1, w0 + 2001)])
-            t1 = wait_rows(it, 1, lambda r: r[0] == "p")
-            lat.append(t1 - t0)
-        out["latency_ms"] = statistics.median(lat) * 1000
+    measure(it, d, case, phase, n, probes, out)
     it.close()
 print("RESULT " + json.dumps(out), flush=True)
 '''
@@ -169,22 +173,7 @@ for phase in ("throughput", "latency"):
         it = Rows(ev.groupBy(F.window("ts", "1 second"), "k").agg(F.collect_list("v").alias("vs"))
                   .select("k", F.col("window.start").alias("start"), "vs")
                   .mapInPandas(apply_mean, "k string, start timestamp, m double"), "append")
-    if phase == "throughput":
-        rows, windows = bulk(n)
-        t0 = publish(d, "bulk.csv", rows)
-        if case == "updating_group_by":
-            t1 = wait_rows(it, 1, lambda r: r[0] == "end")
-        else:
-            t1 = wait_rows(it, windows)
-        out["events_per_s"] = n / (t1 - t0)
-    else:
-        lat = []
-        for j in range(probes):
-            w0 = 3000 * (j + 1)
-            t0 = publish(d, f"p{j}.csv", [("p", j + 1, w0 + 100), ("c", 1, w0 + 2001)])
-            t1 = wait_rows(it, 1, lambda r: r[0] == "p")
-            lat.append(t1 - t0)
-        out["latency_ms"] = statistics.median(lat) * 1000
+    measure(it, d, case, phase, n, probes, out)
     it.close()
 print("RESULT " + json.dumps(out), flush=True)
 '''

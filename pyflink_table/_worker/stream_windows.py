@@ -107,9 +107,7 @@ class WindowProcessor(StatefulProcessor):
         self.evaluators = evaluators
 
     def init(self, handle: Any) -> None:
-        lifecycle.prepare_task()
-        for evaluator in self.evaluators:
-            evaluator.prepare()
+        lifecycle.prepare_task(self.evaluators)
         self.handle = handle
         self.stored = handle.getListState("rows", _STORED)
 
@@ -157,7 +155,6 @@ class WindowProcessor(StatefulProcessor):
         data = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
         ts = _millis(data[TIME_COLUMN])
         window = data[(ts >= start) & (ts < end)].reset_index(drop=True)
-        results = [self._evaluate(e, args, window) for e, args in zip(self.evaluators, self.arguments)]
         # Rows before the next window's start belong to no window still to fire.
         horizon = start + self.slide
         kept = [(lo, hi, rows) for lo, hi, rows in entries if hi >= horizon]
@@ -167,11 +164,17 @@ class WindowProcessor(StatefulProcessor):
                 self.stored.put(kept)
         if len(window) == 0:
             return iter([])
+        return self._fired(key, start, end, window)
+
+    def _fired(self, key: Any, start: int, end: int, window: Any) -> Iterator[Any]:
+        """The one output row of the window ``[start, end)`` of ``key`` over its rows ``window``."""
+        import pandas as pd
+
         out: Dict[str, Any] = {f"k{i}": [k] for i, k in enumerate(key)}
         out["__pft_start"] = [pd.Timestamp(start, unit="ms")]
         out["__pft_end"] = [pd.Timestamp(end, unit="ms")]
-        for j, value in enumerate(results):
-            out[f"r{j}"] = pd.Series([value], dtype=object)
+        for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
+            out[f"r{j}"] = pd.Series([self._evaluate(evaluator, args, window)], dtype=object)
         for j, spec in enumerate(self.builtins):
             out[f"o{j}"] = pd.Series([_builtin(spec, window[spec["argument"]])], dtype=object)
         return iter([pd.DataFrame(out)])
@@ -249,8 +252,6 @@ class SessionProcessor(WindowProcessor):
         return iter([])
 
     def handleExpiredTimer(self, key: Any, timerValues: Any, expiredTimerInfo: Any) -> Iterator[Any]:
-        import pandas as pd
-
         end = expiredTimerInfo.getExpiryTimeInMs() + 1
         entries = list(self.sessions.get())
         fired = [entry for entry in entries if entry[1] == end]
@@ -262,16 +263,7 @@ class SessionProcessor(WindowProcessor):
         self.sessions.clear()
         if rest:
             self.sessions.put(rest)
-        results = [self._evaluate(e, args, window) for e, args in zip(self.evaluators, self.arguments)]
-        out: Dict[str, Any] = {f"k{i}": [k] for i, k in enumerate(key)}
-        out["__pft_start"] = [pd.Timestamp(start, unit="ms")]
-        out["__pft_end"] = [pd.Timestamp(end, unit="ms")]
-        for j, value in enumerate(results):
-            out[f"r{j}"] = pd.Series([value], dtype=object)
-        for j, spec in enumerate(self.builtins):
-            out[f"o{j}"] = pd.Series([_builtin(spec, window[spec["argument"]])], dtype=object)
-        return iter([pd.DataFrame(out)])
-
+        return self._fired(key, start, end, window)
 
 
 class OverProcessor(StatefulProcessor):
@@ -297,9 +289,7 @@ class OverProcessor(StatefulProcessor):
         self.kept = [TIME_COLUMN] + passed + sorted({c for a in arguments for c in a} | {b["argument"] for b in builtins})
 
     def init(self, handle: Any) -> None:
-        lifecycle.prepare_task()
-        for evaluator in self.evaluators:
-            evaluator.prepare()
+        lifecycle.prepare_task(self.evaluators)
         self.handle = handle
         self.pending = handle.getListState("pending", _STORED)
         self.history = handle.getListState("history", _STORED)

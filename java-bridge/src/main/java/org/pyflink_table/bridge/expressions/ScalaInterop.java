@@ -3,12 +3,15 @@ package org.pyflink_table.bridge.expressions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.trees.TreeNode;
 import org.apache.spark.sql.internal.ColumnNode;
 import org.apache.spark.sql.internal.UnresolvedFunction;
+import scala.PartialFunction;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
+import scala.runtime.AbstractPartialFunction;
 
 /** The few Scala conversions the bridge needs, kept in one place so the rest stays plain Java. */
 public final class ScalaInterop {
@@ -32,6 +35,21 @@ public final class ScalaInterop {
       children.add(r);
     }
     return changed ? node.withNewChildren(seq(children)) : node;
+  }
+
+  /** A partial function defined where {@code test} holds, for Catalyst's {@code collectFirst} searches. */
+  public static <T> PartialFunction<T, Boolean> where(Predicate<T> test) {
+    return new AbstractPartialFunction<>() {
+      @Override
+      public boolean isDefinedAt(T x) {
+        return test.test(x);
+      }
+
+      @Override
+      public Boolean apply(T x) {
+        return Boolean.TRUE;
+      }
+    };
   }
 
   /** A call of a Spark SQL function by name, optionally DISTINCT (COUNT(DISTINCT a) and friends). */

@@ -9,6 +9,7 @@ import org.apache.spark.sql.execution.ExtendedMode$;
 import org.apache.spark.sql.execution.QueryExecution;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
 
 /**
  * Table.explain / EXPLAIN with Flink's ExplainDetail: Spark's plans, with Spark's statistics for
@@ -85,56 +86,32 @@ public final class PlanExplain {
    * advises on. Plans that could hide advice of Flink's other analyzer (non-deterministic updates) are refused.
    */
   static boolean hasGroupAggregation(LogicalPlan plan) {
-    boolean grouped = !plan.collectFirst(new GroupAggregate()).isEmpty();
-    if (grouped && !plan.collectFirst(new NonDeterministic()).isEmpty()) {
+    boolean grouped = !plan.collectFirst(ScalaInterop.where(PlanExplain::isGroupAggregate)).isEmpty();
+    if (grouped && !plan.collectFirst(ScalaInterop.where(PlanExplain::isNonDeterministic)).isEmpty()) {
       throw TableException.unsupported("ExplainDetail.PLAN_ADVICE for an updating query with non-deterministic"
           + " functions (Flink's non-deterministic-update advice is not derived here)");
     }
     return grouped;
   }
 
-  private static final class GroupAggregate extends scala.runtime.AbstractPartialFunction<LogicalPlan, Boolean> {
-    @Override
-    public boolean isDefinedAt(LogicalPlan p) {
-      if (!(p instanceof Aggregate)) return false;
-      for (Expression g : scala.jdk.javaapi.CollectionConverters.asJava(((Aggregate) p).groupingExpressions())) {
-        if (!g.collectFirst(new WindowColumn()).isEmpty()) return false;
-      }
-      return true;
+  private static boolean isGroupAggregate(LogicalPlan p) {
+    if (!(p instanceof Aggregate)) return false;
+    for (Expression g : ScalaInterop.list(((Aggregate) p).groupingExpressions())) {
+      if (!g.collectFirst(ScalaInterop.where(PlanExplain::isWindowColumn)).isEmpty()) return false;
     }
-
-    @Override
-    public Boolean apply(LogicalPlan p) {
-      return Boolean.TRUE;
-    }
+    return true;
   }
 
   /** The window column Spark's time and session windows group by carries their marker in its metadata. */
-  private static final class WindowColumn extends scala.runtime.AbstractPartialFunction<Expression, Boolean> {
-    @Override
-    public boolean isDefinedAt(Expression e) {
-      return e instanceof Attribute && (((Attribute) e).metadata().contains("spark.timeWindow")
-          || ((Attribute) e).metadata().contains("spark.sessionWindow"));
-    }
-
-    @Override
-    public Boolean apply(Expression e) {
-      return Boolean.TRUE;
-    }
+  private static boolean isWindowColumn(Expression e) {
+    return e instanceof Attribute && (((Attribute) e).metadata().contains("spark.timeWindow")
+        || ((Attribute) e).metadata().contains("spark.sessionWindow"));
   }
 
-  private static final class NonDeterministic extends scala.runtime.AbstractPartialFunction<LogicalPlan, Boolean> {
-    @Override
-    public boolean isDefinedAt(LogicalPlan p) {
-      for (Expression e : scala.jdk.javaapi.CollectionConverters.asJava(p.expressions())) {
-        if (!e.deterministic()) return true;
-      }
-      return false;
+  private static boolean isNonDeterministic(LogicalPlan p) {
+    for (Expression e : ScalaInterop.list(p.expressions())) {
+      if (!e.deterministic()) return true;
     }
-
-    @Override
-    public Boolean apply(LogicalPlan p) {
-      return Boolean.TRUE;
-    }
+    return false;
   }
 }

@@ -69,23 +69,8 @@ public final class StreamWindowAggregation {
     if (constantKey) projected.add(functions.lit(0).as(CONSTANT_KEY));
     for (int i = 0; i < keyCols.size(); i++) projected.add(keyCols.get(i).as("k" + i));
     projected.add(time.as(Protocol.STREAM_WINDOW_TIME_COLUMN));
-    List<List<String>> arguments = new ArrayList<>();
-    for (int j = 0; j < calls.size(); j++) {
-      List<String> names = new ArrayList<>();
-      for (int m = 0; m < args.get(j).size(); m++) {
-        String name = "a" + j + "_" + m;
-        projected.add(args.get(j).get(m).as(name));
-        names.add(name);
-      }
-      arguments.add(names);
-    }
     List<Map<String, Object>> others = new ArrayList<>();
-    for (int j = 0; j < builtIns.size(); j++) {
-      BuiltIn b = builtIns.get(j);
-      projected.add(b.argument().as("b" + j));
-      others.add(Map.of("function", b.function(), "distinct", b.distinct(), "argument", "b" + j,
-          "integral", integral(b.type())));
-    }
+    List<List<String>> arguments = projectArguments(projected, args, builtIns, others);
     projected.add(time.cast(DataTypes.TimestampType).as(ROWTIME_LTZ));
     Dataset<Row> marked = input.select(projected.toArray(new Column[0])).withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
     // Spark drops a stateful operator's input rows at or before the watermark, but Flink keeps a
@@ -127,6 +112,32 @@ public final class StreamWindowAggregation {
     return fired.select(out.toArray(new Column[0]));
   }
 
+  /**
+   * Adds each Python call's arguments ({@code a<j>_<m>}) and each built-in's ({@code b<j>}) to
+   * {@code projected}, describes the built-ins for the worker in {@code others}, and returns the
+   * argument column names per call.
+   */
+  private static List<List<String>> projectArguments(List<Column> projected, List<List<Column>> args,
+      List<BuiltIn> builtIns, List<Map<String, Object>> others) {
+    List<List<String>> arguments = new ArrayList<>();
+    for (int j = 0; j < args.size(); j++) {
+      List<String> names = new ArrayList<>();
+      for (int m = 0; m < args.get(j).size(); m++) {
+        String name = "a" + j + "_" + m;
+        projected.add(args.get(j).get(m).as(name));
+        names.add(name);
+      }
+      arguments.add(names);
+    }
+    for (int j = 0; j < builtIns.size(); j++) {
+      BuiltIn b = builtIns.get(j);
+      projected.add(b.argument().as("b" + j));
+      others.add(Map.of("function", b.function(), "distinct", b.distinct(), "argument", "b" + j,
+          "integral", integral(b.type())));
+    }
+    return arguments;
+  }
+
   /** {@code rows} grouped by their first {@code keyCount} columns through the worker's processor. */
   private static Dataset<Row> run(Dataset<Row> rows, int keyCount, StructType output, String layout,
       List<PythonAggregateFunction> calls) {
@@ -165,22 +176,8 @@ public final class StreamWindowAggregation {
       projected.add(input.col(Scope.quote(inputSchema.fields()[i].name())).as("c" + i));
       passed.add("c" + i);
     }
-    List<List<String>> arguments = new ArrayList<>();
-    for (int j = 0; j < calls.size(); j++) {
-      List<String> names = new ArrayList<>();
-      for (int m = 0; m < args.get(j).size(); m++) {
-        projected.add(args.get(j).get(m).as("a" + j + "_" + m));
-        names.add("a" + j + "_" + m);
-      }
-      arguments.add(names);
-    }
     List<Map<String, Object>> others = new ArrayList<>();
-    for (int j = 0; j < builtIns.size(); j++) {
-      BuiltIn b = builtIns.get(j);
-      projected.add(b.argument().as("b" + j));
-      others.add(Map.of("function", b.function(), "distinct", b.distinct(), "argument", "b" + j,
-          "integral", integral(b.type())));
-    }
+    List<List<String>> arguments = projectArguments(projected, args, builtIns, others);
     projected.add(time.cast(DataTypes.TimestampType).as(ROWTIME_LTZ));
     Dataset<Row> marked = input.select(projected.toArray(new Column[0])).withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
     // Whether a row is late depends on its key's last emitted time, which only the processor knows.
