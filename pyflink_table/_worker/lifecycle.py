@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Tuple
 
 from pyflink_table import _protocol
 
@@ -97,10 +97,11 @@ def parse_job_parameters(raw: str) -> Dict[str, str]:
 REQUIREMENTS_ARCHIVE_PREFIX = "pyflink_table_requirements"
 
 
-def prepare_task() -> None:
+def prepare_task(evaluators: Iterable[Any] = ()) -> None:
     """Worker side, before a function opens: route its logging and printing (see
     :mod:`pyflink_table._worker.udf_logging`), name the installed requirements as Flink's workers do
-    and enter the archives' directory when archives were shipped."""
+    and enter the archives' directory when archives were shipped; then prepare ``evaluators``
+    (the aggregate evaluators a task runs, each with a ``prepare()``)."""
     import sys
 
     from pyspark.taskcontext import TaskContext
@@ -116,6 +117,8 @@ def prepare_task() -> None:
     ctx = TaskContext.get()
     if ctx is not None and ctx.getLocalProperty(_protocol.PROPERTY_ARCHIVES):
         enter_files_directory()
+    for evaluator in evaluators:
+        evaluator.prepare()
 
 
 def enter_files_directory() -> None:

@@ -130,18 +130,15 @@ class PackedAggregation:
         self.arguments = arguments
         self.evaluators = evaluators
 
-    def _prepare(self) -> None:
-        lifecycle.prepare_task()
-        for evaluator in self.evaluators:
-            evaluator.prepare()
+    def _batches(self, batches: Iterator[Any]) -> Iterator[Any]:
+        """The non-empty ``batches``, once the task and its evaluators are prepared."""
+        lifecycle.prepare_task(self.evaluators)
+        return (batch for batch in batches if batch.num_rows)
 
     def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
-        self._prepare()
         open_group: Optional[_OpenGroup] = None
-        for batch in batches:
+        for batch in self._batches(batches):
             n = batch.num_rows
-            if n == 0:
-                continue
             starts = group_starts(batch, self.key_count)
             views = [e.view([batch.column(i) for i in args]) for e, args in zip(self.evaluators, self.arguments)]
             keys = [batch.column(i) for i in range(self.key_count)]
@@ -234,12 +231,9 @@ class ChangelogAggregation(PackedAggregation):
     """
 
     def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
-        self._prepare()
         group: Optional[_ChangingGroup] = None
-        for batch in batches:
+        for batch in self._batches(batches):
             n = batch.num_rows
-            if n == 0:
-                continue
             out = _Changes(self.evaluators)
             bundles = batch.column(batch.num_columns - 2).to_pylist()
             seqs = batch.column(batch.num_columns - 1).to_pylist()
