@@ -13,6 +13,7 @@ import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Ascending$;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.BinaryComparison;
 import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
@@ -200,29 +201,13 @@ public final class RetractingStreams {
 
   /** [row number id, N] when {@code c} bounds a ROW_NUMBER() computed below as rn <= N (or rn < N+1, rn = 1). */
   private static Object[] rankBound(Expression c, LogicalPlan below) {
-    Expression rank = null;
-    Expression bound = null;
-    long adjust = 0;
-    boolean equal = false;
-    if (c instanceof LessThanOrEqual) {
-      rank = ((LessThanOrEqual) c).left();
-      bound = ((LessThanOrEqual) c).right();
-    } else if (c instanceof LessThan) {
-      rank = ((LessThan) c).left();
-      bound = ((LessThan) c).right();
-      adjust = -1;
-    } else if (c instanceof GreaterThanOrEqual) {
-      rank = ((GreaterThanOrEqual) c).right();
-      bound = ((GreaterThanOrEqual) c).left();
-    } else if (c instanceof GreaterThan) {
-      rank = ((GreaterThan) c).right();
-      bound = ((GreaterThan) c).left();
-      adjust = -1;
-    } else if (c instanceof EqualTo) {
-      rank = ((EqualTo) c).left();
-      bound = ((EqualTo) c).right();
-      equal = true;
-    }
+    boolean rankLeft = c instanceof LessThanOrEqual || c instanceof LessThan || c instanceof EqualTo;
+    if (!rankLeft && !(c instanceof GreaterThanOrEqual || c instanceof GreaterThan)) return null;
+    BinaryComparison comparison = (BinaryComparison) c;
+    Expression rank = rankLeft ? comparison.left() : comparison.right();
+    Expression bound = rankLeft ? comparison.right() : comparison.left();
+    long adjust = c instanceof LessThan || c instanceof GreaterThan ? -1 : 0;
+    boolean equal = c instanceof EqualTo;
     if (rank instanceof Cast) rank = ((Cast) rank).child();
     if (!(rank instanceof Attribute) || bound == null || !bound.foldable()) return null;
     if (!producesRowNumber(below, ((Attribute) rank).exprId())) return null;
@@ -277,15 +262,8 @@ public final class RetractingStreams {
     List<Column> values = fromJson(changes.col("row"), attrs);
     values.add(changes.col("rn"));
     values.add(changes.col("op"));
-    changes = changes.select(values.toArray(new Column[0]));
-    // The window's output (same attribute ids) and the kind, so the plan above still resolves.
-    List<NamedExpression> restored = new ArrayList<>();
-    List<Attribute> out = ScalaInterop.list(changes.queryExecution().analyzed().output());
-    List<Attribute> windowOut = ScalaInterop.list(w.output());
-    for (int i = 0; i < windowOut.size(); i++) restored.add(restore(out.get(i), windowOut.get(i)));
-    restored.add(Changelog.alias(out.get(out.size() - 1), Changelog.OP));
     cx.rankId = null;
-    return new Project(ScalaInterop.seq(restored), changes.queryExecution().analyzed());
+    return asOutputOf(changes, values, w);
   }
 
   // --- joins ----------------------------------------------------------------------------------
@@ -345,13 +323,21 @@ public final class RetractingStreams {
     List<Column> values = fromJson(changes.col("l"), left);
     values.addAll(fromJson(changes.col("r"), right));
     values.add(changes.col("op"));
-    changes = changes.select(values.toArray(new Column[0]));
+    return asOutputOf(changes, values, j);
+  }
+
+  /**
+   * {@code changes} selected to {@code values} (the kind last) under {@code original}'s output
+   * attributes (same ids) and the kind, so the plan above the replaced node still resolves.
+   */
+  private static LogicalPlan asOutputOf(Dataset<Row> changes, List<Column> values, LogicalPlan original) {
+    LogicalPlan selected = changes.select(values.toArray(new Column[0])).queryExecution().analyzed();
+    List<Attribute> out = ScalaInterop.list(selected.output());
+    List<Attribute> originalOut = ScalaInterop.list(original.output());
     List<NamedExpression> restored = new ArrayList<>();
-    List<Attribute> out = ScalaInterop.list(changes.queryExecution().analyzed().output());
-    List<Attribute> joinOut = ScalaInterop.list(j.output());
-    for (int i = 0; i < joinOut.size(); i++) restored.add(restore(out.get(i), joinOut.get(i)));
+    for (int i = 0; i < originalOut.size(); i++) restored.add(restore(out.get(i), originalOut.get(i)));
     restored.add(Changelog.alias(out.get(out.size() - 1), Changelog.OP));
-    return new Project(ScalaInterop.seq(restored), changes.queryExecution().analyzed());
+    return new Project(ScalaInterop.seq(restored), selected);
   }
 
   /** One input's rows as the processor's: keys, side, the row as JSON. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -64,28 +65,18 @@ public final class StreamWindowAggregation {
       List<String> resultNames, List<BuiltIn> builtIns, String windowColumn) {
     // transformWithStateInPandas keeps its state in RocksDB only; users should not have to know.
     input.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
-    List<Column> projected = new ArrayList<>();
+    List<Column> projected = keysAndTime(keyCols, time);
     boolean constantKey = keyCols.isEmpty();
-    if (constantKey) projected.add(functions.lit(0).as(CONSTANT_KEY));
-    for (int i = 0; i < keyCols.size(); i++) projected.add(keyCols.get(i).as("k" + i));
-    projected.add(time.as(Protocol.STREAM_WINDOW_TIME_COLUMN));
     List<Map<String, Object>> others = new ArrayList<>();
     List<List<String>> arguments = projectArguments(projected, args, builtIns, others);
-    projected.add(time.cast(DataTypes.TimestampType).as(ROWTIME_LTZ));
-    Dataset<Row> marked = input.select(projected.toArray(new Column[0])).withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
     // Spark drops a stateful operator's input rows at or before the watermark, but Flink keeps a
     // sliding window's row for its windows that have not fired: the operator's event-time column
     // is the last instant of the row's last window (the watermark itself still follows the rowtime).
-    List<Column> kept = new ArrayList<>();
-    for (String c : marked.columns()) if (!c.equals(ROWTIME_LTZ)) kept.add(marked.col(c));
-    Column millis = functions.unix_millis(marked.col(ROWTIME_LTZ));
     // A session row's lateness depends on the sessions it merges with, which only the processor
-    // knows: Spark must not drop it (the column is the last instant pandas can hold).
-    Column lastMax = slideMs == 0 ? functions.timestamp_millis(functions.lit(NEVER_LATE_MS))
-        : functions.timestamp_millis(millis.minus(functions.pmod(millis, functions.lit(slideMs)))
-            .plus(functions.lit(sizeMs - 1)));
-    kept.add(lastMax.as(LAST_WINDOW_MAX, new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build()));
-    Dataset<Row> rows = marked.select(kept.toArray(new Column[0]));
+    // knows: Spark must not drop it.
+    Dataset<Row> rows = watermarked(input, projected, time, delayMs, millis -> slideMs == 0
+        ? functions.lit(NEVER_LATE_MS)
+        : millis.minus(functions.pmod(millis, functions.lit(slideMs))).plus(functions.lit(sizeMs - 1)));
     StructType rowSchema = rows.schema();
 
     int keyCount = constantKey ? 1 : keyCols.size();
@@ -110,6 +101,33 @@ public final class StreamWindowAggregation {
     for (int j = 0; j < calls.size(); j++) out.add(fired.col("r" + j).as(resultNames.get(j)));
     for (int j = 0; j < builtIns.size(); j++) out.add(fired.col("o" + j).as(builtIns.get(j).resultName()));
     return fired.select(out.toArray(new Column[0]));
+  }
+
+  /** The operator's first input columns: the keys ({@code k<i>}, a constant one without keys) and the rowtime. */
+  private static List<Column> keysAndTime(List<Column> keyCols, Column time) {
+    List<Column> projected = new ArrayList<>();
+    if (keyCols.isEmpty()) projected.add(functions.lit(0).as(CONSTANT_KEY));
+    for (int i = 0; i < keyCols.size(); i++) projected.add(keyCols.get(i).as("k" + i));
+    projected.add(time.as(Protocol.STREAM_WINDOW_TIME_COLUMN));
+    return projected;
+  }
+
+  /**
+   * {@code input} projected to {@code projected} under a watermark {@code delayMs} behind the
+   * rowtime {@code time}; the operator's event-time column, by which Spark drops late input rows,
+   * is {@code lastMax} of the rowtime's epoch milliseconds.
+   */
+  private static Dataset<Row> watermarked(Dataset<Row> input, List<Column> projected, Column time, long delayMs,
+      Function<Column, Column> lastMax) {
+    projected.add(time.cast(DataTypes.TimestampType).as(ROWTIME_LTZ));
+    Dataset<Row> marked = input.select(projected.toArray(new Column[0]))
+        .withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
+    List<Column> kept = new ArrayList<>();
+    for (String c : marked.columns()) if (!c.equals(ROWTIME_LTZ)) kept.add(marked.col(c));
+    Column millis = functions.unix_millis(marked.col(ROWTIME_LTZ));
+    kept.add(functions.timestamp_millis(lastMax.apply(millis))
+        .as(LAST_WINDOW_MAX, new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build()));
+    return marked.select(kept.toArray(new Column[0]));
   }
 
   /**
@@ -165,11 +183,8 @@ public final class StreamWindowAggregation {
       List<Column> keyCols, List<PythonAggregateFunction> calls, List<List<Column>> args, List<String> resultNames,
       List<BuiltIn> builtIns) {
     input.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
-    List<Column> projected = new ArrayList<>();
+    List<Column> projected = keysAndTime(keyCols, time);
     boolean constantKey = keyCols.isEmpty();
-    if (constantKey) projected.add(functions.lit(0).as(CONSTANT_KEY));
-    for (int i = 0; i < keyCols.size(); i++) projected.add(keyCols.get(i).as("k" + i));
-    projected.add(time.as(Protocol.STREAM_WINDOW_TIME_COLUMN));
     StructType inputSchema = input.schema();
     List<String> passed = new ArrayList<>();
     for (int i = 0; i < inputSchema.size(); i++) {
@@ -178,14 +193,8 @@ public final class StreamWindowAggregation {
     }
     List<Map<String, Object>> others = new ArrayList<>();
     List<List<String>> arguments = projectArguments(projected, args, builtIns, others);
-    projected.add(time.cast(DataTypes.TimestampType).as(ROWTIME_LTZ));
-    Dataset<Row> marked = input.select(projected.toArray(new Column[0])).withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
     // Whether a row is late depends on its key's last emitted time, which only the processor knows.
-    List<Column> kept = new ArrayList<>();
-    for (String c : marked.columns()) if (!c.equals(ROWTIME_LTZ)) kept.add(marked.col(c));
-    kept.add(functions.timestamp_millis(functions.lit(NEVER_LATE_MS))
-        .as(LAST_WINDOW_MAX, new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build()));
-    Dataset<Row> stored = marked.select(kept.toArray(new Column[0]));
+    Dataset<Row> stored = watermarked(input, projected, time, delayMs, millis -> functions.lit(NEVER_LATE_MS));
 
     StructType output = new StructType();
     for (int i = 0; i < inputSchema.size(); i++) output = output.add("c" + i, inputSchema.fields()[i].dataType(), true);
