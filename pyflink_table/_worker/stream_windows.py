@@ -92,19 +92,28 @@ def _builtin(spec: Dict[str, Any], series: Any) -> Any:
     return total / count
 
 
-class WindowProcessor(StatefulProcessor):
+class _Aggregating(StatefulProcessor):
+    """What the window and over processors share: the aggregates they compute and the columns their
+    stored rows keep (the rowtime, the ``passed`` input columns and every aggregate's arguments)."""
+
+    def __init__(self, arguments: List[List[str]], columns: List[str], evaluators: List[Any],
+                 builtins: List[Dict[str, Any]], passed: List[str]) -> None:
+        self.arguments = arguments
+        self.columns = columns
+        self.evaluators = evaluators
+        self.builtins = builtins
+        self.passed = passed
+        self.kept = [TIME_COLUMN] + passed + sorted({c for a in arguments for c in a} | {b["argument"] for b in builtins})
+
+
+class WindowProcessor(_Aggregating):
     """Tumbling (slide = size) and sliding windows of one key's rows; see the module docstring."""
 
     def __init__(self, size: int, slide: int, arguments: List[List[str]], columns: List[str],
                  evaluators: List[Any], builtins: List[Dict[str, Any]]) -> None:
-        self.columns = columns
-        self.builtins = builtins
-        # The columns a window's stored rows keep: the rowtime and every aggregate's arguments.
-        self.kept = [TIME_COLUMN] + sorted({c for a in arguments for c in a} | {b["argument"] for b in builtins})
+        super().__init__(arguments, columns, evaluators, builtins, [])
         self.size = size
         self.slide = slide
-        self.arguments = arguments
-        self.evaluators = evaluators
 
     def init(self, handle: Any) -> None:
         lifecycle.prepare_task(self.evaluators)
@@ -266,7 +275,7 @@ class SessionProcessor(WindowProcessor):
         return self._fired(key, start, end, window)
 
 
-class OverProcessor(StatefulProcessor):
+class OverProcessor(_Aggregating):
     """Bounded over windows (ROWS or RANGE PRECEDING, ordered by the rowtime) of one partition
     key's rows, as Flink's row-time bounded over functions:
 
@@ -279,14 +288,9 @@ class OverProcessor(StatefulProcessor):
 
     def __init__(self, rows: int, range_ms: int, passed: List[str], arguments: List[List[str]], columns: List[str],
                  evaluators: List[Any], builtins: List[Dict[str, Any]]) -> None:
+        super().__init__(arguments, columns, evaluators, builtins, passed)
         self.rows = rows
         self.range = range_ms
-        self.passed = passed
-        self.arguments = arguments
-        self.columns = columns
-        self.evaluators = evaluators
-        self.builtins = builtins
-        self.kept = [TIME_COLUMN] + passed + sorted({c for a in arguments for c in a} | {b["argument"] for b in builtins})
 
     def init(self, handle: Any) -> None:
         lifecycle.prepare_task(self.evaluators)
