@@ -284,3 +284,6 @@ def test_current_watermark_over_a_stream_is_refused_by_name(s_env: TableEnvironm
     _events(s_env, tmp_path)
     with pytest.raises(TableException, match="CURRENT_WATERMARK over an unbounded source"):
         s_env.from_path("ev").select(col("k"), current_watermark(col("ts")))
+    # The same in SQL, where Spark would otherwise say there is no such function.
+    with pytest.raises(TableException, match="CURRENT_WATERMARK in SQL"):
+        s_env.sql_query("SELECT k FROM ev WHERE ts > CURRENT_WATERMARK(ts)")

@@ -89,7 +89,7 @@ public final class FlinkSqlDialect {
   /** Words the rewriter may turn into something else (handled in {@code run}). */
   private static final Set<String> SPECIAL = Set.of("CAST", "TRY_CAST", "ARRAY", "MAP", "ROW",
       "TIMESTAMP", "TO_TIMESTAMP", "LOCALTIMESTAMP", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
-      "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK", "LISTAGG");
+      "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK", "LISTAGG", "CURRENT_WATERMARK");
 
   private enum Kind { SPACE, STRING, UNICODE_STRING, QUOTED, WORD, NUMBER, SYMBOL }
 
@@ -394,6 +394,12 @@ public final class FlinkSqlDialect {
           if (args.size() == 1) args.add("','");
           out.append("listagg(").append(String.join(", ", args)).append(')');
           i = close + 1;
+        } else if (k.is("CURRENT_WATERMARK") && call) {
+          // Flink gives each row the watermark its operator has seen so far; Spark's watermark is
+          // one value per micro-batch that no expression can read (the Table API refuses it too).
+          throw TableException.unsupported("CURRENT_WATERMARK in SQL (Spark's watermark advances only between"
+              + " micro-batches and cannot be read per row); filter late rows with the window or over-window"
+              + " operators, which apply the watermark");
         } else if (k.is("SIMILAR") && after < to && t.get(after).is("TO")) {
           throw TableException.unsupported("SIMILAR TO in SQL (use LIKE or REGEXP)");
         } else if (k.is("FETCH") && after < to && (t.get(after).is("FIRST") || t.get(after).is("NEXT"))) {

@@ -77,8 +77,9 @@ public final class WindowGroupedJTable {
   private static WindowInterval timeInterval(Expr e, String role) {
     WindowInterval i = WindowInterval.parse(e, role);
     if (i.kind == WindowInterval.Kind.ROWS) {
-      // PyFlink 2.3 batch cannot plan row-count windows either ("Cannot generate a valid execution plan").
-      throw TableException.unsupported("Row-count group windows (" + role + " " + e + ") in batch mode");
+      // PyFlink 2.3 batch cannot plan row-count windows either ("Cannot generate a valid execution plan");
+      // on streams they are not built yet.
+      throw TableException.unsupported("Row-count group windows (" + role + " " + e + ")");
     }
     if (i.kind != WindowInterval.Kind.TIME) {
       throw new ValidationException(role + " expects a time interval, got " + e + ".");
