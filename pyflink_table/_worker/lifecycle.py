@@ -112,8 +112,9 @@ def prepare_task(evaluators: Iterable[Any] = ()) -> None:
     installed = [p for p in sys.path if os.path.basename(p).startswith(REQUIREMENTS_ARCHIVE_PREFIX)]
     if installed:
         # Flink's worker variable: where set_python_requirements installed the packages (here the
-        # latest zip of them on sys.path).
-        os.environ["_PYTHON_REQUIREMENTS_INSTALL_DIR"] = installed[-1]
+        # zip imports resolve from first: a reused worker's sys.path also holds zips shipped before,
+        # behind the newest).
+        os.environ["_PYTHON_REQUIREMENTS_INSTALL_DIR"] = installed[0]
     ctx = TaskContext.get()
     if ctx is not None and ctx.getLocalProperty(_protocol.PROPERTY_ARCHIVES):
         enter_files_directory()
