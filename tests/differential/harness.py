@@ -29,6 +29,25 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_PYFLINK_PYTHON = str(REPO / ".venv-pyflink" / "bin" / "python")
 
+# The start of the streaming programs over monitored directories: a streaming environment at
+# parallelism 1, and publish_file, which makes a file appear at once (both engines ignore names
+# that start with '.', so the rename publishes it atomically).
+STREAMING_PRELUDE = """
+import os, tempfile
+from pyflink.table import EnvironmentSettings, TableEnvironment
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+def publish_file(d, name, text):
+    tmp = os.path.join(d, '.' + name)
+    with open(tmp, 'w') as f:
+        f.write(text)
+    os.rename(tmp, os.path.join(d, name))
+def take(it, n):
+    # The changes of one file, in a fixed order (the order among one file's changes may differ).
+    rows = [next(it) for _ in range(n)]
+    print(sorted([str(r.get_row_kind())] + [str(x) for x in r] for r in rows))
+"""
+
 # The driver is plain text so that it runs unchanged under both implementations.
 DRIVER = r'''
 import contextlib, datetime, decimal, io, json, math, sys

@@ -5,27 +5,15 @@ insert is deleted (-D) when its match arrives, and a Top-N retracts the rows tha
 
 import pytest
 
-from harness import Comparison, differential  # noqa: F401 - the fixture
+from harness import STREAMING_PRELUDE, Comparison, differential  # noqa: F401 - the fixture
 
-SETUP = """
-import os, tempfile
-from pyflink.table import EnvironmentSettings, TableEnvironment
-t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
-t_env.get_config().set("parallelism.default", "1")
+SETUP = STREAMING_PRELUDE + """
 dl, dr = tempfile.mkdtemp(), tempfile.mkdtemp()
 n = [0]
 def publish(d, text):
-    # Files named with a leading '.' are ignored by both engines: rename publishes atomically.
+    # Each file gets the next name: f1.csv, f2.csv, ...
     n[0] += 1
-    name = 'f%d.csv' % n[0]
-    tmp = os.path.join(d, '.' + name)
-    with open(tmp, 'w') as f:
-        f.write(text)
-    os.rename(tmp, os.path.join(d, name))
-def take(it, count):
-    # The changes of one file, in a fixed order (the order among one file's changes may differ).
-    rows = [next(it) for _ in range(count)]
-    print(sorted([str(r.get_row_kind())] + [str(x) for x in r] for r in rows))
+    publish_file(d, 'f%d.csv' % n[0], text)
 t_env.execute_sql("CREATE TABLE l (k STRING, a INT) WITH ('connector' = 'filesystem', 'path' = '" + dl + "', "
                   "'format' = 'csv', 'source.monitor-interval' = '100ms')")
 t_env.execute_sql("CREATE TABLE r (k2 STRING, b INT) WITH ('connector' = 'filesystem', 'path' = '" + dr + "', "

@@ -5,24 +5,11 @@ key: Spark emits one change per key and micro-batch where Flink emits one per ro
 
 import pytest
 
-from harness import Comparison, differential  # noqa: F401 - the fixture
+from harness import STREAMING_PRELUDE, Comparison, differential  # noqa: F401 - the fixture
 
-SETUP = """
-import os, tempfile
-from pyflink.table import EnvironmentSettings, TableEnvironment
-t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
-t_env.get_config().set("parallelism.default", "1")
+SETUP = STREAMING_PRELUDE + """
 d = tempfile.mkdtemp()
-def publish(name, text):
-    # Files named with a leading '.' are ignored by both engines: rename publishes atomically.
-    tmp = os.path.join(d, '.' + name)
-    with open(tmp, 'w') as f:
-        f.write(text)
-    os.rename(tmp, os.path.join(d, name))
-def take(it, n):
-    # The changes of one file, in a fixed order (the order across keys within a file differs).
-    rows = [next(it) for _ in range(n)]
-    print(sorted([str(r.get_row_kind())] + [str(x) for x in r] for r in rows))
+publish = lambda name, text: publish_file(d, name, text)
 t_env.execute_sql("CREATE TABLE ev (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '" + d + "', "
                   "'format' = 'csv', 'source.monitor-interval' = '100ms')")
 ev = t_env.from_path('ev')

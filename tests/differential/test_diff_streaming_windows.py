@@ -5,22 +5,14 @@ fails)."""
 
 import pytest
 
-from harness import Comparison, differential, run_ours  # noqa: F401 - the fixture
+from harness import STREAMING_PRELUDE, Comparison, differential, run_ours  # noqa: F401 - the fixture
 
-SETUP = """
-import os, tempfile
-from pyflink.table import EnvironmentSettings, TableEnvironment, DataTypes
+SETUP = STREAMING_PRELUDE + """
+from pyflink.table import DataTypes
 from pyflink.table.window import Session, Tumble, Slide, Over
 from pyflink.table.udf import udaf, AggregateFunction
-t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
-t_env.get_config().set("parallelism.default", "1")
 d = tempfile.mkdtemp()
-def publish(name, text):
-    # Files named with a leading '.' are ignored by both engines: rename publishes atomically.
-    tmp = os.path.join(d, '.' + name)
-    with open(tmp, 'w') as f:
-        f.write(text)
-    os.rename(tmp, os.path.join(d, name))
+publish = lambda name, text: publish_file(d, name, text)
 t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
                   "WITH ('connector' = 'filesystem', 'path' = '" + d + "', 'format' = 'csv', "
                   "'source.monitor-interval' = '100ms')")
