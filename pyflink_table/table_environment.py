@@ -1134,12 +1134,19 @@ def _install_interrupt_handler() -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
-    # py4j logs the interrupted call's traceback on the root logger before re-raising it; the
-    # user gets the KeyboardInterrupt itself, so the logged copy is noise.
+    # py4j logs the interrupted call's traceback on the root logger before re-raising it, and then
+    # may log a broken pipe while closing the interrupted connection (on its own logger, whose
+    # records the root logger's filters never see); the user gets the KeyboardInterrupt itself, so
+    # both logged copies are noise.
     logging.getLogger().addFilter(_drop_py4j_interrupt_record)
+    logging.getLogger("py4j.clientserver").addFilter(_drop_py4j_interrupt_record)
     _interrupt_handler_installed = True
 
 
+_PY4J_INTERRUPT_NOISE = ("KeyboardInterrupt while sending command.",
+                         "Exception occurred while shutting down connection")
+
+
 def _drop_py4j_interrupt_record(record: logging.LogRecord) -> bool:
-    return not (record.msg == "KeyboardInterrupt while sending command."
-                and record.pathname.replace("\\", "/").endswith("py4j/java_gateway.py"))
+    return not (record.msg in _PY4J_INTERRUPT_NOISE
+                and (record.name.startswith("py4j.") or "/py4j/" in record.pathname.replace("\\", "/")))

@@ -102,3 +102,24 @@ def test_ctrl_c_cancels_collect_and_to_pandas(tmp_path: Any) -> None:
         assert int(before) < 200 and before == after, p.stdout
         assert "NEXT 1" in p.stdout, p.stdout
         assert "Traceback" not in p.stderr, p.stderr[-3000:]
+
+
+def test_py4j_interrupt_noise_is_dropped_on_py4j_loggers(tmp_path: Any) -> None:
+    # After Ctrl-C py4j may log a broken pipe on its own logger while closing the interrupted connection;
+    # that record propagates to the root logger's handlers, which the root logger's filters never see.
+    script = tmp_path / "log_child.py"
+    script.write_text(textwrap.dedent("""
+        import logging
+        from pyflink_table import table_environment
+        logging.basicConfig()
+        table_environment._install_interrupt_handler()
+        try:
+            raise BrokenPipeError(32, "Broken pipe")
+        except BrokenPipeError:
+            logging.getLogger("py4j.clientserver").exception("Exception occurred while shutting down connection")
+        logging.getLogger("py4j.clientserver").error("another py4j error stays visible")
+    """))
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "Traceback" not in p.stderr and "shutting down" not in p.stderr, p.stderr
+    assert "another py4j error stays visible" in p.stderr, p.stderr
