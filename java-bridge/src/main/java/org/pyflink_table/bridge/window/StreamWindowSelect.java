@@ -38,6 +38,8 @@ final class StreamWindowSelect {
     Map<String, Expr.Call> builtIns = new LinkedHashMap<>();
     for (Expr e : expanded) PythonAggregateSelect.collectCalls(e, windowScope, calls, builtIns);
     if (calls.isEmpty()) return null;
+    Dataset<Row> collected = CollectedWindowSelect.select(grouped, expanded, windowScope, calls, builtIns);
+    if (collected != null) return collected;
     GroupWindowSpec window = grouped.window;
     JTable table = grouped.table;
     String timeField = ((Expr.FieldRef) window.timeField).name;
