@@ -96,3 +96,22 @@ print(path(tumble, mean(col('v'))))
     got = run_ours({"paths": program})["paths"]
     assert got["error"] is None and got["stdout"] == ("collected collected processor processor processor\n"
                                                       "processor\n"), got
+
+
+def test_window_without_a_watermark_is_refused_when_the_select_is_built(_spark_started: None) -> None:
+    program = STREAMING_PRELUDE + """
+from pyflink.table import DataTypes
+from pyflink.table.window import Tumble
+from pyflink.table.udf import udaf
+d = tempfile.mkdtemp()
+t_env.execute_sql("CREATE TABLE nowm (k STRING, v INT, ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', "
+                  "'path' = '" + d + "', 'format' = 'csv', 'source.monitor-interval' = '100ms')")
+mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')
+w = t_env.from_path('nowm').window(Tumble.over(lit(5).seconds).on(col('ts')).alias('w'))
+try:
+    w.group_by(col('w'), col('k')).select(col('k'), mean(col('v')))
+except Exception as e:
+    print(type(e).__name__, 'needs a time attribute with a watermark' in str(e))
+"""
+    got = run_ours({"no_watermark": program})["no_watermark"]
+    assert got["error"] is None and got["stdout"] == "TableException True\n", got
