@@ -99,10 +99,15 @@ print(path(tumble, mean(col('v'))), path(slide, mean(col('v')), col('v').sum),
       path(Session.with_gap(lit(2).seconds).on(col('ts')), mean(col('v'))))
 t_env.get_config().set('pyflink_table.streaming.python-window', 'processor')
 print(path(tumble, mean(col('v'))))
+t_env.get_config().set('pyflink_table.streaming.python-window', 'sometimes')
+try:
+    path(tumble, mean(col('v')))
+except Exception as e:
+    print(type(e).__name__, "'sometimes' of pyflink_table.streaming.python-window; expected auto or processor" in str(e))
 """
     got = run_ours({"paths": program})["paths"]
     assert got["error"] is None and got["stdout"] == ("collected collected processor processor processor\n"
-                                                      "processor\n"), got
+                                                      "processor\nTableException True\n"), got
 
 
 def test_window_without_a_watermark_is_refused_when_the_select_is_built(_spark_started: None) -> None:
