@@ -15,6 +15,7 @@ Run: ``timeout 900 .venv/bin/python benchmarks/bench_pandas_udaf.py [rows] [repe
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Any, Callable, Dict, List, Tuple
@@ -35,6 +36,21 @@ KEY_COUNTS = tuple(int(k) for k in sys.argv[3].split(",")) if len(sys.argv) > 3 
 PYSPARK_FIRST = len(sys.argv) > 4 and sys.argv[4] == "pyspark-first"
 MAX_BYTES = "spark.sql.execution.arrow.maxBytesPerBatch"
 SPARK_DEFAULT_MAX_BYTES = str(64 * 1024 * 1024)
+
+
+def _tree_cpu() -> float:
+    """CPU seconds (user + system) of this process and all its descendants (the JVM, Python workers)."""
+    import psutil
+
+    total = 0.0
+    me = psutil.Process()
+    for p in [me] + me.children(recursive=True):
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system
+        except psutil.Error:
+            pass
+    return total
 
 
 def main() -> None:
@@ -94,19 +110,25 @@ def main() -> None:
         # on fresh data; 1,000,000 keys gets one round (ours first) to stay within the time limit.
         rounds = REPEATS if keys < 1_000_000 else 1
         seconds: Dict[str, float] = {}
+        cpu: Dict[str, float] = {}
         print(f"{keys:,} keys ({rounds} round(s)):", flush=True)
         for r in range(rounds):
             swapped = (r % 2 == 1) != (PYSPARK_FIRST and rounds == 1)
             for name, run in (variants[1::-1] + variants[2:] if swapped else variants):
-                start = time.perf_counter()
+                start, cpu_start = time.perf_counter(), _tree_cpu()
                 run()
-                elapsed = time.perf_counter() - start
+                elapsed, used = time.perf_counter() - start, _tree_cpu() - cpu_start
                 seconds[name] = min(elapsed, seconds.get(name, elapsed))
-                print(f"    round {r + 1}: {name:32s} {elapsed:7.2f} s", flush=True)
+                cpu[name] = min(used, cpu.get(name, used))
+                print(f"    round {r + 1}: {name:32s} {elapsed:7.2f} s  cpu {used:6.2f} s  "
+                      f"load {os.getloadavg()[0]:.1f}", flush=True)
         for name, _ in variants:
             print(f"  {name:32s} {seconds[name]:7.2f} s  {ROWS / seconds[name]:>12,.0f} rows/s", flush=True)
         ratio = seconds["pyflink_table pandas UDAF"] / seconds["PySpark GROUPED_AGG pandas_udf"]
         print(f"  ratio ours / PySpark: {ratio:.3f}  (built-in is {seconds['PySpark GROUPED_AGG pandas_udf'] / seconds['built-in AVG']:.1f}x faster than the pandas_udf)", flush=True)
+        print(f"  CPU of the process tree, best: ours / PySpark {cpu['pyflink_table pandas UDAF'] / cpu['PySpark GROUPED_AGG pandas_udf']:.3f}, "
+              f"packing off / PySpark {cpu['pyflink_table, packing off'] / cpu['PySpark GROUPED_AGG pandas_udf']:.3f}",
+              flush=True)
         print(f"  ratio ours with pyflink_table.aggregate.packing=false / PySpark: "
               f"{seconds['pyflink_table, packing off'] / seconds['PySpark GROUPED_AGG pandas_udf']:.3f}", flush=True)
         ratios.append((keys, ratio, seconds["built-in AVG"]))

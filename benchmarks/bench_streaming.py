@@ -14,7 +14,12 @@ in turn; the job's start-up is excluded.
   the program. A window probe carries its rows plus one row late enough to move the watermark past
   the window's end, so the window can fire at once in both engines.
 
-Usage: ``python benchmarks/bench_streaming.py [--events 5000] [--probes 3] [--pyflink PYTHON]``
+With ``--rounds N`` the engines run N times in turn (interleaved) and the best figure of each is kept;
+``--with-processor`` adds pyflink_table with ``pyflink_table.streaming.python-window=processor`` for the
+pandas case.
+
+Usage: ``python benchmarks/bench_streaming.py [--events 5000] [--probes 3] [--rounds 1] [--cases a,b]
+[--with-processor] [--pyflink PYTHON]``
 """
 
 from __future__ import annotations
@@ -116,6 +121,12 @@ print("RESULT " + json.dumps(out), flush=True)
 '''
 
 PYFLINK_TABLE_JOB = PYFLINK_JOB.replace("from pyflink.table", "from pyflink_table")
+# The same with pandas UDAF windows on the transformWithStateInPandas processor instead of Spark's
+# window aggregation collecting each window's rows (the default).
+PROCESSOR_SETTING = 't_env.get_config().set("parallelism.default", "1")\n'
+PYFLINK_TABLE_PROCESSOR_JOB = PYFLINK_TABLE_JOB.replace(
+    PROCESSOR_SETTING, PROCESSOR_SETTING + 't_env.get_config().set("pyflink_table.streaming.python-window", "processor")\n')
+assert PYFLINK_TABLE_PROCESSOR_JOB != PYFLINK_TABLE_JOB
 
 # Hand-written PySpark Structured Streaming: the same queries, the result rows of each micro-batch
 # handed to the program by foreachBatch.
@@ -211,31 +222,46 @@ def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=5000)
     parser.add_argument("--probes", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--pyflink", default=DEFAULT_PYFLINK)
     parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--with-processor", action="store_true")
     args = parser.parse_args(argv)
     env = dict(os.environ)
     env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
     engines = [("pyflink_table", sys.executable, PYFLINK_TABLE_JOB), ("pyspark", sys.executable, PYSPARK_JOB)]
     if os.path.exists(args.pyflink):
         engines.append(("pyflink", args.pyflink, PYFLINK_JOB))
-    print(f"events={args.events} probes={args.probes} load average={os.getloadavg()[0]:.1f}", flush=True)
-    print(f"{'case':20} {'engine':14} {'events/s':>10} {'latency ms':>11}", flush=True)
+    print(f"events={args.events} probes={args.probes} rounds={args.rounds} load average={os.getloadavg()[0]:.1f}",
+          flush=True)
+    print(f"{'case':20} {'engine':14} {'events/s':>10} {'latency ms':>11}  load", flush=True)
     failed = 0
     for case in args.cases.split(","):
+        case_engines = list(engines)
+        if args.with_processor and case == "tumble_pandas":
+            case_engines.insert(1, ("ours_processor", sys.executable, PYFLINK_TABLE_PROCESSOR_JOB))
         got: Dict[str, Dict[str, float]] = {}
-        for name, python, program in engines:
-            r = run(python, program, case, args.events, args.probes, env)
-            if r is None:
-                failed += 1
-                continue
-            got[name] = r
-            print(f"{case:20} {name:14} {r['events_per_s']:10.0f} {r['latency_ms']:11.0f}", flush=True)
-        ours = got.get("pyflink_table")
-        for other in ("pyspark", "pyflink"):
-            if ours and other in got:
-                print(f"{case:20} ours/{other:9} throughput {ours['events_per_s'] / got[other]['events_per_s']:.2f}x, "
-                      f"latency {ours['latency_ms'] / got[other]['latency_ms']:.2f}x", flush=True)
+        for _ in range(args.rounds):
+            for name, python, program in case_engines:
+                r = run(python, program, case, args.events, args.probes, env)
+                if r is None:
+                    failed += 1
+                    continue
+                print(f"{case:20} {name:14} {r['events_per_s']:10.0f} {r['latency_ms']:11.0f}  "
+                      f"{os.getloadavg()[0]:.1f}", flush=True)
+                best = got.setdefault(name, dict(r))
+                best["events_per_s"] = max(best["events_per_s"], r["events_per_s"])
+                best["latency_ms"] = min(best["latency_ms"], r["latency_ms"])
+        if args.rounds > 1:
+            for name, r in got.items():
+                print(f"{case:20} {name:14} {r['events_per_s']:10.0f} {r['latency_ms']:11.0f}  best of {args.rounds}",
+                      flush=True)
+        for ours in ("pyflink_table", "ours_processor"):
+            for other in ("pyspark", "pyflink"):
+                if ours in got and other in got:
+                    print(f"{case:20} {ours}/{other:9} throughput "
+                          f"{got[ours]['events_per_s'] / got[other]['events_per_s']:.2f}x, "
+                          f"latency {got[ours]['latency_ms'] / got[other]['latency_ms']:.2f}x", flush=True)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     return 1 if failed else 0
 

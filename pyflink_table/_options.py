@@ -54,6 +54,12 @@ OPTIONS: Dict[str, OptionMapping] = {
                       "least 20,000 rows per group; true: always packed; false: scalar-result ones run as "
                       "Spark's grouped-aggregate UDFs, one Arrow stream per group (faster for few groups "
                       "of tens of thousands of rows)."),
+        OptionMapping("pyflink_table.streaming.python-window", _protocol.CONF_STREAMING_PYTHON_WINDOW, False,
+                      "Streaming mode: auto (default): a tumbling or sliding group window whose Python "
+                      "aggregates are all pandas UDAFs (built-ins beside them without DISTINCT) keeps its "
+                      "rows in Spark's own window state (collect_list) and calls the functions once per "
+                      "fired window through Arrow; processor: always the transformWithStateInPandas "
+                      "window processor (a sliding window's row stored once rather than once per window)."),
         OptionMapping("python.executable", "spark.pyspark.python", True,
                       "Python interpreter of the Python workers."),
         OptionMapping("python.client.executable", "spark.pyspark.driver.python", True,

@@ -44,6 +44,16 @@ STREAM_WINDOW_MODULE = "pyflink_table._worker.stream_windows"
 STREAM_WINDOW_FUNCTION = "stream_window_aggregation"
 STREAM_WINDOW_TIME_COLUMN = "__pft_t"
 
+# Python aggregates over the rows Spark's streaming window aggregation collected per fired window:
+# module.function(layout, *evaluators); the layout's keys: the collected rows' column, each
+# evaluator's argument fields of a collected row (LAYOUT_ARGUMENTS), and the output's column names.
+COLLECTED_WINDOW_MODULE = "pyflink_table._worker.collected_windows"
+COLLECTED_WINDOW_FUNCTION = "collected_window_aggregation"
+LAYOUT_ROWS = "rows"
+LAYOUT_NAMES = "names"
+# Which path stream group windows with Python aggregates take: auto (collected rows where they can) or processor.
+CONF_STREAMING_PYTHON_WINDOW = "spark.sql.pyflink_table.streaming.python-window"
+
 # The worker-side processors of regular joins and Top-N over streams: module.function(layout).
 STREAM_CHANGELOG_MODULE = "pyflink_table._worker.stream_changelogs"
 STREAM_JOIN_FUNCTION = "stream_join"

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List
 
+import pytest
 from jupyter_client import KernelManager
 
 from pyflink_table._jvm_console import INCUBATOR_WARNING, TWS_WORKER_PREFIXES, LineDropper, PrefixLineDropper
@@ -183,11 +184,15 @@ PANDAS_STREAM_PROGRAM = STREAM_PROGRAM.replace(
     "mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')")
 
 
-def test_stream_window_with_a_pandas_udaf_prints_nothing_of_spark(tmp_path: Path) -> None:
-    # The window runs on transformWithStateInPandas, whose Spark helper process prints start-up lines.
+@pytest.mark.parametrize("path", ["auto", "processor"])
+def test_stream_window_with_a_pandas_udaf_prints_nothing_of_spark(tmp_path: Path, path: str) -> None:
+    # With 'processor' the window runs on transformWithStateInPandas, whose Spark helper process prints
+    # start-up lines; by default on Spark's window aggregation and mapInArrow.
     assert "mean(col" in PANDAS_STREAM_PROGRAM
     script = tmp_path / "stream_job.py"
-    script.write_text(PANDAS_STREAM_PROGRAM)
+    script.write_text(PANDAS_STREAM_PROGRAM.replace(
+        "d = tempfile.mkdtemp()", f"t_env.get_config().set('pyflink_table.streaming.python-window', '{path}')\n"
+        "d = tempfile.mkdtemp()"))
     proc = subprocess.run([sys.executable, str(script)], stdin=subprocess.DEVNULL, capture_output=True, text=True,
                           env=_env(), cwd=tmp_path, timeout=600)
     assert proc.returncode == 0, proc.stderr

@@ -426,6 +426,34 @@ def test_auto_choice_reads_column_statistics(t_env: Any, tmp_path: Any) -> None:
         spark.sql("DROP TABLE few_keys")
 
 
+def test_auto_choice_reads_the_bounds_of_a_cached_integer_key(t_env: Any, tmp_path: Any) -> None:
+    import numpy as np
+
+    spark = t_env.get_spark_session()
+    n = 90_000
+    ids = np.arange(n)
+    frame = pd.DataFrame({"k": ids % 3 + 10, "m": ids % 5_000, "v": (ids % 97).astype(float)})
+    spark.createDataFrame(frame).write.parquet(str(tmp_path / "cached"))
+    spark.sql(f"CREATE TABLE cached_keys USING parquet LOCATION '{tmp_path / 'cached'}'")
+    try:
+        mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
+
+        def by(key: str) -> Any:
+            return t_env.from_path("cached_keys").group_by(col(key)).select(col(key), mean(col("v")))
+
+        assert _aggregation_path(by("k")) == "packed"  # not cached: nothing bounds k
+        spark.sql("CACHE TABLE cached_keys")
+        # The cache's bounds of k are 10 and 12: at most 3 groups of 90,000 rows.
+        assert _aggregation_path(by("k")) == "per group"
+        g = frame.groupby("k")["v"].mean()
+        assert sorted_rows(by("k")) == [(k, pytest.approx(g[k])) for k in (10, 11, 12)]
+        # m spans 0..4,999: groups of 18 rows stay packed.
+        assert _aggregation_path(by("m")) == "packed"
+    finally:
+        spark.sql("UNCACHE TABLE IF EXISTS cached_keys")
+        spark.sql("DROP TABLE cached_keys")
+
+
 def test_unknown_packing_value_is_refused(t_env: Any) -> None:
     from pyflink_table import TableException
 

@@ -47,6 +47,18 @@ public final class Protocol {
   /** Its input column holding the rowtime. */
   public static final String STREAM_WINDOW_TIME_COLUMN = "__pft_t";
 
+  /**
+   * Python aggregates over the rows Spark's streaming window aggregation collected per fired window:
+   * {@code module.function(layout, *evaluators)}; the layout's keys: the collected rows' column, each
+   * evaluator's argument fields of a collected row ({@link #LAYOUT_ARGUMENTS}), the output's column names.
+   */
+  public static final String COLLECTED_WINDOW_MODULE = "pyflink_table._worker.collected_windows";
+  public static final String COLLECTED_WINDOW_FUNCTION = "collected_window_aggregation";
+  public static final String LAYOUT_ROWS = "rows";
+  public static final String LAYOUT_NAMES = "names";
+  /** Which path stream group windows with Python aggregates take: auto (collected rows where they can) or processor. */
+  public static final String CONF_STREAMING_PYTHON_WINDOW = "spark.sql.pyflink_table.streaming.python-window";
+
   /** The worker-side processors of regular joins and Top-N over streams: {@code module.function(layout)}. */
   public static final String STREAM_CHANGELOG_MODULE = "pyflink_table._worker.stream_changelogs";
   public static final String STREAM_JOIN_FUNCTION = "stream_join";

@@ -86,9 +86,11 @@ public final class PackedAggregation {
    * Whether the optimizer's statistics of {@code df} show at least {@link #PER_GROUP_MIN_ROWS} rows
    * per group on average: its row count (or size over row width) against an upper bound of the
    * distinct keys, from column statistics ({@code ANALYZE TABLE ... FOR COLUMNS} with
-   * {@code spark.sql.cbo.enabled}) or the key types (BOOLEAN, TINYINT). Nothing runs; without such
-   * a bound the answer is false (packing, which loses at most about a fifth when groups are large
-   * and wins several times when they are small).
+   * {@code spark.sql.cbo.enabled}), the key types (BOOLEAN, TINYINT) or, for an integral key of an
+   * input Spark has cached, the cache's bounds of the column ({@link CachedKeyDomain}: one small job
+   * over the cached batches' statistics, no data decoded). Without such a bound the answer is false
+   * (packing, which loses at most about a fifth when groups are large and wins several times when
+   * they are small).
    */
   static boolean fewLargeGroups(Dataset<Row> df, List<Column> keyCols) {
     if (keyCols.isEmpty() || df.isStreaming()) return false;
@@ -114,6 +116,9 @@ public final class PackedAggregation {
       Attribute key = out.next();
       Object column = ((Project) keys).projectList().apply(i++);
       double distinct = typeBound(key.dataType());
+      if (column instanceof Attribute && stats.attributeStats().get((Attribute) column).isEmpty()) {
+        distinct = Math.min(distinct, CachedKeyDomain.of(plan, ((Attribute) column).exprId(), key.dataType()));
+      }
       if (column instanceof Attribute) {
         Option<ColumnStat> stat = stats.attributeStats().get((Attribute) column);
         if (stat.isDefined() && stat.get().distinctCount().isDefined()) {

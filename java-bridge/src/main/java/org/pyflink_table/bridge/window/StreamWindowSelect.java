@@ -47,6 +47,8 @@ final class StreamWindowSelect {
           + "declare WATERMARK FOR <column> AS <column> - INTERVAL '...' SECOND on the source table and window on "
           + "that column.");
     }
+    Dataset<Row> collected = CollectedWindowSelect.select(grouped, expanded, windowScope, calls, builtIns);
+    if (collected != null) return collected;
     long delayMs = time.metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
     long size = WindowInterval.parse(window.size, "Group window size").value;
     // A session window's size is its gap; slide 0 tells the processor to merge sessions.
