@@ -104,7 +104,7 @@ def _noop() -> None:
 
 def _worker_template() -> Any:
     """A Spark Python function of this session, whose interpreter and shipped files the bridge's
-    stateful processors (regular joins, Top-N) run with."""
+    stateful processors (regular joins, Top-N, row-count windows) run with."""
     from pyspark.sql.udf import UserDefinedFunction as SparkUDF
 
     from pyflink_table import _protocol

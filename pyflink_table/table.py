@@ -562,7 +562,13 @@ class GroupWindowedTable:
 
     def group_by(self, *fields: ExpressionOrStr) -> "WindowGroupedTable":
         """Group by the window alias and optional keys."""
-        return WindowGroupedTable(self._j_windowed.groupBy(_to_j_exprs(fields)), self._t_env)
+        j_grouped = self._j_windowed.groupBy(_to_j_exprs(fields))
+        if self._t_env._streaming and j_grouped.isCountWindow():
+            from pyflink_table import _streaming
+
+            # Over a stream a row-count window runs on a worker processor even without Python aggregates.
+            j_grouped.setWorkerTemplate(_streaming._worker_template())
+        return WindowGroupedTable(j_grouped, self._t_env)
 
 
 @java_errors

@@ -49,7 +49,12 @@ def stream_window_aggregation(layout: str, *evaluators: bytes) -> Tuple[Any, Any
     spec = json.loads(layout)
     loaded = [pickle.loads(e) for e in evaluators]
     processor: StatefulProcessor
-    if spec.get("kind") == "over":
+    time_mode = "EventTime"
+    if spec.get("kind") == "count":
+        processor = CountWindowProcessor(int(spec["size"]), int(spec["slide"]), [list(a) for a in spec["arguments"]],
+                                         list(spec["columns"]), loaded, list(spec["builtins"]))
+        time_mode = "None"
+    elif spec.get("kind") == "over":
         processor = OverProcessor(int(spec["rows"]), int(spec["range"]), list(spec["passed"]),
                                   [list(a) for a in spec["arguments"]], list(spec["columns"]), loaded,
                                   list(spec["builtins"]))
@@ -58,7 +63,7 @@ def stream_window_aggregation(layout: str, *evaluators: bytes) -> Tuple[Any, Any
         processor = kind(int(spec["size"]), int(spec["slide"]), [list(a) for a in spec["arguments"]],
                          list(spec["columns"]), loaded, list(spec.get("builtins", [])))
     output = _parse_datatype_json_string(spec["output"])
-    return TransformWithStateInPandasUdfUtils(processor, "EventTime").transformWithStateUDF, output
+    return TransformWithStateInPandasUdfUtils(processor, time_mode).transformWithStateUDF, output
 
 
 def _millis(series: Any) -> Any:
@@ -273,6 +278,64 @@ class SessionProcessor(WindowProcessor):
         if rest:
             self.sessions.put(rest)
         return self._fired(key, start, end, window)
+
+
+class CountWindowProcessor(_Aggregating):
+    """Row-count tumbling (slide = size) and sliding windows of one key's rows, as Flink's count
+    windows on a processing-time attribute: counted in arrival order from 0, window ``k`` holds
+    rows ``k * slide`` to ``k * slide + size - 1`` and is emitted once, as soon as its last row
+    arrives; an incomplete window never fires. State: the key's row count and the rows from the
+    first window not yet fired on (a row is stored once, whatever the number of windows holding it;
+    with ``slide > size`` the rows between two windows are not kept)."""
+
+    def __init__(self, size: int, slide: int, arguments: List[List[str]], columns: List[str],
+                 evaluators: List[Any], builtins: List[Dict[str, Any]]) -> None:
+        super().__init__(arguments, columns, evaluators, builtins, [])
+        self.size = size
+        self.slide = slide
+
+    def init(self, handle: Any) -> None:
+        lifecycle.prepare_task(self.evaluators)
+        self.handle = handle
+        self.count = handle.getValueState("count", StructType([StructField("n", LongType())]))
+        self.stored = handle.getListState("rows", _STORED)
+
+    def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
+        import pandas as pd
+
+        # Spark hands the columns over by position, without their names; chunks come in arrival order.
+        chunks = [chunk.set_axis(self.columns, axis=1)[self.kept] for chunk in rows]
+        if not chunks:
+            return iter([])
+        value = self.count.get()
+        seen = 0 if value is None else int(value[0])
+        frames = [pickle.loads(frame) for _, _, frame in self.stored.get()] + chunks
+        data = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0].reset_index(drop=True)
+        total = seen + sum(len(c) for c in chunks)
+        first = total - len(data)  # the row number of data's first row
+        # The first window not fired yet, and those whose last row is now here.
+        k = (seen - self.size) // self.slide + 1 if seen >= self.size else 0
+        windows = []
+        while k * self.slide + self.size <= total:
+            start = k * self.slide - first
+            windows.append(data.iloc[start:start + self.size].reset_index(drop=True))
+            k += 1
+        kept = data.iloc[max(0, k * self.slide - first):].reset_index(drop=True)
+        self.count.update((total,))
+        self.stored.clear()
+        if len(kept):
+            self.stored.put([(total - len(kept), total - 1, pickle.dumps(kept, protocol=5))])
+        if not windows:
+            return iter([])
+        out: Dict[str, Any] = {f"k{i}": [v] * len(windows) for i, v in enumerate(key)}
+        for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
+            out[f"r{j}"] = pd.Series([WindowProcessor._evaluate(evaluator, args, w) for w in windows], dtype=object)
+        for j, spec in enumerate(self.builtins):
+            out[f"o{j}"] = pd.Series([_builtin(spec, w[spec["argument"]]) for w in windows], dtype=object)
+        return iter([pd.DataFrame(out)])
+
+    def close(self) -> None:
+        pass
 
 
 class OverProcessor(_Aggregating):

@@ -325,10 +325,16 @@ public final class PackedAggregation {
    */
   static Column evaluatorCall(Dataset<Row> input, List<PythonAggregateFunction> calls, String layout,
       Function<Object[], byte[]> command, String name, StructType output, int evalType) {
+    return evaluatorCall(input, calls, null, layout, command, name, output, evalType);
+  }
+
+  /** As above, run in {@code session}'s interpreter (a SimplePythonFunction) when given, else in the first call's. */
+  static Column evaluatorCall(Dataset<Row> input, List<PythonAggregateFunction> calls, Object session, String layout,
+      Function<Object[], byte[]> command, String name, StructType output, int evalType) {
     Object[] commandArgs = new Object[calls.size() + 1];
     commandArgs[0] = layout;
     for (int j = 0; j < calls.size(); j++) commandArgs[j + 1] = calls.get(j).packedEvaluator();
-    SimplePythonFunction template = calls.get(0).pythonFunction();
+    SimplePythonFunction template = session != null ? (SimplePythonFunction) session : calls.get(0).pythonFunction();
     SimplePythonFunction runner = new SimplePythonFunction(command.apply(commandArgs), template.envVars(),
         template.pythonIncludes(), template.pythonExec(), template.pythonVer(), template.broadcastVars(),
         template.accumulator());

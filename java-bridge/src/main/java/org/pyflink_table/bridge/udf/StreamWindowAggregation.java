@@ -8,6 +8,7 @@ import java.util.function.Function;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
 import org.apache.spark.sql.classic.RelationalGroupedDataset;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
@@ -156,17 +157,74 @@ public final class StreamWindowAggregation {
     return arguments;
   }
 
-  /** {@code rows} grouped by their first {@code keyCount} columns through the worker's processor. */
+  /**
+   * Row-count windows over an unbounded stream, per key in arrival order: window {@code k} holds
+   * the key's rows {@code k*slide .. k*slide+size-1} and is emitted when its last row arrives
+   * (Flink's count windows; an incomplete window never fires). No timers, no watermark.
+   *
+   * @param time the counted processing-time column (stored with the rows, not read)
+   * @param template a Python function of the session (Spark's UserDefinedPythonFunction) whose
+   *     interpreter runs the processor when there is no Python aggregate call
+   * @return the keys named {@code keyNames} (metadata kept), then one column per Python function
+   *     named {@code resultNames}, then one per built-in
+   */
+  public static Dataset<Row> countWindows(Dataset<Row> input, Column time, long size, long slide,
+      List<Column> keyCols, List<String> keyNames, List<PythonAggregateFunction> calls, List<List<Column>> args,
+      List<String> resultNames, List<BuiltIn> builtIns, Object template) {
+    if (calls.isEmpty() && template == null) {
+      throw new IllegalStateException("a row-count window without Python aggregates needs the session's worker template");
+    }
+    input.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
+    List<Column> projected = keysAndTime(keyCols, time);
+    List<Map<String, Object>> others = new ArrayList<>();
+    List<List<String>> arguments = projectArguments(projected, args, builtIns, others);
+    Dataset<Row> rows = input.select(projected.toArray(new Column[0]));
+    StructType rowSchema = rows.schema();
+    int keyCount = keyCols.isEmpty() ? 1 : keyCols.size();
+    StructType output = new StructType();
+    for (int i = 0; i < keyCount; i++) output = output.add("k" + i, rowSchema.fields()[i].dataType(), true);
+    for (int j = 0; j < calls.size(); j++) output = output.add("r" + j, calls.get(j).resultSparkType(), true);
+    for (int j = 0; j < builtIns.size(); j++) output = output.add("o" + j, builtIns.get(j).type(), true);
+    Map<String, Object> spec = new HashMap<>();
+    spec.put("kind", "count");
+    spec.put("size", size);
+    spec.put("slide", slide);
+    spec.put("arguments", arguments);
+    spec.put("builtins", others);
+    spec.put("columns", List.of(rows.columns()));
+    spec.put("output", output.json());
+    Dataset<Row> fired = run(rows, keyCount, output, PythonCommand.json(spec), calls, "None",
+        template == null ? null : ((UserDefinedPythonFunction) template).func());
+
+    List<Column> out = new ArrayList<>();
+    for (int i = 0; i < keyCols.size(); i++) {
+      out.add(fired.col("k" + i).as(keyNames.get(i), rowSchema.fields()[i].metadata()));
+    }
+    for (int j = 0; j < calls.size(); j++) out.add(fired.col("r" + j).as(resultNames.get(j)));
+    for (int j = 0; j < builtIns.size(); j++) out.add(fired.col("o" + j).as(builtIns.get(j).resultName()));
+    return fired.select(out.toArray(new Column[0]));
+  }
+
+  /** {@code rows} grouped by their first {@code keyCount} columns through the worker's event-time processor. */
   private static Dataset<Row> run(Dataset<Row> rows, int keyCount, StructType output, String layout,
       List<PythonAggregateFunction> calls) {
-    Column call = PackedAggregation.evaluatorCall(rows, calls, layout,
+    return run(rows, keyCount, output, layout, calls, "EventTime", null);
+  }
+
+  /**
+   * As above, in Spark's {@code timeMode} ("EventTime", "None"); the processor runs in
+   * {@code template}'s interpreter when given, else in the first call's.
+   */
+  private static Dataset<Row> run(Dataset<Row> rows, int keyCount, StructType output, String layout,
+      List<PythonAggregateFunction> calls, String timeMode, Object template) {
+    Column call = PackedAggregation.evaluatorCall(rows, calls, template, layout,
         a -> PythonCommand.command(Protocol.STREAM_WINDOW_MODULE, Protocol.STREAM_WINDOW_FUNCTION, a),
         Protocol.STREAM_WINDOW_FUNCTION, output, Protocol.EVAL_TRANSFORM_WITH_STATE_PANDAS_UDF);
     Column[] keys = new Column[keyCount];
     for (int i = 0; i < keyCount; i++) keys[i] = rows.col(rows.schema().fields()[i].name());
     RelationalGroupedDataset grouped = (RelationalGroupedDataset) rows.groupBy(keys);
     return grouped.transformWithStateInPandas(call, output, "Append",
-        "EventTime", null, "");
+        timeMode, null, "");
   }
 
   /**

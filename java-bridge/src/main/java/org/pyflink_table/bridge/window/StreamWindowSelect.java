@@ -26,30 +26,34 @@ import org.pyflink_table.bridge.udf.StreamWindowAggregation;
  * A group-window select over an unbounded stream whose items call Python aggregate functions
  * (FLIP-137): the windows are computed by {@link StreamWindowAggregation} from the un-windowed
  * rows (a sliding window's row is stored once), then each item is computed over the fired
- * window's row, its aggregate calls read from the columns that hold them.
+ * window's row, its aggregate calls read from the columns that hold them. A row-count window's
+ * select always takes this path ({@link CountWindows}), built-in aggregates included.
  */
 final class StreamWindowSelect {
   private StreamWindowSelect() {}
 
 
-  /** The select's rows, or null when no item calls a Python aggregate function. */
+  /** The select's rows, or null when no item calls a Python aggregate function and the window counts time. */
   static Dataset<Row> select(WindowGroupedJTable grouped, List<Expr> expanded, Scope windowScope) {
     Map<String, Expr.Call> calls = new LinkedHashMap<>();
     Map<String, Expr.Call> builtIns = new LinkedHashMap<>();
     for (Expr e : expanded) PythonAggregateSelect.collectCalls(e, windowScope, calls, builtIns);
-    if (calls.isEmpty()) return null;
+    // Row-count windows always run on the processor, which counts the rows of each key.
+    boolean counted = grouped.isCountWindow();
+    if (calls.isEmpty() && !counted) return null;
     GroupWindowSpec window = grouped.window;
     JTable table = grouped.table;
     String timeField = ((Expr.FieldRef) window.timeField).name;
     StructField time = table.df.schema().apply(timeField);
-    if (!time.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
+    if (!counted && !time.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
       throw new TableException("A group window over an unbounded source needs a time attribute with a watermark: "
           + "declare WATERMARK FOR <column> AS <column> - INTERVAL '...' SECOND on the source table and window on "
           + "that column.");
     }
-    Dataset<Row> collected = CollectedWindowSelect.select(grouped, expanded, windowScope, calls, builtIns);
-    if (collected != null) return collected;
-    long delayMs = time.metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
+    if (!counted) {
+      Dataset<Row> collected = CollectedWindowSelect.select(grouped, expanded, windowScope, calls, builtIns);
+      if (collected != null) return collected;
+    }
     long size = WindowInterval.parse(window.size, "Group window size").value;
     // A session window's size is its gap; slide 0 tells the processor to merge sessions.
     long slide = window.kind == GroupWindowSpec.Kind.SLIDE ? WindowInterval.parse(window.slide, "Sliding window slide").value
@@ -63,10 +67,15 @@ final class StreamWindowSelect {
     List<PythonAggregateFunction> functions = run.functions();
     List<List<Column>> args = run.args();
     List<String> resultNames = run.resultNames();
-    List<StreamWindowAggregation.BuiltIn> others = builtIns(builtIns, table, scope, replacements);
-    Dataset<Row> rows = StreamWindowAggregation.aggregate(table.df, table.df.col(Scope.quote(timeField)), delayMs, size,
-        slide, ExprCompiler.compileAll(keyExprs, scope), keyNames, functions, args, resultNames, others,
-        WindowGroupedJTable.WINDOW_COLUMN);
+    List<StreamWindowAggregation.BuiltIn> others = builtIns(builtIns, table, scope, replacements,
+        counted ? "in a row-count group window" : "next to Python aggregate functions in one group or over window");
+    Column timeColumn = table.df.col(Scope.quote(timeField));
+    List<Column> keyCols = ExprCompiler.compileAll(keyExprs, scope);
+    Dataset<Row> rows = counted
+        ? StreamWindowAggregation.countWindows(table.df, timeColumn, size, slide, keyCols, keyNames, functions, args,
+            resultNames, others, grouped.workerTemplate)
+        : StreamWindowAggregation.aggregate(table.df, timeColumn, time.metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS),
+            size, slide, keyCols, keyNames, functions, args, resultNames, others, WindowGroupedJTable.WINDOW_COLUMN);
 
     Scope fired = new Scope(rows, scope.functions);
     fired.windowProperties.putAll(windowScope.windowProperties);
@@ -88,6 +97,14 @@ final class StreamWindowSelect {
    */
   static List<StreamWindowAggregation.BuiltIn> builtIns(Map<String, Expr.Call> builtIns, JTable table,
       Scope scope, Map<String, Expr> replacements) {
+    return builtIns(builtIns, table, scope, replacements, "next to Python aggregate functions in one group or over window");
+  }
+
+  /** As above; {@code where} names the place in errors, e.g. "in a row-count group window". */
+  static List<StreamWindowAggregation.BuiltIn> builtIns(Map<String, Expr.Call> builtIns, JTable table,
+      Scope scope, Map<String, Expr> replacements, String where) {
+    // Only beside Python aggregates does a separate select help: a row-count window always runs here.
+    String instead = where.startsWith("next to") ? "; compute it in a separate select" : "";
     List<StreamWindowAggregation.BuiltIn> out = new ArrayList<>();
     for (Map.Entry<String, Expr.Call> e : builtIns.entrySet()) {
       Expr.Call call = e.getValue();
@@ -95,14 +112,14 @@ final class StreamWindowSelect {
       Expr.Call inner = distinct ? (Expr.Call) call.arg(0) : call;
       String function = FunctionCatalog.normalize(inner.name);
       if (!PROCESSOR_BUILT_INS.contains(function) || inner.args.size() > 1) {
-        throw TableException.unsupported("the built-in aggregate " + e.getKey() + " next to Python aggregate "
-            + "functions in one group or over window over an unbounded source (supported there: " + String.join(", ",
-            PROCESSOR_BUILT_INS) + "); compute it in a separate select");
+        throw TableException.unsupported("the built-in aggregate " + e.getKey() + " " + where
+            + " over an unbounded source (supported there: " + String.join(", ",
+            PROCESSOR_BUILT_INS) + ")" + instead);
       }
       DataType type = table.df.select(ExprCompiler.compile(call, scope)).schema().fields()[0].dataType();
       if (function.equals("avg") && type instanceof DecimalType) {
-        throw TableException.unsupported("AVG of a DECIMAL (" + e.getKey() + ") next to Python aggregate "
-            + "functions in one group or over window over an unbounded source; compute it in a separate select");
+        throw TableException.unsupported("AVG of a DECIMAL (" + e.getKey() + ") " + where
+            + " over an unbounded source" + instead);
       }
       Column arg = inner.args.isEmpty() ? functions.lit(1) : ExprCompiler.compile(inner.arg(0), scope);
       String column = "__pft_builtin" + out.size();

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.functions;
+import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.Scope;
@@ -23,6 +24,10 @@ public record WindowAggregated(JTable result, String alias) {
 
   /** Aggregates each window and key of {@code grouped} with {@code call} (a table aggregate when {@code flat}). */
   public static WindowAggregated of(WindowGroupedJTable grouped, Expr call, boolean flat) {
+    if (grouped.isCountWindow()) {
+      throw TableException.unsupported((flat ? "flat_aggregate" : "aggregate") + " over the row-count group window "
+          + grouped.window + " (use select with aggregate calls)");
+    }
     Scope scope = grouped.scope();
     List<Column> grouping = grouped.groupingColumns(scope);
     List<String> names = new ArrayList<>();

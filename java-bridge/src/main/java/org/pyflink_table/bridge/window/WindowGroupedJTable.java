@@ -16,6 +16,7 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.TableException;
@@ -47,6 +48,8 @@ public final class WindowGroupedJTable {
   public final GroupWindowSpec window;
   public final List<Expr> keys;
   private final boolean localTimeZone;
+  private final boolean countWindow;
+  Object workerTemplate;
   private final Dataset<Row> windowed;
 
   WindowGroupedJTable(JTable table, GroupWindowSpec window, List<Expr> keys) {
@@ -56,14 +59,36 @@ public final class WindowGroupedJTable {
     Scope scope = table.scope();
     String timeField = timeFieldName(window);
     scope.field(timeField);
-    DataType timeType = table.df.schema().apply(timeField).dataType();
+    StructField time = table.df.schema().apply(timeField);
+    DataType timeType = time.dataType();
     if (!(timeType instanceof TimestampNTZType) && !(timeType instanceof TimestampType)) {
-      throw new ValidationException("A group window expects a time attribute for grouping in a batch environment: "
+      throw new ValidationException("A group window expects a time attribute for grouping in a "
+          + (table.env.isStreaming() ? "stream" : "batch") + " environment: "
           + "field '" + timeField + "' of " + window + " is " + FlinkTypes.fromSpark(timeType)
           + "; use a TIMESTAMP or TIMESTAMP_LTZ column.");
     }
     this.localTimeZone = timeType instanceof TimestampType;
-    this.windowed = assignWindows(table.df, functions.col(Scope.quote(timeField)));
+    this.countWindow = CountWindows.isCountWindow(window);
+    if (countWindow) {
+      CountWindows.check(table, window, time);
+      // An unbounded stream's rows are counted by the window processor (StreamWindowSelect).
+      this.windowed = table.df.isStreaming() ? table.df : CountWindows.assign(table, window, keys, WINDOW_COLUMN);
+    } else {
+      this.windowed = assignWindows(table.df, functions.col(Scope.quote(timeField)));
+    }
+  }
+
+  /** Whether the window counts rows ({@code row_interval} size) rather than time. */
+  public boolean isCountWindow() {
+    return countWindow;
+  }
+
+  /**
+   * A Python function of the session (Spark's UserDefinedPythonFunction) whose interpreter runs a
+   * row-count window's processor when the select calls no Python aggregate function.
+   */
+  public void setWorkerTemplate(Object template) {
+    this.workerTemplate = template;
   }
 
   private static String timeFieldName(GroupWindowSpec window) {
@@ -77,9 +102,8 @@ public final class WindowGroupedJTable {
   private static WindowInterval timeInterval(Expr e, String role) {
     WindowInterval i = WindowInterval.parse(e, role);
     if (i.kind == WindowInterval.Kind.ROWS) {
-      // PyFlink 2.3 batch cannot plan row-count windows either ("Cannot generate a valid execution plan");
-      // on streams they are not built yet.
-      throw TableException.unsupported("Row-count group windows (" + role + " " + e + ")");
+      // Tumbling and sliding row-count windows are CountWindows; a session has no row-count form.
+      throw TableException.unsupported("A row-count session gap (" + role + " " + e + ")");
     }
     if (i.kind != WindowInterval.Kind.TIME) {
       throw new ValidationException(role + " expects a time interval, got " + e + ".");
@@ -169,6 +193,7 @@ public final class WindowGroupedJTable {
   /** A scope over {@link #windowedInput()} in which {@code alias.start/end/rowtime} resolve. */
   public Scope scope() {
     Scope scope = new Scope(windowed, table.env.functions);
+    if (countWindow) return scope; // no properties: CountWindows.refuseProperties
     Column w = functions.col(WINDOW_COLUMN);
     Column end = w.getField("end");
     Column rowtime = end.minus(functions.lit(Duration.ofMillis(1)));
@@ -195,6 +220,7 @@ public final class WindowGroupedJTable {
 
   public JTable select(Expr[] items) {
     try {
+      if (countWindow) CountWindows.refuseProperties(window, Arrays.asList(items));
       Scope scope = scope();
       List<Expr> expanded = ExprCompiler.expand(Arrays.asList(items), scope);
       if (table.df.isStreaming()) {
