@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple, Union
 
 from pyflink_table.errors import TableException, ValidationException
-from pyflink_table.types import DataType, RowType
+from pyflink_table.types import DataType, RowType, to_type_string
 
 if TYPE_CHECKING:
     from pyflink_table.expression import Expression
@@ -83,7 +83,7 @@ class Schema:
         def from_row_data_type(self, data_type: DataType) -> "Schema.Builder":
             """One physical column per field of a ``ROW`` type."""
             if not isinstance(data_type, RowType):
-                raise ValidationException(f"from_row_data_type needs a ROW type, got {data_type}.")
+                raise ValidationException(f"from_row_data_type needs a ROW type, got {to_type_string(data_type) if isinstance(data_type, DataType) else data_type!r}.")
             return self.from_fields(data_type.field_names(), data_type.field_types())
 
         def from_fields(self, field_names: Sequence[str], field_data_types: Sequence[DataType]) -> "Schema.Builder":
@@ -145,9 +145,9 @@ def _type_string(data_type: Union[str, DataType, Any]) -> str:
     if isinstance(data_type, str):
         return data_type
     if isinstance(data_type, DataType):
-        return str(data_type)
+        return to_type_string(data_type)
     if callable(data_type):
         made = data_type()
         if isinstance(made, DataType):
-            return str(made)
+            return to_type_string(made)
     raise ValidationException(f"Expected a DataType or a type string, got {data_type!r}.")
