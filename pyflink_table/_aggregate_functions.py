@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional, TypeVar, Union, overload
 
 from pyflink_table import _protocol
 from pyflink_table._worker import lifecycle
-from pyflink_table.types import DataType, MapType, RowType
+from pyflink_table.types import DataType, MapType, RowType, to_type_string
 from pyflink_table._functions import AggregateFunction, TableAggregateFunction
 from pyflink_table._function_wrapper import UserDefinedFunctionWrapper, _as_data_type, _metrics_accumulator, _spark_type
 
@@ -84,7 +84,7 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         pandas = self._func_type == "pandas"
         opener = functools.partial(lifecycle.open_function, name=self._name, metrics=_metrics_accumulator(sc, self._name))
         evaluator = AggregateEvaluator(self._func, pandas, self._table_aggregate, self._row_result, opener,
-                                       self._name, str(self._result_type))
+                                       self._name, to_type_string(self._result_type))
         # The packed shape (see pyflink_table._worker.packed_aggregation) is the usual one; Spark's
         # own aggregation paths (over windows, SQL) need a Spark UDF as well.
         packed = CloudPickleSerializer().dumps(evaluator)  # type: ignore[no-untyped-call]
@@ -99,7 +99,7 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
             call = lifecycle.PlainFunction(self._func, self._name) if plain else evaluator.on_series
             spark_udf = SparkUDF(call, result, self._name, _protocol.EVAL_GROUPED_AGG_PANDAS_UDF, self._deterministic)
         return bridge().udf.PythonAggregateFunction(
-            self._name, spark_udf._judf, self._packed_only(), self._table_aggregate, bytearray(packed), str(self._result_type),
+            self._name, spark_udf._judf, self._packed_only(), self._table_aggregate, bytearray(packed), to_type_string(self._result_type),
             pandas)
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Un
 from pyflink_table._functions import UserDefinedFunction, _DelegatingScalarFunction
 from pyflink_table.errors import TableException
 from pyflink_table.expression import Expression, _function_node
-from pyflink_table.types import DataType, RowType, parse_type_string
+from pyflink_table.types import DataType, RowType, parse_type_string, to_type_string
 
 if TYPE_CHECKING:
     from pyflink_table.table_environment import TableEnvironment
@@ -30,7 +30,12 @@ def _spark_type(data_type: Union[DataType, str]) -> Any:
 
     from pyflink_table.java_gateway import bridge
 
-    return _parse_datatype_json_string(str(bridge().udf.PythonFunction.workerTypeJson(str(data_type))))
+    return _parse_datatype_json_string(str(bridge().udf.PythonFunction.workerTypeJson(_type_text(data_type))))
+
+
+def _type_text(data_type: Union[DataType, str]) -> str:
+    """The Flink type string of a DataType (the form types cross in), or a type string as given."""
+    return data_type if isinstance(data_type, str) else to_type_string(data_type)
 
 
 def _as_data_type(t: Union[DataType, str], what: str) -> DataType:

@@ -228,6 +228,8 @@ class Catalog:
         import re
 
         from pyflink_table.schema import Schema
+        from pyflink_table.table_descriptor import _java_hash_map_order
+        from pyflink_table.types import parse_type_string
 
         names, types, expressions, key, option_keys, option_values, (comment, watermark) = (
             list(part) for part in self._t_env._j_env.connectors().catalogTable(table_path.get_full_name()))
@@ -236,11 +238,12 @@ class Catalog:
             if expression is not None:
                 builder.column_by_expression(name, expression)
             else:
-                builder.column(name, type_string)
+                builder.column(name, parse_type_string(type_string))
         if watermark is not None:
             declared = re.match(r"(?is)WATERMARK\s+FOR\s+`?([^`\s]+)`?\s+AS\s+(.+)", watermark.strip())
             if declared:
                 builder.watermark(declared.group(1), declared.group(2).strip())
         if key:
             builder.primary_key(*key)
-        return CatalogBaseTable(builder.build(), dict(zip(option_keys, option_values)), comment)
+        options = dict(zip(option_keys, option_values))
+        return CatalogBaseTable(builder.build(), {k: options[k] for k in _java_hash_map_order(options)}, comment)

@@ -16,7 +16,7 @@ from pyflink_table.errors import TableException, ValidationException, java_error
 from pyflink_table.schema import Schema as _NewSchema
 from pyflink_table.schema import _type_string
 from pyflink_table.table_descriptor import TableDescriptor
-from pyflink_table.types import DataType
+from pyflink_table.types import DataType, to_type_string
 
 if TYPE_CHECKING:
     from pyflink_table.table_environment import TableEnvironment
@@ -148,7 +148,7 @@ class Csv(_CsvOptions):
     def schema(self, schema_data_type: DataType) -> "Csv":
         """Fields from a ROW type (used when the table schema is not given)."""
         for name, t in zip(schema_data_type.field_names(), schema_data_type.field_types()):  # type: ignore[attr-defined]
-            self._fields.append((name, str(t)))
+            self._fields.append((name, to_type_string(t)))
         return self
 
     def derive_schema(self) -> "Csv":
@@ -174,7 +174,7 @@ class OldCsv(_CsvOptions):
     def schema(self, table_schema: Any) -> "OldCsv":
         """Fields from a :class:`~pyflink_table.TableSchema`."""
         for name, t in zip(table_schema.get_field_names(), table_schema.get_field_data_types()):
-            self._fields.append((name, str(t)))
+            self._fields.append((name, to_type_string(t)))
         return self
 
 
@@ -197,7 +197,7 @@ class Json(FormatDescriptor):
     def schema(self, schema_data_type: DataType) -> "Json":
         """Fields from a ROW type."""
         for name, t in zip(schema_data_type.field_names(), schema_data_type.field_types()):  # type: ignore[attr-defined]
-            self._fields.append((name, str(t)))
+            self._fields.append((name, to_type_string(t)))
         return self
 
     def json_schema(self, json_schema: str) -> "Json":

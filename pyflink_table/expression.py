@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Generic, List, Optional, Sequence, Tuple,
 
 from pyflink_table.errors import TableException
 from pyflink_table.java_gateway import expression_gateway
+from pyflink_table.types import to_type_string
 
 if TYPE_CHECKING:
     from pyflink_table.types import DataType
@@ -276,7 +277,7 @@ def _get_java_expression(value: Any) -> Any:
 
 
 def _type_string(data_type: Union["DataType", str]) -> _Symbol:
-    return _Symbol(data_type if isinstance(data_type, str) else str(data_type))
+    return _Symbol(data_type if isinstance(data_type, str) else to_type_string(data_type))
 
 
 class Expression(Generic[T]):

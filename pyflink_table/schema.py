@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple, Union
 
 from pyflink_table.errors import TableException, ValidationException
-from pyflink_table.types import DataType, RowType
+from pyflink_table.types import DataType, RowType, _quote_name, to_type_string
 
 if TYPE_CHECKING:
     from pyflink_table.expression import Expression
@@ -44,14 +44,20 @@ class Schema:
         return [(n, t) for n, t, e in self._columns if e is None and t is not None]
 
     def __str__(self) -> str:
+        # As Flink prints an unresolved schema: names quoted, SQL text (a type or an expression
+        # given as a string) in brackets.
         lines = []
         for name, type_string, expr in self._columns:
-            lines.append(f"  `{name}` " + (f"AS {expr}" if expr is not None else str(type_string)))
+            if expr is None:
+                lines.append(f"  {_quote_name(name)} {_printed(type_string)}")
+            else:
+                lines.append(f"  {_quote_name(name)} AS " + (f"[{expr}]" if isinstance(expr, str) else str(expr)))
         for column, expr in self._watermarks:
-            lines.append(f"  WATERMARK FOR `{column}` AS {expr}")
+            lines.append(f"  WATERMARK FOR {_quote_name(column)} AS {_printed(expr)}")
         if self._primary_key:
             name = self._constraint_name or "PK_" + "_".join(self._primary_key)
-            lines.append(f"  CONSTRAINT `{name}` PRIMARY KEY ({', '.join('`' + c + '`' for c in self._primary_key)}) NOT ENFORCED")
+            keys = ", ".join(_quote_name(c) for c in self._primary_key)
+            lines.append(f"  CONSTRAINT {_quote_name(name)} PRIMARY KEY ({keys}) NOT ENFORCED")
         return "(\n" + ",\n".join(lines) + "\n)"
 
     def __eq__(self, other: object) -> bool:
@@ -83,7 +89,7 @@ class Schema:
         def from_row_data_type(self, data_type: DataType) -> "Schema.Builder":
             """One physical column per field of a ``ROW`` type."""
             if not isinstance(data_type, RowType):
-                raise ValidationException(f"from_row_data_type needs a ROW type, got {data_type}.")
+                raise ValidationException(f"from_row_data_type needs a ROW type, got {to_type_string(data_type) if isinstance(data_type, DataType) else data_type!r}.")
             return self.from_fields(data_type.field_names(), data_type.field_types())
 
         def from_fields(self, field_names: Sequence[str], field_data_types: Sequence[DataType]) -> "Schema.Builder":
@@ -101,7 +107,8 @@ class Schema:
             :param column_name: the column name.
             :param data_type: a :class:`DataType` or a Flink type string such as ``"BIGINT"``.
             """
-            self._columns.append((column_name, _type_string(data_type), None))
+            type_string = _type_string(data_type)
+            self._columns.append((column_name, _SqlText(type_string) if isinstance(data_type, str) else type_string, None))
             return self
 
         def column_by_expression(self, column_name: str, expr: Union[str, "Expression[Any]"]) -> "Schema.Builder":
@@ -117,7 +124,8 @@ class Schema:
 
         def watermark(self, column_name: str, watermark_expr: Union[str, "Expression[Any]"]) -> "Schema.Builder":
             """Declare a watermark (kept for display; batch results do not depend on it)."""
-            self._watermarks.append((column_name, str(watermark_expr)))
+            self._watermarks.append(
+                (column_name, _SqlText(watermark_expr) if isinstance(watermark_expr, str) else str(watermark_expr)))
             return self
 
         def primary_key(self, *column_names: str) -> "Schema.Builder":
@@ -140,14 +148,22 @@ class Schema:
             return Schema(self._columns, self._watermarks, self._primary_key, self._constraint_name)
 
 
+class _SqlText(str):
+    """A type or expression the user gave as SQL text, which Flink prints unresolved (in brackets)."""
+
+
+def _printed(part: Any) -> str:
+    return f"[{part}]" if isinstance(part, _SqlText) else str(part)
+
+
 def _type_string(data_type: Union[str, DataType, Any]) -> str:
     """A Flink type string from a DataType, a type string, or FLIP-38's bare ``DataTypes.STRING``."""
     if isinstance(data_type, str):
         return data_type
     if isinstance(data_type, DataType):
-        return str(data_type)
+        return to_type_string(data_type)
     if callable(data_type):
         made = data_type()
         if isinstance(made, DataType):
-            return str(made)
+            return to_type_string(made)
     raise ValidationException(f"Expected a DataType or a type string, got {data_type!r}.")

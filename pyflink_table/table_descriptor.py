@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Optional, Union
 
 from pyflink_table.errors import ValidationException
 from pyflink_table.schema import Schema
+from pyflink_table.types import _quote_name
 
 __all__ = ["TableDescriptor", "FormatDescriptor"]
 
@@ -52,8 +53,8 @@ class TableDescriptor(_EqualWhenPrintedAlike):
         return self._schema
 
     def get_options(self) -> Dict[str, str]:
-        """All options, ``connector`` and format options included."""
-        return dict(self._options)
+        """All options, ``connector`` and format options included (in the order Flink's map gives them)."""
+        return _in_java_map_order(self._options)
 
     def get_partition_keys(self) -> List[str]:
         """The partition columns."""
@@ -93,12 +94,14 @@ class TableDescriptor(_EqualWhenPrintedAlike):
         return definition
 
     def __str__(self) -> str:
-        parts = [str(self._schema) if self._schema is not None else "()"]
+        # As Flink prints it (measured on PyFlink 2.3): no schema prints nothing, the comment as
+        # given, names quoted, and the options in its HashMap's order with quotes doubled.
+        parts = [str(self._schema) if self._schema is not None else ""]
         if self._comment:
             parts.append(f"COMMENT '{self._comment}'")
         if self._partition_keys:
-            parts.append("PARTITIONED BY (" + ", ".join(f"`{k}`" for k in self._partition_keys) + ")")
-        options = ",\n".join(f"  '{k}' = '{v}'" for k, v in self._options.items())
+            parts.append("PARTITIONED BY (" + ", ".join(_quote_name(k) for k in self._partition_keys) + ")")
+        options = ",\n".join(f"  '{_quoted(k)}' = '{_quoted(v)}'" for k, v in self.get_options().items())
         parts.append("WITH (\n" + options + "\n)")
         return "\n".join(parts)
 
@@ -133,7 +136,7 @@ class TableDescriptor(_EqualWhenPrintedAlike):
                 self._options[key] = format
             else:
                 self._options[key] = format._format
-                for k, v in format._options.items():
+                for k, v in format.get_options().items():
                     self._options[f"{prefix}{format._format}.{k}"] = v
             return self
 
@@ -174,12 +177,12 @@ class FormatDescriptor(_EqualWhenPrintedAlike):
         return self._format
 
     def get_options(self) -> Dict[str, str]:
-        """The format's options, without the format prefix."""
-        return dict(self._options)
+        """The format's options, without the format prefix (in the order Flink's map gives them)."""
+        return _in_java_map_order(self._options)
 
     def __str__(self) -> str:
         # as Flink prints it: the format name, then its options as a Java map ({k=v, ...})
-        options = ", ".join(f"{k}={v}" for k, v in self._options.items())
+        options = ", ".join(f"{k}={v}" for k, v in self.get_options().items())
         return f"{self._format}[{{{options}}}]"
 
     class Builder:
@@ -198,6 +201,48 @@ class FormatDescriptor(_EqualWhenPrintedAlike):
         def build(self) -> "FormatDescriptor":
             """The descriptor."""
             return FormatDescriptor(self._format, self._options)
+
+
+def _quoted(text: str) -> str:
+    return text.replace("'", "''")
+
+
+def _java_string_hash(text: str) -> int:
+    """Java's ``String.hashCode`` (over UTF-16 code units), as an unsigned 32-bit value."""
+    h = 0
+    data = text.encode("utf-16-be", "surrogatepass")
+    for i in range(0, len(data), 2):
+        h = (31 * h + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
+    return h
+
+
+def _java_hash_map_order(keys: Iterable[str]) -> List[str]:
+    """The iteration order of a ``java.util.HashMap`` into which ``keys`` were put in this order.
+
+    Flink keeps descriptor and catalog options in one, and PyFlink prints them in its order: by
+    bucket (the spread hash masked by the table size, which starts at 16 and doubles once the
+    map is more than 3/4 full, or when a bucket would hold a ninth key below 64), keys of one
+    bucket in insertion order. Above 64, a bucket of nine keys becomes a tree in Java whose
+    order is not reproduced here; option keys do not collide that much.
+    """
+    ordered = list(dict.fromkeys(keys))
+    capacity = 16
+
+    def bucket(key: str) -> int:
+        h = _java_string_hash(key)
+        return (h ^ (h >> 16)) & (capacity - 1)
+
+    for size in range(1, len(ordered) + 1):
+        new = bucket(ordered[size - 1])
+        if capacity < 64 and sum(1 for k in ordered[:size - 1] if bucket(k) == new) >= 8:
+            capacity *= 2
+        if size > capacity * 3 // 4:
+            capacity *= 2
+    return sorted(ordered, key=bucket)
+
+
+def _in_java_map_order(options: Dict[str, str]) -> Dict[str, str]:
+    return {k: options[k] for k in _java_hash_map_order(options)}
 
 
 def _option_key(key: Any) -> str:

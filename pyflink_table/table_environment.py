@@ -21,7 +21,7 @@ from pyflink_table.table import Table
 from pyflink_table.table_config import TableConfig
 from pyflink_table.table_result import ResultKind, TableResult
 from pyflink_table.types import (BigIntType, DataType, RowType, UserDefinedType, _infer_type, _merge_type,
-                                 parse_type_string)
+                                 parse_type_string, to_type_string)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -924,7 +924,7 @@ def _spark_schema(names: List[str], types: List[DataType]) -> Any:
     """The PySpark schema of Flink fields, from the bridge (exact Flink types in field metadata)."""
     from pyspark.sql.types import StructType
 
-    j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(str(t) for t in types))
+    j_schema = bridge().types.FlinkTypes.schema(to_string_array(names), to_string_array(to_type_string(t) for t in types))
     return StructType.fromJson(json.loads(j_schema.json()))
 
 
@@ -1065,7 +1065,7 @@ def _check_pandas_columns(pdf: "pd.DataFrame", spark_schema: Any, types: List[Da
         value: Any = series.iloc[row] if row is not None else None
         value = value.item() if type(value).__module__ == "numpy" and hasattr(value, "item") else value
         where = f"row {row}, value {value!r}" if row is not None else f"dtype {series.dtype}"
-        raise _BadPandasData(f"Column '{name}' of the DataFrame does not fit the schema's type {flink_type} "
+        raise _BadPandasData(f"Column '{name}' of the DataFrame does not fit the schema's type {to_type_string(flink_type)} "
                              f"({where}): {reason}") from None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
-from pyflink_table.types import DataType, RowType, DataTypes, parse_type_string
+from pyflink_table.types import DataType, RowType, DataTypes, parse_type_string, to_type_string
 
 __all__ = ["TableSchema", "ResolvedSchema"]
 
@@ -66,7 +66,7 @@ class TableSchema:
         return DataTypes.ROW([DataTypes.FIELD(n, t) for n, t in zip(self._names, self._types)], nullable=False)
 
     def __str__(self) -> str:
-        lines = ["root"] + [f" |-- {n}: {t}" for n, t in zip(self._names, self._types)]
+        lines = ["root"] + [f" |-- {n}: {to_type_string(t)}" for n, t in zip(self._names, self._types)]
         return "\n".join(lines) + "\n"
 
     def __repr__(self) -> str:
@@ -144,7 +144,7 @@ class ResolvedSchema:
         return None
 
     def __str__(self) -> str:
-        cols = ",\n".join(f"  `{n}` {t}" for n, t in zip(self._names, self._types))
+        cols = ",\n".join(f"  `{n}` {to_type_string(t)}" for n, t in zip(self._names, self._types))
         return "(\n" + cols + ("\n" if cols else "") + ")"
 
     def __repr__(self) -> str:

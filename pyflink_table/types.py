@@ -1,15 +1,17 @@
 """PyFlink's data types: :class:`DataTypes`, the :class:`DataType` classes and type strings.
 
 The classes, their attributes, constructors, defaults and ``repr`` follow PyFlink 2.3's
-``pyflink.table.types``. One thing differs on purpose: ``str()`` of a type is the Flink SQL
-type string that Flink's Java side prints (in ``print_schema`` and ``get_schema``), for
-example ``BIGINT NOT NULL``, ``DECIMAL(10, 2)``, ``TIMESTAMP_LTZ(3)`` or
-``ROW<`a` INT, `b` STRING>``, where PyFlink's own ``str()`` prints only the type's name.
-:func:`parse_type_string` reads such strings (and Flink's SQL synonyms) back:
+``pyflink.table.types``, ``str()`` too: it prints only the type's name, as PyFlink does
+(``VARCHAR`` for ``STRING`` and ``VARCHAR(10)``, no nullability). The full Flink SQL type string
+that Flink's Java side prints (in ``print_schema`` and ``get_schema``), for example
+``BIGINT NOT NULL``, ``DECIMAL(10, 2)``, ``TIMESTAMP_LTZ(3)`` or ``ROW<`a` INT, `b` STRING>``,
+is :func:`to_type_string`'s; it is also the form in which types cross to the bridge and the
+workers. :func:`parse_type_string` reads such strings (and Flink's SQL synonyms) back:
 
->>> str(DataTypes.ROW([DataTypes.FIELD("a", DataTypes.INT()),
-...                    DataTypes.FIELD("b", DataTypes.STRING(False))]))
-'ROW<`a` INT, `b` STRING NOT NULL>'
+>>> t = DataTypes.ROW([DataTypes.FIELD("a", DataTypes.INT()),
+...                    DataTypes.FIELD("b", DataTypes.STRING(False))])
+>>> str(t), to_type_string(t)
+('ROW', 'ROW<`a` INT, `b` STRING NOT NULL>')
 >>> parse_type_string("ROW(a INT, b STRING NOT NULL)") == DataTypes.ROW(
 ...     [DataTypes.FIELD("a", DataTypes.INT()), DataTypes.FIELD("b", DataTypes.STRING(False))])
 True
@@ -115,11 +117,12 @@ class DataType:
     Instances are created through :class:`DataTypes`. A type is nullable unless created with
     ``nullable=False`` or turned with :meth:`not_null`; the flag is kept in ``_nullable``.
 
-    ``str()`` gives the Flink SQL type string, ``repr()`` the PyFlink form:
+    ``str()`` and ``repr()`` print what PyFlink prints; :func:`to_type_string` gives the Flink
+    SQL type string:
 
     >>> t = DataTypes.BIGINT(nullable=False)
-    >>> str(t), repr(t)
-    ('BIGINT NOT NULL', 'BigIntType(false)')
+    >>> str(t), repr(t), to_type_string(t)
+    ('BIGINT', 'BigIntType(false)', 'BIGINT NOT NULL')
 
     Types compare equal when they are of the same class with the same parameters and
     nullability.
@@ -135,6 +138,10 @@ class DataType:
         return "%s(%s)" % (type(self).__name__, _bool_str(self._nullable))
 
     def __str__(self) -> str:
+        """PyFlink's short name of the type (:meth:`type_name`), as PyFlink prints it."""
+        return type(self).type_name()
+
+    def _type_string(self) -> str:
         """The Flink SQL type string, ending in ``NOT NULL`` when the type is not nullable."""
         return self._sql() + ("" if self._nullable else " NOT NULL")
 
@@ -260,8 +267,8 @@ class FractionalType(NumericType):
 class CharType(AtomicType):
     """Fixed-length character string: SQL ``CHAR(n)``.
 
-    >>> str(CharType(3)), repr(CharType(3))
-    ('CHAR(3)', 'CharType(3, true)')
+    >>> to_type_string(CharType(3)), str(CharType(3)), repr(CharType(3))
+    ('CHAR(3)', 'CHAR', 'CharType(3, true)')
 
     :param length: the number of code points, from 1 to 2147483647 (default 1).
     :param nullable: whether the type can hold null (None).
@@ -281,8 +288,10 @@ class CharType(AtomicType):
 class VarCharType(AtomicType):
     """Variable-length character string: SQL ``VARCHAR(n)``; ``STRING`` when ``n`` is 2147483647.
 
-    >>> str(VarCharType(10)), str(VarCharType(2147483647)), repr(VarCharType(10))
-    ('VARCHAR(10)', 'STRING', 'VarCharType(10, true)')
+    >>> to_type_string(VarCharType(10)), to_type_string(VarCharType(2147483647))
+    ('VARCHAR(10)', 'STRING')
+    >>> str(VarCharType(10)), repr(VarCharType(10))
+    ('VARCHAR', 'VarCharType(10, true)')
 
     :param length: the maximum number of code points, from 1 to 2147483647 (default 1).
     :param nullable: whether the type can hold null (None).
@@ -387,7 +396,7 @@ class DoubleType(FractionalType):
 class DecimalType(FractionalType):
     """Decimal number of fixed precision and scale: SQL ``DECIMAL(p, s)``.
 
-    >>> str(DecimalType(10, 2)), repr(DecimalType(10, 2))
+    >>> to_type_string(DecimalType(10, 2)), repr(DecimalType(10, 2))
     ('DECIMAL(10, 2)', 'DecimalType(10, 2, true)')
 
     :param precision: the number of digits, from 1 to 38 (default 10).
@@ -440,7 +449,7 @@ def _check_fraction_precision(kind: str, precision: int) -> None:
 class TimeType(AtomicType):
     """Time of day without time zone: SQL ``TIME(p)``.
 
-    >>> str(TimeType()), repr(TimeType())
+    >>> to_type_string(TimeType()), repr(TimeType())
     ('TIME(0)', 'TimeType(0, true)')
 
     :param precision: the number of digits of fractional seconds, from 0 to 9 (default 0).
@@ -476,7 +485,7 @@ class TimeType(AtomicType):
 class TimestampType(AtomicType):
     """Timestamp without time zone: SQL ``TIMESTAMP(p)``.
 
-    >>> str(TimestampType()), repr(TimestampType(3))
+    >>> to_type_string(TimestampType()), repr(TimestampType(3))
     ('TIMESTAMP(6)', 'TimestampType(3, true)')
 
     :param precision: the number of digits of fractional seconds, from 0 to 9 (default 6).
@@ -513,7 +522,7 @@ class LocalZonedTimestampType(AtomicType):
 
     Flink prints it as ``TIMESTAMP_LTZ(p)``:
 
-    >>> str(LocalZonedTimestampType(3)), repr(LocalZonedTimestampType(3))
+    >>> to_type_string(LocalZonedTimestampType(3)), repr(LocalZonedTimestampType(3))
     ('TIMESTAMP_LTZ(3)', 'LocalZonedTimestampType(3, true)')
 
     :param precision: the number of digits of fractional seconds, from 0 to 9 (default 6).
@@ -638,7 +647,7 @@ class YearMonthIntervalType(AtomicType):
 
     Flink prints ``INTERVAL YEAR(p)``, ``INTERVAL YEAR(p) TO MONTH`` or ``INTERVAL MONTH``:
 
-    >>> str(DataTypes.INTERVAL(DataTypes.YEAR(), DataTypes.MONTH()))
+    >>> to_type_string(DataTypes.INTERVAL(DataTypes.YEAR(), DataTypes.MONTH()))
     'INTERVAL YEAR(2) TO MONTH'
 
     :param resolution: one of :class:`YearMonthIntervalType.YearMonthResolution`.
@@ -694,7 +703,7 @@ class DayTimeIntervalType(AtomicType):
     Flink prints it by resolution, e.g. ``INTERVAL SECOND(3)``, ``INTERVAL DAY(2) TO SECOND(6)``,
     ``INTERVAL HOUR TO MINUTE``:
 
-    >>> str(DataTypes.INTERVAL(DataTypes.DAY(), DataTypes.SECOND(3)))
+    >>> to_type_string(DataTypes.INTERVAL(DataTypes.DAY(), DataTypes.SECOND(3)))
     'INTERVAL DAY(2) TO SECOND(3)'
 
     :param resolution: one of :class:`DayTimeIntervalType.DayTimeResolution`.
@@ -850,7 +859,7 @@ def _from_resolution(upper: Resolution,
 class ArrayType(DataType):
     """Array of elements of one type: SQL ``ARRAY<t>``.
 
-    >>> str(ArrayType(IntType(False))), repr(ArrayType(IntType()))
+    >>> to_type_string(ArrayType(IntType(False))), repr(ArrayType(IntType()))
     ('ARRAY<INT NOT NULL>', 'ArrayType(IntType(true), true)')
 
     :param element_type: the type of the elements.
@@ -866,7 +875,7 @@ class ArrayType(DataType):
         return "ArrayType(%r, %s)" % (self.element_type, _bool_str(self._nullable))
 
     def _sql(self) -> str:
-        return "ARRAY<%s>" % self.element_type
+        return "ARRAY<%s>" % to_type_string(self.element_type)
 
 
 _LIST_VIEW_CLASS = "org.apache.flink.table.api.dataview.ListView"
@@ -876,9 +885,9 @@ _MAP_VIEW_CLASS = "org.apache.flink.table.api.dataview.MapView"
 class ListViewType(DataType):
     """The type of a ``ListView``; only for accumulator types of aggregate functions.
 
-    Flink represents it as a structured type, which is what ``str()`` prints:
+    Flink represents it as a structured type, which is its type string:
 
-    >>> str(ListViewType(BigIntType()))
+    >>> to_type_string(ListViewType(BigIntType()))
     "STRUCTURED<'org.apache.flink.table.api.dataview.ListView', `list` ARRAY<BIGINT>>"
 
     :param element_type: the type of the elements of the list view.
@@ -897,17 +906,17 @@ class ListViewType(DataType):
     def __repr__(self) -> str:
         return "ListViewType(%r)" % (self._element_type,)
 
-    def __str__(self) -> str:
+    def _type_string(self) -> str:
         return self._sql()
 
     def _sql(self) -> str:
-        return "STRUCTURED<'%s', `list` ARRAY<%s>>" % (_LIST_VIEW_CLASS, self._element_type)
+        return "STRUCTURED<'%s', `list` ARRAY<%s>>" % (_LIST_VIEW_CLASS, to_type_string(self._element_type))
 
 
 class MapType(DataType):
     """Map from keys of one type to values of another: SQL ``MAP<k, v>``.
 
-    >>> str(MapType(VarCharType(2147483647), BigIntType()))
+    >>> to_type_string(MapType(VarCharType(2147483647), BigIntType()))
     'MAP<STRING, BIGINT>'
 
     :param key_type: the type of the keys.
@@ -926,15 +935,15 @@ class MapType(DataType):
         return "MapType(%r, %r, %s)" % (self.key_type, self.value_type, _bool_str(self._nullable))
 
     def _sql(self) -> str:
-        return "MAP<%s, %s>" % (self.key_type, self.value_type)
+        return "MAP<%s, %s>" % (to_type_string(self.key_type), to_type_string(self.value_type))
 
 
 class MapViewType(DataType):
     """The type of a ``MapView``; only for accumulator types of aggregate functions.
 
-    Flink represents it as a structured type, which is what ``str()`` prints:
+    Flink represents it as a structured type, which is its type string:
 
-    >>> str(MapViewType(VarCharType(2147483647), BigIntType()))
+    >>> to_type_string(MapViewType(VarCharType(2147483647), BigIntType()))
     "STRUCTURED<'org.apache.flink.table.api.dataview.MapView', `map` MAP<STRING, BIGINT>>"
 
     :param key_type: the type of the keys of the map view.
@@ -961,12 +970,12 @@ class MapViewType(DataType):
     def __repr__(self) -> str:
         return "MapViewType(%r, %r)" % (self._key_type, self._value_type)
 
-    def __str__(self) -> str:
+    def _type_string(self) -> str:
         return self._sql()
 
     def _sql(self) -> str:
         return "STRUCTURED<'%s', `map` MAP<%s, %s>>" % (
-            _MAP_VIEW_CLASS, self._key_type, self._value_type)
+            _MAP_VIEW_CLASS, to_type_string(self._key_type), to_type_string(self._value_type))
 
 
 class MultisetType(DataType):
@@ -985,7 +994,23 @@ class MultisetType(DataType):
         return "MultisetType(%r, %s)" % (self.element_type, _bool_str(self._nullable))
 
     def _sql(self) -> str:
-        return "MULTISET<%s>" % self.element_type
+        return "MULTISET<%s>" % to_type_string(self.element_type)
+
+
+def to_type_string(data_type: DataType) -> str:
+    """The Flink SQL type string of a type: the form in which types cross to the bridge and the
+    workers, and which Flink's Java side prints (``print_schema``, ``TableSchema``).
+
+    ``str()`` of a type prints only its name, as in PyFlink; :func:`parse_type_string` reads this
+    string back.
+
+    >>> to_type_string(DataTypes.DECIMAL(10, 2, nullable=False)), str(DataTypes.DECIMAL(10, 2))
+    ('DECIMAL(10, 2) NOT NULL', 'DECIMAL')
+
+    :param data_type: the type.
+    :return: the type string, ending in ``NOT NULL`` when the type is not nullable.
+    """
+    return data_type._type_string()
 
 
 def _quote_name(name: str) -> str:
@@ -1057,10 +1082,10 @@ class RowType(DataType):
     name or position, and a slice gives a new row type.
 
     >>> row = RowType([RowField("a", IntType()), RowField("b", VarCharType(2147483647))])
-    >>> str(row)
+    >>> to_type_string(row)
     'ROW<`a` INT, `b` STRING>'
     >>> row.field_names(), str(row["b"]), str(row[0]), len(row)
-    (['a', 'b'], 'RowField(b, STRING)', 'RowField(a, INT)', 2)
+    (['a', 'b'], 'RowField(b, VARCHAR)', 'RowField(a, INT)', 2)
 
     Field descriptions are kept on the fields but not printed, as in PyFlink's schemas.
 
@@ -1083,7 +1108,7 @@ class RowType(DataType):
         Takes either a :class:`RowField`, or a name and a type (a :class:`DataType` or a type
         string for :func:`parse_type_string`).
 
-        >>> str(RowType().add("a", IntType()).add(RowField("b", VarCharType(10))).add("c", "DATE"))
+        >>> to_type_string(RowType().add("a", IntType()).add(RowField("b", VarCharType(10))).add("c", "DATE"))
         'ROW<`a` INT, `b` VARCHAR(10), `c` DATE>'
 
         :param field: the field, or the name of the new field.
@@ -1137,7 +1162,7 @@ class RowType(DataType):
 
     def _sql(self) -> str:
         return "ROW<%s>" % ", ".join(
-            "%s %s" % (_quote_name(f.name), f.data_type) for f in self.fields)
+            "%s %s" % (_quote_name(f.name), to_type_string(f.data_type)) for f in self.fields)
 
     def field_names(self) -> List[str]:
         """The names of all fields.
@@ -1159,7 +1184,8 @@ class UserDefinedType(DataType):
 
     Subclasses implement :meth:`sql_type`, :meth:`module`, :meth:`serialize` and
     :meth:`deserialize`. A value whose class has a ``__UDT__`` attribute is inferred to be of
-    that type. ``str()`` prints the underlying SQL type.
+    that type. Its type string (:func:`to_type_string`) is the underlying SQL type's; ``str()``
+    prints the class name in lower case, as in PyFlink.
 
     .. note:: PyFlink marks this as for Flink's internal use.
     """
@@ -1266,7 +1292,7 @@ class UserDefinedType(DataType):
 class DataTypes:
     """Factories of all data types of the Table & SQL API.
 
-    >>> str(DataTypes.ROW([DataTypes.FIELD("id", DataTypes.BIGINT(False)),
+    >>> to_type_string(DataTypes.ROW([DataTypes.FIELD("id", DataTypes.BIGINT(False)),
     ...                    DataTypes.FIELD("tags", DataTypes.ARRAY(DataTypes.STRING()))]))
     'ROW<`id` BIGINT NOT NULL, `tags` ARRAY<STRING>>'
     """
@@ -1592,9 +1618,9 @@ class DataTypes:
         ``DAY TO HOUR``, ``DAY TO MINUTE``, ``DAY TO SECOND``, ``HOUR``, ``HOUR TO MINUTE``,
         ``HOUR TO SECOND``, ``MINUTE``, ``MINUTE TO SECOND`` and ``SECOND``.
 
-        >>> str(DataTypes.INTERVAL(DataTypes.SECOND(3)))
+        >>> to_type_string(DataTypes.INTERVAL(DataTypes.SECOND(3)))
         'INTERVAL SECOND(3)'
-        >>> str(DataTypes.INTERVAL(DataTypes.DAY(), DataTypes.SECOND()))
+        >>> to_type_string(DataTypes.INTERVAL(DataTypes.DAY(), DataTypes.SECOND()))
         'INTERVAL DAY(2) TO SECOND(6)'
 
         :param upper_resolution: the upper resolution.
@@ -1962,8 +1988,8 @@ class _TypeParser:
 def parse_type_string(s: str) -> DataType:
     """Parse a Flink SQL type string into a :class:`DataType`.
 
-    Accepts what ``str()`` of a type prints (so ``str(parse_type_string(x)) == x`` for those
-    strings) and the rest of Flink's type grammar: keywords in any case, the synonyms
+    Accepts what :func:`to_type_string` prints (so ``to_type_string(parse_type_string(x)) == x``
+    for those strings) and the rest of Flink's type grammar: keywords in any case, the synonyms
     ``INTEGER``, ``DEC``, ``NUMERIC`` and ``DOUBLE PRECISION``, defaults such as ``DECIMAL``
     (``DECIMAL(10, 0)``), ``VARCHAR`` (``VARCHAR(1)``), ``TIME`` (``TIME(0)``) and ``TIMESTAMP``
     (``TIMESTAMP(6)``), ``TIMESTAMP(3) WITH LOCAL TIME ZONE`` and ``WITHOUT TIME ZONE``,
@@ -1973,7 +1999,7 @@ def parse_type_string(s: str) -> DataType:
 
     >>> parse_type_string("INT NOT NULL ARRAY")
     ArrayType(IntType(false), true)
-    >>> str(parse_type_string("timestamp(3) with local time zone"))
+    >>> to_type_string(parse_type_string("timestamp(3) with local time zone"))
     'TIMESTAMP_LTZ(3)'
 
     :param s: the type string.
@@ -2183,7 +2209,7 @@ def _infer_schema_from_data(elements: Iterable[Any],
                             names: Optional[Sequence[str]] = None) -> RowType:
     """The row type PyFlink infers for ``from_elements(elements)`` without a schema.
 
-    >>> str(_infer_schema_from_data([(1, 'x'), (None, 'y')]))
+    >>> to_type_string(_infer_schema_from_data([(1, 'x'), (None, 'y')]))
     'ROW<`_1` BIGINT, `_2` STRING>'
 
     :param elements: the rows (tuples, lists, :class:`Row`, dicts or objects).

@@ -25,7 +25,7 @@ from pyflink_table._functions import FunctionContext, ScalarFunction, UserDefine
 from pyflink_table._table_functions import TableFunction, udtf
 from pyflink_table.errors import TableException
 from pyflink_table.expression import Expression
-from pyflink_table.types import DataType
+from pyflink_table.types import DataType, to_type_string
 
 __all__ = [
     "FunctionContext",
@@ -74,9 +74,9 @@ class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
         batched = self._pyspark_udf(sc, worker_scalar, arrow_batches=True)
         per_row = self._pyspark_udf(sc, worker_scalar, arrow_batches=False)
         j_function = bridge().udf.PythonScalarFunction(self._name, batched._judf, per_row._judf,
-                                                       self._func_type != "general", str(self._result_type))
+                                                       self._func_type != "general", to_type_string(self._result_type))
         if self._input_types is not None:
-            j_function.setInputTypes(to_string_array([str(t) for t in self._input_types]))
+            j_function.setInputTypes(to_string_array([to_type_string(t) for t in self._input_types]))
         return j_function
 
     def __call__(self, *args: Any) -> Expression[Any]:
@@ -96,8 +96,8 @@ class UserDefinedScalarFunctionWrapper(UserDefinedFunctionWrapper):
 
         spark_type = _spark_type(self._result_type)
         evaluator = worker_scalar.ScalarEvaluator(
-            self._user_function(), self._name, str(self._result_type),
-            [str(t) for t in self._input_types] if self._input_types is not None else None,
+            self._user_function(), self._name, to_type_string(self._result_type),
+            [to_type_string(t) for t in self._input_types] if self._input_types is not None else None,
             self._func_type == "pandas", _metrics_accumulator(sc, self._name),
             arrow_batches, pyarrow=self._func_type == "pyarrow",
         )

@@ -20,6 +20,7 @@ from pyflink_table import (
 )
 from pyflink_table.catalog import CatalogDescriptor, ObjectPath
 from pyflink_table.expressions import descriptor, map_
+from pyflink_table.types import to_type_string
 
 from conftest import rows
 
@@ -142,7 +143,7 @@ def test_to_and_from_changelog(t_env: TableEnvironment) -> None:
     t = t_env.from_elements([(1, "a"), (2, "b")], ["x", "y"])
     out = t.to_changelog()
     assert out.get_schema().get_field_names() == ["op", "x", "y"]
-    assert str(out.get_schema().get_field_data_type("op")) == "STRING"  # nullable, as Flink's plan types it
+    assert to_type_string(out.get_schema().get_field_data_type("op")) == "STRING"  # nullable, as Flink's plan types it
     assert rows(out) == [("INSERT", 1, "a"), ("INSERT", 2, "b")]
     custom = t.to_changelog(descriptor("op_code").as_argument("op"),
                             map_("INSERT, UPDATE_AFTER", "I", "DELETE", "D").as_argument("op_mapping"))

@@ -11,7 +11,7 @@ import pytest
 from pyflink_table import DataTypes, Row, TableEnvironment
 from pyflink_table.descriptors import Rowtime, Schema
 from pyflink_table.expressions import col
-from pyflink_table.types import _create_type_verifier
+from pyflink_table.types import _create_type_verifier, to_type_string
 
 from conftest import sorted_rows
 
@@ -277,7 +277,7 @@ def test_from_elements_of_row_expressions(t_env: TableEnvironment) -> None:
                             DataTypes.FIELD("c", DataTypes.FLOAT())])
     t = t_env.from_elements([row(1, "abc", 2.0), row(2, "def", 3.0)], schema)
     assert t.get_schema().get_field_names() == ["a", "b", "c"]
-    assert [str(x).replace(" NOT NULL", "") for x in t.get_schema().get_field_data_types()] == \
+    assert [to_type_string(x).replace(" NOT NULL", "") for x in t.get_schema().get_field_data_types()] == \
         ["BIGINT", "STRING", "FLOAT"]
     assert sorted_rows(t) == [(1, "abc", 2.0), (2, "def", 3.0)]
     with pytest.raises(ValueError, match="doesn't support part of the elements are Expression"):

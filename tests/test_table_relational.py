@@ -11,6 +11,7 @@ from conftest import rows, sorted_rows
 from pyflink_table import DataTypes, Row
 from pyflink_table.errors import ValidationException
 from pyflink_table.expressions import call, col, lit
+from pyflink_table.types import to_type_string
 
 DATA = [(1, "a", 10, 1.5), (2, "b", 20, 2.5), (3, "a", None, 3.5), (4, None, 40, None), (5, "b", 50, 0.5)]
 SCHEMA = DataTypes.ROW([DataTypes.FIELD("id", DataTypes.INT()), DataTypes.FIELD("k", DataTypes.STRING()),
@@ -119,7 +120,7 @@ def test_set_operations(t_env) -> None:  # type: ignore[no-untyped-def]
     ints = t_env.from_elements([(1,)], DataTypes.ROW([DataTypes.FIELD("x", DataTypes.INT())]))
     doubles = t_env.from_elements([(2.5,)], DataTypes.ROW([DataTypes.FIELD("x", DataTypes.DOUBLE())]))
     widened = ints.union_all(doubles)
-    assert str(widened.get_schema().get_field_data_type("x")) == "DOUBLE"
+    assert to_type_string(widened.get_schema().get_field_data_type("x")) == "DOUBLE"
     assert sorted_rows(widened) == [(1.0,), (2.5,)]
     strings = t_env.from_elements([("x",)], ["x"])
     with pytest.raises(ValidationException, match="Could not find a common type at position 0 for 'INT' and 'STRING'"):
@@ -140,7 +141,7 @@ def test_from_elements_and_pandas(t_env) -> None:  # type: ignore[no-untyped-def
     pdf = pd.DataFrame({"a": [1, 2], "b": ["x", None], "t": pd.to_datetime(["2024-01-02 03:04:05.5", None])})
     p = t_env.from_pandas(pdf)
     # Inferred from the Arrow schema, as PyFlink does (measured: BIGINT, STRING, TIMESTAMP(9)).
-    assert [str(x) for x in p.get_schema().get_field_data_types()] == ["BIGINT", "STRING", "TIMESTAMP(9)"]
+    assert [to_type_string(x) for x in p.get_schema().get_field_data_types()] == ["BIGINT", "STRING", "TIMESTAMP(9)"]
     back = p.to_pandas()
     assert [str(x) for x in back.dtypes] == ["int64", "object", "datetime64[ns]"]
     assert back["b"].tolist() == ["x", None]

@@ -9,7 +9,7 @@ from typing import Any, List, Optional, Tuple
 import pytest
 
 from pyflink_table.java_gateway import bridge
-from pyflink_table.types import parse_type_string
+from pyflink_table.types import parse_type_string, to_type_string
 
 _FILE = Path(__file__).with_name("type_strings.txt")
 
@@ -41,7 +41,7 @@ def test_python_parser(written: str, canonical: Optional[str]) -> None:
         with pytest.raises(ValueError):
             parse_type_string(written)
     else:
-        assert str(parse_type_string(written)) == canonical
+        assert to_type_string(parse_type_string(written)) == canonical
 
 
 def test_java_parser(t_env: Any) -> None:

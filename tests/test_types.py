@@ -36,6 +36,7 @@ from pyflink_table.types import (
     _infer_type,
     _merge_type,
     parse_type_string,
+    to_type_string,
 )
 
 D = DataTypes
@@ -53,98 +54,101 @@ class Obj:
 # str() and repr() of every type
 # ------------------------------------------------------------------------------------------------
 
-# (DataTypes expression, PyFlink repr, string Flink's Java side prints), measured on PyFlink 2.3.
+# (DataTypes expression, PyFlink repr, PyFlink str, type string Flink's Java side prints), measured on
+# PyFlink 2.3.
 TYPES = [
-    ('D.NULL()', 'NullType(true)', 'NULL'),
-    ('D.CHAR(3)', 'CharType(3, true)', 'CHAR(3)'),
-    ('D.CHAR(3, False)', 'CharType(3, false)', 'CHAR(3) NOT NULL'),
-    ('D.VARCHAR(10)', 'VarCharType(10, true)', 'VARCHAR(10)'),
-    ('D.VARCHAR(2147483647)', 'VarCharType(2147483647, true)', 'STRING'),
-    ('D.STRING()', 'VarCharType(2147483647, true)', 'STRING'),
-    ('D.STRING(False)', 'VarCharType(2147483647, false)', 'STRING NOT NULL'),
-    ('D.BOOLEAN()', 'BooleanType(true)', 'BOOLEAN'),
-    ('D.BOOLEAN(nullable=False)', 'BooleanType(false)', 'BOOLEAN NOT NULL'),
-    ('D.BYTES()', 'VarBinaryType(2147483647, true)', 'BYTES'),
-    ('D.BINARY(3)', 'BinaryType(3, true)', 'BINARY(3)'),
-    ('D.VARBINARY(5)', 'VarBinaryType(5, true)', 'VARBINARY(5)'),
-    ('D.VARBINARY(2147483647, False)', 'VarBinaryType(2147483647, false)', 'BYTES NOT NULL'),
-    ('D.DECIMAL(10, 2)', 'DecimalType(10, 2, true)', 'DECIMAL(10, 2)'),
-    ('D.DECIMAL(38, 18)', 'DecimalType(38, 18, true)', 'DECIMAL(38, 18)'),
-    ('D.DECIMAL(1, 0, False)', 'DecimalType(1, 0, false)', 'DECIMAL(1, 0) NOT NULL'),
-    ('D.TINYINT()', 'TinyIntType(true)', 'TINYINT'),
-    ('D.SMALLINT()', 'SmallIntType(true)', 'SMALLINT'),
-    ('D.INT()', 'IntType(true)', 'INT'),
-    ('D.INT(False)', 'IntType(false)', 'INT NOT NULL'),
-    ('D.BIGINT()', 'BigIntType(true)', 'BIGINT'),
-    ('D.BIGINT(False)', 'BigIntType(false)', 'BIGINT NOT NULL'),
-    ('D.FLOAT()', 'FloatType(true)', 'FLOAT'),
-    ('D.DOUBLE()', 'DoubleType(true)', 'DOUBLE'),
-    ('D.DOUBLE(False)', 'DoubleType(false)', 'DOUBLE NOT NULL'),
-    ('D.DATE()', 'DateType(true)', 'DATE'),
-    ('D.TIME()', 'TimeType(0, true)', 'TIME(0)'),
-    ('D.TIME(3)', 'TimeType(3, true)', 'TIME(3)'),
-    ('D.TIME(9, False)', 'TimeType(9, false)', 'TIME(9) NOT NULL'),
-    ('D.TIMESTAMP()', 'TimestampType(6, true)', 'TIMESTAMP(6)'),
-    ('D.TIMESTAMP(0)', 'TimestampType(0, true)', 'TIMESTAMP(0)'),
-    ('D.TIMESTAMP(3)', 'TimestampType(3, true)', 'TIMESTAMP(3)'),
-    ('D.TIMESTAMP(9)', 'TimestampType(9, true)', 'TIMESTAMP(9)'),
-    ('D.TIMESTAMP(3, False)', 'TimestampType(3, false)', 'TIMESTAMP(3) NOT NULL'),
-    ('D.TIMESTAMP_WITH_LOCAL_TIME_ZONE()', 'LocalZonedTimestampType(6, true)', 'TIMESTAMP_LTZ(6)'),
-    ('D.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3)', 'LocalZonedTimestampType(3, true)', 'TIMESTAMP_LTZ(3)'),
-    ('D.TIMESTAMP_LTZ()', 'LocalZonedTimestampType(6, true)', 'TIMESTAMP_LTZ(6)'),
-    ('D.TIMESTAMP_LTZ(3)', 'LocalZonedTimestampType(3, true)', 'TIMESTAMP_LTZ(3)'),
-    ('D.TIMESTAMP_LTZ(3, False)', 'LocalZonedTimestampType(3, false)', 'TIMESTAMP_LTZ(3) NOT NULL'),
-    ('D.ARRAY(D.INT())', 'ArrayType(IntType(true), true)', 'ARRAY<INT>'),
-    ('D.ARRAY(D.INT(False))', 'ArrayType(IntType(false), true)', 'ARRAY<INT NOT NULL>'),
-    ('D.ARRAY(D.INT(), False)', 'ArrayType(IntType(true), false)', 'ARRAY<INT> NOT NULL'),
-    ('D.ARRAY(D.ARRAY(D.STRING()))', 'ArrayType(ArrayType(VarCharType(2147483647, true), true), true)', 'ARRAY<ARRAY<STRING>>'),
-    ('D.MAP(D.STRING(), D.BIGINT())', 'MapType(VarCharType(2147483647, true), BigIntType(true), true)', 'MAP<STRING, BIGINT>'),
-    ('D.MAP(D.STRING(False), D.BIGINT(False), False)', 'MapType(VarCharType(2147483647, false), BigIntType(false), false)', 'MAP<STRING NOT NULL, BIGINT NOT NULL> NOT NULL'),
-    ('D.MULTISET(D.STRING())', 'MultisetType(VarCharType(2147483647, true), true)', 'MULTISET<STRING>'),
-    ('D.MULTISET(D.INT(False), False)', 'MultisetType(IntType(false), false)', 'MULTISET<INT NOT NULL> NOT NULL'),
-    ("D.ROW([D.FIELD('a', D.INT()), D.FIELD('b', D.STRING())])", 'RowType(RowField(a, IntType(true), ...),RowField(b, VarCharType(2147483647, true), ...))', 'ROW<`a` INT, `b` STRING>'),
-    ("D.ROW([D.FIELD('a', D.INT(), 'a description'), D.FIELD('b c', D.STRING(False))])", 'RowType(RowField(a, IntType(true), a description),RowField(b c, VarCharType(2147483647, false), ...))', 'ROW<`a` INT, `b c` STRING NOT NULL>'),
-    ("D.ROW([D.FIELD('a`b', D.INT())])", 'RowType(RowField(a`b, IntType(true), ...))', 'ROW<`a``b` INT>'),
-    ('D.ROW([])', 'RowType()', 'ROW<>'),
-    ('D.ROW()', 'RowType()', 'ROW<>'),
-    ("D.ROW([D.FIELD('a', D.INT())], False)", 'RowType(RowField(a, IntType(true), ...))', 'ROW<`a` INT> NOT NULL'),
-    ("D.ROW([D.FIELD('x', D.ROW([D.FIELD('y', D.ARRAY(D.DECIMAL(5, 1)))]))])", 'RowType(RowField(x, RowType(RowField(y, ArrayType(DecimalType(5, 1, true), true), ...)), ...))', 'ROW<`x` ROW<`y` ARRAY<DECIMAL(5, 1)>>>'),
-    ("D.ARRAY(D.ROW([D.FIELD('x', D.MAP(D.INT(), D.ARRAY(D.STRING(False))))]))", 'ArrayType(RowType(RowField(x, MapType(IntType(true), ArrayType(VarCharType(2147483647, false), true), true), ...)), true)', 'ARRAY<ROW<`x` MAP<INT, ARRAY<STRING NOT NULL>>>>'),
-    ('D.INTERVAL(D.SECOND())', 'DayTimeIntervalType(true)', 'INTERVAL SECOND(6)'),
-    ('D.INTERVAL(D.SECOND(3))', 'DayTimeIntervalType(true)', 'INTERVAL SECOND(3)'),
-    ('D.INTERVAL(D.MINUTE())', 'DayTimeIntervalType(true)', 'INTERVAL MINUTE'),
-    ('D.INTERVAL(D.HOUR())', 'DayTimeIntervalType(true)', 'INTERVAL HOUR'),
-    ('D.INTERVAL(D.DAY())', 'DayTimeIntervalType(true)', 'INTERVAL DAY(2)'),
-    ('D.INTERVAL(D.DAY(5))', 'DayTimeIntervalType(true)', 'INTERVAL DAY(5)'),
-    ('D.INTERVAL(D.DAY(), D.HOUR())', 'DayTimeIntervalType(true)', 'INTERVAL DAY(2) TO HOUR'),
-    ('D.INTERVAL(D.DAY(), D.MINUTE())', 'DayTimeIntervalType(true)', 'INTERVAL DAY(2) TO MINUTE'),
-    ('D.INTERVAL(D.DAY(), D.SECOND())', 'DayTimeIntervalType(true)', 'INTERVAL DAY(2) TO SECOND(6)'),
-    ('D.INTERVAL(D.DAY(4), D.SECOND(2))', 'DayTimeIntervalType(true)', 'INTERVAL DAY(4) TO SECOND(2)'),
-    ('D.INTERVAL(D.HOUR(), D.MINUTE())', 'DayTimeIntervalType(true)', 'INTERVAL HOUR TO MINUTE'),
-    ('D.INTERVAL(D.HOUR(), D.SECOND(3))', 'DayTimeIntervalType(true)', 'INTERVAL HOUR TO SECOND(3)'),
-    ('D.INTERVAL(D.MINUTE(), D.SECOND(2))', 'DayTimeIntervalType(true)', 'INTERVAL MINUTE TO SECOND(2)'),
-    ('D.INTERVAL(D.YEAR())', 'YearMonthIntervalType(true)', 'INTERVAL YEAR(2)'),
-    ('D.INTERVAL(D.YEAR(4))', 'YearMonthIntervalType(true)', 'INTERVAL YEAR(4)'),
-    ('D.INTERVAL(D.MONTH())', 'YearMonthIntervalType(true)', 'INTERVAL MONTH'),
-    ('D.INTERVAL(D.YEAR(), D.MONTH())', 'YearMonthIntervalType(true)', 'INTERVAL YEAR(2) TO MONTH'),
-    ('D.INTERVAL(D.YEAR(3), D.MONTH())', 'YearMonthIntervalType(true)', 'INTERVAL YEAR(2) TO MONTH'),
-    ('D.LIST_VIEW(D.BIGINT())', 'ListViewType(BigIntType(true))', "STRUCTURED<'org.apache.flink.table.api.dataview.ListView', `list` ARRAY<BIGINT>>"),
-    ('D.MAP_VIEW(D.STRING(), D.BIGINT())', 'MapViewType(VarCharType(2147483647, true), BigIntType(true))', "STRUCTURED<'org.apache.flink.table.api.dataview.MapView', `map` MAP<STRING, BIGINT>>"),
+    ('D.NULL()', 'NullType(true)', 'NULL', 'NULL'),
+    ('D.CHAR(3)', 'CharType(3, true)', 'CHAR', 'CHAR(3)'),
+    ('D.CHAR(3, False)', 'CharType(3, false)', 'CHAR', 'CHAR(3) NOT NULL'),
+    ('D.VARCHAR(10)', 'VarCharType(10, true)', 'VARCHAR', 'VARCHAR(10)'),
+    ('D.VARCHAR(2147483647)', 'VarCharType(2147483647, true)', 'VARCHAR', 'STRING'),
+    ('D.STRING()', 'VarCharType(2147483647, true)', 'VARCHAR', 'STRING'),
+    ('D.STRING(False)', 'VarCharType(2147483647, false)', 'VARCHAR', 'STRING NOT NULL'),
+    ('D.BOOLEAN()', 'BooleanType(true)', 'BOOLEAN', 'BOOLEAN'),
+    ('D.BOOLEAN(nullable=False)', 'BooleanType(false)', 'BOOLEAN', 'BOOLEAN NOT NULL'),
+    ('D.BYTES()', 'VarBinaryType(2147483647, true)', 'VARBINARY', 'BYTES'),
+    ('D.BINARY(3)', 'BinaryType(3, true)', 'BINARY', 'BINARY(3)'),
+    ('D.VARBINARY(5)', 'VarBinaryType(5, true)', 'VARBINARY', 'VARBINARY(5)'),
+    ('D.VARBINARY(2147483647, False)', 'VarBinaryType(2147483647, false)', 'VARBINARY', 'BYTES NOT NULL'),
+    ('D.DECIMAL(10, 2)', 'DecimalType(10, 2, true)', 'DECIMAL', 'DECIMAL(10, 2)'),
+    ('D.DECIMAL(38, 18)', 'DecimalType(38, 18, true)', 'DECIMAL', 'DECIMAL(38, 18)'),
+    ('D.DECIMAL(1, 0, False)', 'DecimalType(1, 0, false)', 'DECIMAL', 'DECIMAL(1, 0) NOT NULL'),
+    ('D.TINYINT()', 'TinyIntType(true)', 'TINYINT', 'TINYINT'),
+    ('D.SMALLINT()', 'SmallIntType(true)', 'SMALLINT', 'SMALLINT'),
+    ('D.INT()', 'IntType(true)', 'INT', 'INT'),
+    ('D.INT(False)', 'IntType(false)', 'INT', 'INT NOT NULL'),
+    ('D.BIGINT()', 'BigIntType(true)', 'BIGINT', 'BIGINT'),
+    ('D.BIGINT(False)', 'BigIntType(false)', 'BIGINT', 'BIGINT NOT NULL'),
+    ('D.FLOAT()', 'FloatType(true)', 'FLOAT', 'FLOAT'),
+    ('D.DOUBLE()', 'DoubleType(true)', 'DOUBLE', 'DOUBLE'),
+    ('D.DOUBLE(False)', 'DoubleType(false)', 'DOUBLE', 'DOUBLE NOT NULL'),
+    ('D.DATE()', 'DateType(true)', 'DATE', 'DATE'),
+    ('D.TIME()', 'TimeType(0, true)', 'TIME', 'TIME(0)'),
+    ('D.TIME(3)', 'TimeType(3, true)', 'TIME', 'TIME(3)'),
+    ('D.TIME(9, False)', 'TimeType(9, false)', 'TIME', 'TIME(9) NOT NULL'),
+    ('D.TIMESTAMP()', 'TimestampType(6, true)', 'TIMESTAMP', 'TIMESTAMP(6)'),
+    ('D.TIMESTAMP(0)', 'TimestampType(0, true)', 'TIMESTAMP', 'TIMESTAMP(0)'),
+    ('D.TIMESTAMP(3)', 'TimestampType(3, true)', 'TIMESTAMP', 'TIMESTAMP(3)'),
+    ('D.TIMESTAMP(9)', 'TimestampType(9, true)', 'TIMESTAMP', 'TIMESTAMP(9)'),
+    ('D.TIMESTAMP(3, False)', 'TimestampType(3, false)', 'TIMESTAMP', 'TIMESTAMP(3) NOT NULL'),
+    ('D.TIMESTAMP_WITH_LOCAL_TIME_ZONE()', 'LocalZonedTimestampType(6, true)', 'LOCALZONEDTIMESTAMP', 'TIMESTAMP_LTZ(6)'),
+    ('D.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3)', 'LocalZonedTimestampType(3, true)', 'LOCALZONEDTIMESTAMP', 'TIMESTAMP_LTZ(3)'),
+    ('D.TIMESTAMP_LTZ()', 'LocalZonedTimestampType(6, true)', 'LOCALZONEDTIMESTAMP', 'TIMESTAMP_LTZ(6)'),
+    ('D.TIMESTAMP_LTZ(3)', 'LocalZonedTimestampType(3, true)', 'LOCALZONEDTIMESTAMP', 'TIMESTAMP_LTZ(3)'),
+    ('D.TIMESTAMP_LTZ(3, False)', 'LocalZonedTimestampType(3, false)', 'LOCALZONEDTIMESTAMP', 'TIMESTAMP_LTZ(3) NOT NULL'),
+    ('D.ARRAY(D.INT())', 'ArrayType(IntType(true), true)', 'ARRAY', 'ARRAY<INT>'),
+    ('D.ARRAY(D.INT(False))', 'ArrayType(IntType(false), true)', 'ARRAY', 'ARRAY<INT NOT NULL>'),
+    ('D.ARRAY(D.INT(), False)', 'ArrayType(IntType(true), false)', 'ARRAY', 'ARRAY<INT> NOT NULL'),
+    ('D.ARRAY(D.ARRAY(D.STRING()))', 'ArrayType(ArrayType(VarCharType(2147483647, true), true), true)', 'ARRAY', 'ARRAY<ARRAY<STRING>>'),
+    ('D.MAP(D.STRING(), D.BIGINT())', 'MapType(VarCharType(2147483647, true), BigIntType(true), true)', 'MAP', 'MAP<STRING, BIGINT>'),
+    ('D.MAP(D.STRING(False), D.BIGINT(False), False)', 'MapType(VarCharType(2147483647, false), BigIntType(false), false)', 'MAP', 'MAP<STRING NOT NULL, BIGINT NOT NULL> NOT NULL'),
+    ('D.MULTISET(D.STRING())', 'MultisetType(VarCharType(2147483647, true), true)', 'MULTISET', 'MULTISET<STRING>'),
+    ('D.MULTISET(D.INT(False), False)', 'MultisetType(IntType(false), false)', 'MULTISET', 'MULTISET<INT NOT NULL> NOT NULL'),
+    ("D.ROW([D.FIELD('a', D.INT()), D.FIELD('b', D.STRING())])", 'RowType(RowField(a, IntType(true), ...),RowField(b, VarCharType(2147483647, true), ...))', 'ROW', 'ROW<`a` INT, `b` STRING>'),
+    ("D.ROW([D.FIELD('a', D.INT(), 'a description'), D.FIELD('b c', D.STRING(False))])", 'RowType(RowField(a, IntType(true), a description),RowField(b c, VarCharType(2147483647, false), ...))', 'ROW', 'ROW<`a` INT, `b c` STRING NOT NULL>'),
+    ("D.ROW([D.FIELD('a`b', D.INT())])", 'RowType(RowField(a`b, IntType(true), ...))', 'ROW', 'ROW<`a``b` INT>'),
+    ('D.ROW([])', 'RowType()', 'ROW', 'ROW<>'),
+    ('D.ROW()', 'RowType()', 'ROW', 'ROW<>'),
+    ("D.ROW([D.FIELD('a', D.INT())], False)", 'RowType(RowField(a, IntType(true), ...))', 'ROW', 'ROW<`a` INT> NOT NULL'),
+    ("D.ROW([D.FIELD('x', D.ROW([D.FIELD('y', D.ARRAY(D.DECIMAL(5, 1)))]))])", 'RowType(RowField(x, RowType(RowField(y, ArrayType(DecimalType(5, 1, true), true), ...)), ...))', 'ROW', 'ROW<`x` ROW<`y` ARRAY<DECIMAL(5, 1)>>>'),
+    ("D.ARRAY(D.ROW([D.FIELD('x', D.MAP(D.INT(), D.ARRAY(D.STRING(False))))]))", 'ArrayType(RowType(RowField(x, MapType(IntType(true), ArrayType(VarCharType(2147483647, false), true), true), ...)), true)', 'ARRAY', 'ARRAY<ROW<`x` MAP<INT, ARRAY<STRING NOT NULL>>>>'),
+    ('D.INTERVAL(D.SECOND())', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL SECOND(6)'),
+    ('D.INTERVAL(D.SECOND(3))', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL SECOND(3)'),
+    ('D.INTERVAL(D.MINUTE())', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL MINUTE'),
+    ('D.INTERVAL(D.HOUR())', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL HOUR'),
+    ('D.INTERVAL(D.DAY())', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL DAY(2)'),
+    ('D.INTERVAL(D.DAY(5))', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL DAY(5)'),
+    ('D.INTERVAL(D.DAY(), D.HOUR())', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL DAY(2) TO HOUR'),
+    ('D.INTERVAL(D.DAY(), D.MINUTE())', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL DAY(2) TO MINUTE'),
+    ('D.INTERVAL(D.DAY(), D.SECOND())', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL DAY(2) TO SECOND(6)'),
+    ('D.INTERVAL(D.DAY(4), D.SECOND(2))', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL DAY(4) TO SECOND(2)'),
+    ('D.INTERVAL(D.HOUR(), D.MINUTE())', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL HOUR TO MINUTE'),
+    ('D.INTERVAL(D.HOUR(), D.SECOND(3))', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL HOUR TO SECOND(3)'),
+    ('D.INTERVAL(D.MINUTE(), D.SECOND(2))', 'DayTimeIntervalType(true)', 'DAYTIMEINTERVAL', 'INTERVAL MINUTE TO SECOND(2)'),
+    ('D.INTERVAL(D.YEAR())', 'YearMonthIntervalType(true)', 'YEARMONTHINTERVAL', 'INTERVAL YEAR(2)'),
+    ('D.INTERVAL(D.YEAR(4))', 'YearMonthIntervalType(true)', 'YEARMONTHINTERVAL', 'INTERVAL YEAR(4)'),
+    ('D.INTERVAL(D.MONTH())', 'YearMonthIntervalType(true)', 'YEARMONTHINTERVAL', 'INTERVAL MONTH'),
+    ('D.INTERVAL(D.YEAR(), D.MONTH())', 'YearMonthIntervalType(true)', 'YEARMONTHINTERVAL', 'INTERVAL YEAR(2) TO MONTH'),
+    ('D.INTERVAL(D.YEAR(3), D.MONTH())', 'YearMonthIntervalType(true)', 'YEARMONTHINTERVAL', 'INTERVAL YEAR(2) TO MONTH'),
+    ('D.LIST_VIEW(D.BIGINT())', 'ListViewType(BigIntType(true))', 'LISTVIEW', "STRUCTURED<'org.apache.flink.table.api.dataview.ListView', `list` ARRAY<BIGINT>>"),
+    ('D.MAP_VIEW(D.STRING(), D.BIGINT())', 'MapViewType(VarCharType(2147483647, true), BigIntType(true))', 'MAPVIEW', "STRUCTURED<'org.apache.flink.table.api.dataview.MapView', `map` MAP<STRING, BIGINT>>"),
+
 ]
 
 
-@pytest.mark.parametrize("expr,expected_repr,expected_str", TYPES)
-def test_type_str_and_repr(expr, expected_repr, expected_str):
+@pytest.mark.parametrize("expr,expected_repr,expected_str,expected_type_string", TYPES)
+def test_type_str_repr_and_type_string(expr, expected_repr, expected_str, expected_type_string):
     t = eval(expr)
     assert repr(t) == expected_repr
     assert str(t) == expected_str
+    assert to_type_string(t) == expected_type_string
 
 
-@pytest.mark.parametrize("expr,expected_repr,expected_str", TYPES)
-def test_type_str_parses_back(expr, expected_repr, expected_str):
+@pytest.mark.parametrize("expr,expected_repr,expected_str,expected_type_string", TYPES)
+def test_type_string_parses_back(expr, expected_repr, expected_str, expected_type_string):
     t = eval(expr)
-    parsed = parse_type_string(expected_str)
-    assert str(parsed) == expected_str
+    parsed = parse_type_string(expected_type_string)
+    assert to_type_string(parsed) == expected_type_string
     if "description" not in expr and "YEAR(3)" not in expr:
         # Equal as objects too (descriptions are not printed, so they cannot come back).
         assert parsed == t
@@ -184,7 +188,8 @@ def test_unsupported_interval_combination():
 def test_zoned_timestamp_type():
     # Flink's LogicalTypeParser: 'TIMESTAMP(3) WITH TIME ZONE' prints as itself.
     t = ZonedTimestampType(3)
-    assert str(t) == "TIMESTAMP(3) WITH TIME ZONE"
+    assert to_type_string(t) == "TIMESTAMP(3) WITH TIME ZONE"
+    assert str(t) == "ZONEDTIMESTAMP"  # measured on PyFlink 2.3
     assert repr(t) == "ZonedTimestampType(3, true)"
     assert parse_type_string("TIMESTAMP(3) WITH TIME ZONE") == t
 
@@ -233,8 +238,8 @@ def test_class_hierarchy(name, bases):
     assert [c.__name__ for c in cls.__mro__][1:-1] == bases
 
 
-@pytest.mark.parametrize("expr,expected_repr,expected_str", TYPES)
-def test_factory_class_matches_repr(expr, expected_repr, expected_str):
+@pytest.mark.parametrize("expr,expected_repr,expected_str,expected_type_string", TYPES)
+def test_factory_class_matches_repr(expr, expected_repr, expected_str, expected_type_string):
     # PyFlink's repr starts with the class name, so the factories return the same classes.
     assert type(eval(expr)).__name__ == expected_repr.split("(")[0]
 
@@ -449,8 +454,9 @@ def test_row_field():
     f = D.FIELD("a", D.INT(), "hello")
     assert f.description == "hello"
     assert D.FIELD("a", D.INT()).description == "..."
-    # PyFlink prints str(data_type) here, which is the type name; ours is the SQL string.
+    # PyFlink prints str(data_type) here, which is the type name (measured on PyFlink 2.3).
     assert str(D.FIELD("a", D.INT())) == "RowField(a, INT)"
+    assert str(D.FIELD("s", D.STRING(False))) == "RowField(s, VARCHAR)"
     assert repr(f) == "RowField(a, IntType(true), hello)"
 
 
@@ -556,13 +562,13 @@ PARSE_OK = [
 def test_parse(text, expected):
     # Flink prints a field description as '...'; descriptions are kept on the RowField but not
     # printed by str() (as in PyFlink, whose Python types reach Java without them).
-    assert str(parse_type_string(text)) == expected.replace(" '...'", "")
+    assert to_type_string(parse_type_string(text)) == expected.replace(" '...'", "")
 
 
 @pytest.mark.parametrize("text,expected", PARSE_OK)
 def test_parse_canonical_round_trip(text, expected):
     canonical = expected.replace(" '...'", "")
-    assert str(parse_type_string(canonical)) == canonical
+    assert to_type_string(parse_type_string(canonical)) == canonical
 
 
 def test_parse_keeps_descriptions_and_objects():
@@ -576,8 +582,8 @@ def test_parse_keeps_descriptions_and_objects():
     assert parse_type_string("INTERVAL DAY TO SECOND(3)") == D.INTERVAL(D.DAY(), D.SECOND(3))
     assert parse_type_string("INTERVAL YEAR(3) TO MONTH").precision == 3
     assert parse_type_string("MAP<STRING, BIGINT> NOT NULL") == D.MAP(D.STRING(), D.BIGINT(), False)
-    assert parse_type_string(str(D.LIST_VIEW(D.BIGINT()))) == D.LIST_VIEW(D.BIGINT())
-    assert parse_type_string(str(D.MAP_VIEW(D.STRING(), D.INT()))) == D.MAP_VIEW(D.STRING(), D.INT())
+    assert parse_type_string(to_type_string(D.LIST_VIEW(D.BIGINT()))) == D.LIST_VIEW(D.BIGINT())
+    assert parse_type_string(to_type_string(D.MAP_VIEW(D.STRING(), D.INT()))) == D.MAP_VIEW(D.STRING(), D.INT())
 
 
 # Strings Flink's LogicalTypeParser rejects with a ValidationException (measured on PyFlink 2.3).
@@ -695,11 +701,11 @@ INFER = [
 ]
 
 
-@pytest.mark.parametrize("value,expected_repr,expected_str", INFER)
-def test_infer_type(value, expected_repr, expected_str):
+@pytest.mark.parametrize("value,expected_repr,expected_type_string", INFER)
+def test_infer_type(value, expected_repr, expected_type_string):
     t = _infer_type(eval(value))
     assert repr(t) == expected_repr
-    assert str(t) == expected_str
+    assert to_type_string(t) == expected_type_string
 
 
 @pytest.mark.parametrize("value,message", [
@@ -746,7 +752,8 @@ def test_infer_udt():
 
     t = _infer_type(Point(1.0, 2.0))
     assert t == PointUDT()
-    assert str(t) == "ARRAY<DOUBLE NOT NULL>"
+    assert to_type_string(t) == "ARRAY<DOUBLE NOT NULL>"
+    assert str(t) == "pointudt"  # the class name in lower case, as PyFlink 2.3 prints it
     assert t.to_sql_type(Point(1.0, 2.0)) == [1.0, 2.0]
     assert t.from_sql_type([3.0, 4.0]).y == 4.0
     assert PointUDT.type_name() == "pointudt"
@@ -774,7 +781,7 @@ SCHEMAS = [
 
 @pytest.mark.parametrize("elements,expected", SCHEMAS)
 def test_infer_schema_from_data(elements, expected):
-    assert str(_infer_schema_from_data(eval(elements))) == expected
+    assert to_type_string(_infer_schema_from_data(eval(elements))) == expected
 
 
 # (elements, exception, message) measured on PyFlink 2.3, its module path replaced by ours.
@@ -807,13 +814,13 @@ def test_infer_schema_names():
     # Measured on PyFlink 2.3: names fill positions in order, the rest are _2, _3, ...;
     # rows with names and dicts ignore them. from_elements([(1, 'x')]) names its columns
     # ['_1', '_2'].
-    assert str(_infer_schema_from_data([(1, "x")], names=["a"])) == "ROW<`a` BIGINT, `_2` STRING>"
-    assert str(_infer_schema_from_data([(1, "x")], names=["a", "b"])) == "ROW<`a` BIGINT, `b` STRING>"
-    assert str(_infer_schema_from_data([(1, "x")], names=["a", "b", "c"])) == \
+    assert to_type_string(_infer_schema_from_data([(1, "x")], names=["a"])) == "ROW<`a` BIGINT, `_2` STRING>"
+    assert to_type_string(_infer_schema_from_data([(1, "x")], names=["a", "b"])) == "ROW<`a` BIGINT, `b` STRING>"
+    assert to_type_string(_infer_schema_from_data([(1, "x")], names=["a", "b", "c"])) == \
         "ROW<`a` BIGINT, `b` STRING>"
-    assert str(_infer_schema_from_data([Row(a=1, b="x")], names=["p", "q"])) == \
+    assert to_type_string(_infer_schema_from_data([Row(a=1, b="x")], names=["p", "q"])) == \
         "ROW<`a` BIGINT, `b` STRING>"
-    assert str(_infer_schema_from_data([{"b": 1, "a": "x"}], names=["p", "q"])) == \
+    assert to_type_string(_infer_schema_from_data([{"b": 1, "a": "x"}], names=["p", "q"])) == \
         "ROW<`a` STRING, `b` BIGINT>"
     assert _infer_schema_from_data([(1, "x")]).field_names() == ["_1", "_2"]
     names = ["a"]

@@ -18,6 +18,7 @@ from pyflink_table import DataTypes
 from pyflink_table.errors import TableException, ValidationException
 from pyflink_table.expressions import col, lit, row_interval
 from pyflink_table.window import Session, Slide, Tumble
+from pyflink_table.types import to_type_string
 
 from conftest import sorted_rows
 from window_data import DATA, SCHEMA
@@ -56,9 +57,9 @@ def test_window_result_types(t_env: Any) -> None:
     #              EXPR$4 TIMESTAMP(3), EXPR$5 INT)
     schema = result.get_resolved_schema()
     assert schema.get_column_names() == ["k", "EXPR$0", "EXPR$1", "EXPR$2", "EXPR$3", "EXPR$4", "EXPR$5"]
-    assert [str(x) for x in schema.get_column_data_types()] == [
-        str(DataTypes.STRING()), str(DataTypes.TIMESTAMP(3)), str(DataTypes.INT()), str(DataTypes.TIMESTAMP(3)),
-        str(DataTypes.BIGINT(nullable=False)), str(DataTypes.TIMESTAMP(3)), str(DataTypes.INT())]
+    assert [to_type_string(x) for x in schema.get_column_data_types()] == [
+        to_type_string(DataTypes.STRING()), to_type_string(DataTypes.TIMESTAMP(3)), to_type_string(DataTypes.INT()), to_type_string(DataTypes.TIMESTAMP(3)),
+        to_type_string(DataTypes.BIGINT(nullable=False)), to_type_string(DataTypes.TIMESTAMP(3)), to_type_string(DataTypes.INT())]
 
 
 def test_slide_hour_every_quarter_spanning_midnight_matches_pyflink(t_env: Any) -> None:
@@ -157,12 +158,12 @@ def test_windows_on_timestamp_ltz_use_the_session_time_zone(t_env: Any) -> None:
     instants = t.add_columns(col("ts").cast(DataTypes.TIMESTAMP_LTZ(3)).alias("lts"))
     days = instants.window(Tumble.over(lit(1).days).on(col("lts")).alias("w")) \
         .group_by(col("w")).select(col("w").start, col("w").end, col("v").sum.alias("s"))
-    types = [str(x) for x in days.get_resolved_schema().get_column_data_types()]
-    assert types[:2] == [str(DataTypes.TIMESTAMP(3)), str(DataTypes.TIMESTAMP(3))]
+    types = [to_type_string(x) for x in days.get_resolved_schema().get_column_data_types()]
+    assert types[:2] == [to_type_string(DataTypes.TIMESTAMP(3)), to_type_string(DataTypes.TIMESTAMP(3))]
     assert sorted_rows(days) == [(T(2024, 1, 1), T(2024, 1, 2), 3), (T(2024, 1, 2), T(2024, 1, 3), 4)]
     rowtime = instants.window(Tumble.over(lit(1).days).on(col("lts")).alias("w")) \
         .group_by(col("w")).select(col("w").rowtime)
-    assert [str(x) for x in rowtime.get_resolved_schema().get_column_data_types()] == [str(DataTypes.TIMESTAMP_LTZ(3))]
+    assert [to_type_string(x) for x in rowtime.get_resolved_schema().get_column_data_types()] == [to_type_string(DataTypes.TIMESTAMP_LTZ(3))]
     # Six-hour windows start at 00:00, 06:00, ... Shanghai wall clock: 15:59 and 16:00 share [12:00, 18:00).
     six = instants.window(Tumble.over(lit(6).hours).on(col("lts")).alias("w")) \
         .group_by(col("w")).select(col("w").start, col("v").sum.alias("s"))

@@ -20,6 +20,7 @@ from pyflink_table.errors import TableException, ValidationException
 from pyflink_table.expressions import (CURRENT_RANGE, CURRENT_ROW, UNBOUNDED_RANGE, UNBOUNDED_ROW, call, col, lit,
                                        row_interval)
 from pyflink_table.window import Over
+from pyflink_table.types import to_type_string
 
 from conftest import sorted_rows
 from window_data import DATA, SCHEMA
@@ -75,9 +76,9 @@ def test_range_frames_and_defaults_match_pyflink(t_env: Any) -> None:
                                                          key=lambda r: tuple((x is not None, x) for x in r))
     # Flink's default frame (PyFlink Q2) and the explicit UNBOUNDED_RANGE .. CURRENT_RANGE agree with P4.
     assert all(r[8] == r[4] and r[9] == r[4] for r in got)
-    types = [str(x) for x in result.get_resolved_schema().get_column_data_types()]
-    assert types[3:8] == [str(DataTypes.BIGINT(nullable=False)), str(DataTypes.INT()), str(DataTypes.INT()),
-                          str(DataTypes.INT()), str(DataTypes.INT())]
+    types = [to_type_string(x) for x in result.get_resolved_schema().get_column_data_types()]
+    assert types[3:8] == [to_type_string(DataTypes.BIGINT(nullable=False)), to_type_string(DataTypes.INT()), to_type_string(DataTypes.INT()),
+                          to_type_string(DataTypes.INT()), to_type_string(DataTypes.INT())]
 
 
 def _deterministic(rows: List[Tuple[Any, ...]], also: Callable[[Tuple[Any, ...]], bool] = lambda r: False

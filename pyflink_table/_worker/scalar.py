@@ -74,7 +74,7 @@ def result_checker(data_type: Any) -> Checker:
     from pyflink_table import types as t
     from pyflink_table.row import Row
 
-    text = str(data_type)
+    text = t.to_type_string(data_type)
 
     def nullable(check: Checker) -> Checker:
         # numpy scalars (pandas functions' results, e.g. np.int32 in a ROW) count as their Python values

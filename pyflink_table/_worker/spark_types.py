@@ -43,7 +43,7 @@ def spark_type(t: ft.DataType) -> Any:
     if isinstance(t, ft.RowType):
         return st.StructType([st.StructField(f.name, spark_type(f.data_type), f.data_type._nullable)
                               for f in t.fields])
-    raise ValueError(f"The type {t} has no Spark counterpart.")
+    raise ValueError(f"The type {ft.to_type_string(t)} has no Spark counterpart.")
 
 
 def arrow_type(t: ft.DataType, as_row: bool = False) -> Any:

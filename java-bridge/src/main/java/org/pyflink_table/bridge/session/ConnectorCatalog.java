@@ -23,7 +23,9 @@ import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DayTimeIntervalType;
 import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.IntegralType;
 import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
@@ -31,6 +33,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.YearMonthIntervalType;
 import org.pyflink_table.bridge.connectors.Connectors;
 import org.pyflink_table.bridge.connectors.DdlParser;
 import org.pyflink_table.bridge.connectors.TableDefinition;
@@ -469,16 +472,42 @@ public final class ConnectorCatalog {
             + FlinkTypes.fromSparkField(dst[i]) + ".");
       }
       Column c = col("`" + src[i].name() + "`");
+      if (secondsIntoInteger(src[i].dataType(), dst[i].dataType())) {
+        cols[i] = nullChecked(name, dst[i], src[i], intervalSeconds(c, dst[i].dataType())).as(dst[i].name(), dst[i].metadata());
+        continue;
+      }
       // TIME into TIME keeps the value, as Flink (which keeps a TIME's milliseconds whatever its precision)
       boolean timeToTime = src[i].dataType() instanceof TimeType && dst[i].dataType() instanceof TimeType;
       if (!src[i].dataType().sameType(dst[i].dataType()) && !timeToTime) c = c.cast(dst[i].dataType());
-      if (!dst[i].nullable() && src[i].nullable()) {
-        c = when(c.isNull(), raise_error(lit("Column '" + dst[i].name() + "' is NOT NULL, however, a null value is being "
-            + "written into it (sink '" + identifier(name) + "')."))).otherwise(c);
-      }
-      cols[i] = c.as(dst[i].name(), dst[i].metadata());
+      cols[i] = nullChecked(name, dst[i], src[i], c).as(dst[i].name(), dst[i].metadata());
     }
     return query.select(cols);
+  }
+
+  private Column nullChecked(String name, StructField dst, StructField src, Column c) {
+    if (dst.nullable() || !src.nullable()) return c;
+    return when(c.isNull(), raise_error(lit("Column '" + dst.name() + "' is NOT NULL, however, a null value is being "
+        + "written into it (sink '" + identifier(name) + "')."))).otherwise(c);
+  }
+
+  /**
+   * A day-time interval ending in seconds (every interval column: Spark keeps them as DAY TO SECOND)
+   * into an integer column, which Flink's INSERT accepts: the whole seconds (truncated toward zero),
+   * wrapped to the column's width as a Java narrowing cast (measured on PyFlink 2.3: one day into
+   * TINYINT is -128, 30000 days into INT -1702967296). Literals of other units stay refused.
+   */
+  static boolean secondsIntoInteger(DataType from, DataType to) {
+    return from instanceof DayTimeIntervalType d && d.endField() == DayTimeIntervalType.SECOND()
+        && to instanceof IntegralType;
+  }
+
+  private static Column intervalSeconds(Column c, DataType to) {
+    byte second = DayTimeIntervalType.SECOND();
+    Column seconds = c.cast(DataTypes.createDayTimeIntervalType(second, second)).cast(DataTypes.LongType);
+    int bits = to.defaultSize() * 8;
+    if (bits >= 64) return seconds;
+    long sign = 1L << (bits - 1);
+    return seconds.bitwiseAND(lit((1L << bits) - 1)).bitwiseXOR(lit(sign)).minus(lit(sign)).cast(to);
   }
 
   private static String describe(StructField[] fields) {
@@ -508,6 +537,9 @@ public final class ConnectorCatalog {
     boolean toTs = to instanceof TimestampType || to instanceof TimestampNTZType;
     if (fromTs && toTs) return true;
     if (from instanceof TimeType && to instanceof TimeType) return true;
+    if (secondsIntoInteger(from, to)) return true;
+    // Flink refuses an interval into any other column type (Spark would write it as text)
+    if (from instanceof DayTimeIntervalType || from instanceof YearMonthIntervalType) return false;
     return Cast.canUpCast(from, to);
   }
 
