@@ -359,3 +359,24 @@ def test_from_elements_value_of_wrong_type_is_a_type_error(t_env: TableEnvironme
         assert isinstance(info.value, ValidationException)
     assert [tuple(r) for r in t_env.from_elements([([Row("pyflink", True)],)], schema).execute().collect()] == \
         [([Row("pyflink", True)],)]
+
+
+@pytest.mark.parametrize("streaming", [False, True])
+def test_legacy_csv_reads_the_first_fields_of_a_longer_record(tmp_path: Any, streaming: bool) -> None:
+    # PyFlink 2.3, batch and streaming: the legacy csv format ('format.type' = 'csv') gives
+    # [(1, 'a'), (2, 'b'), (3, 'c')] for this file; the current 'format' = 'csv' fails on the first line
+    from pyflink_table import EnvironmentSettings
+    from pyflink_table.errors import TableException
+
+    path = os.path.join(str(tmp_path), "x.csv")
+    with open(path, "w") as f:
+        f.write('1,a,x\n2,b\n3,c,"y",z\n')
+    env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode() if streaming
+                                  else EnvironmentSettings.in_batch_mode())
+    env.execute_sql(f"""CREATE TABLE legacy(a INT, b STRING) WITH ('connector.type' = 'filesystem',
+        'format.type' = 'csv', 'connector.path' = '{path}', 'format.field-delimiter' = ',')""")
+    assert sorted(tuple(r) for r in env.from_path("legacy").execute().collect()) == [(1, "a"), (2, "b"), (3, "c")]
+    env.execute_sql(f"""CREATE TABLE current_csv(a INT, b STRING) WITH ('connector' = 'filesystem',
+        'format' = 'csv', 'path' = '{path}')""")
+    with pytest.raises(TableException, match="row length mismatch"):
+        list(env.from_path("current_csv").execute().collect())

@@ -59,6 +59,11 @@ public final class Connectors {
    * that, in streaming mode, receives the final result of an updating query over bounded input.
    */
   public static final String LEGACY_SINK = "pyflink-table.legacy-sink";
+  /**
+   * Internal option of FLIP-38's legacy csv format ({@code 'format.type' = 'csv'}): like Flink's
+   * legacy csv source, a record with more fields than the table reads its first fields.
+   */
+  public static final String LEGACY_CSV = "pyflink-table.legacy-csv";
 
   private static final Set<String> FILESYSTEM_OPTIONS = new TreeSet<>(List.of(
       "connector", "path", "format", "partition.default-name", "source.monitor-interval",
@@ -167,7 +172,8 @@ public final class Connectors {
             + "'). Known connectors: " + String.join(", ", CONNECTORS) + ".");
     }
     for (String key : d.options.keySet()) {
-      if (key.equals(SINGLE_FILE) || key.equals(SKIP_FIRST_LINE) || key.equals(OVERWRITE) || key.equals(LEGACY_SINK)) {
+      if (key.equals(SINGLE_FILE) || key.equals(SKIP_FIRST_LINE) || key.equals(OVERWRITE) || key.equals(LEGACY_SINK)
+          || key.equals(LEGACY_CSV)) {
         continue;
       }
       boolean passThrough = (key.startsWith("parquet.") && "parquet".equals(d.options.get("format")))

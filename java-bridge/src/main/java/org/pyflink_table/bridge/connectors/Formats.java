@@ -139,6 +139,10 @@ public final class Formats {
     Column corrupt = col(CORRUPT).isNotNull();
     Column fieldCount = when(corrupt, udf((UDF1<String, Integer>) s -> CsvText.fieldCount(s, recordDialect),
         DataTypes.IntegerType).apply(col(CORRUPT)));
+    if (d.flag(Connectors.LEGACY_CSV)) {
+      // Flink's legacy csv source reads a longer record's first fields (Spark fills them the same way).
+      corrupt = corrupt.and(not(fieldCount.gt(dataFields)));
+    }
     // Flink's ignore-parse-errors drops a record it cannot split into the row's fields (too many,
     // or a quote never closed) and keeps the others with NULL where a field is missing or unparsable.
     Column dropped = corrupt.and(fieldCount.equalTo(-1).or(fieldCount.gt(dataFields)));

@@ -30,6 +30,7 @@ final class LegacyOptions {
           break;
         case "format.type":
           out.put("format", value);
+          if ("csv".equals(value)) out.put(Connectors.LEGACY_CSV, "true");
           break;
         case "connector.property-version":
         case "format.property-version":
