@@ -1,6 +1,7 @@
 package org.pyflink_table.bridge.streaming;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.expressions.And;
@@ -24,10 +25,12 @@ import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
 
 /**
  * The non-equality part of an outer stream join's condition as a small tree the join processor
@@ -51,7 +54,7 @@ final class JoinResidual {
       checkType(l.dataType(), e);
       Object v = l.value();
       if (v instanceof UTF8String) v = v.toString();
-      java.util.HashMap<String, Object> node = new java.util.HashMap<>();
+      HashMap<String, Object> node = new HashMap<>(); // Map.of takes no null literal
       node.put("lit", v);
       return node;
     }
@@ -68,7 +71,7 @@ final class JoinResidual {
         : e instanceof IsNotNull ? "is_not_null" : null;
     if (op == null) throw refused(e);
     List<Object> args = new ArrayList<>();
-    for (Expression child : org.pyflink_table.bridge.expressions.ScalaInterop.list(e.children())) {
+    for (Expression child : ScalaInterop.list(e.children())) {
       args.add(tree(child, left, right));
     }
     return Map.of("op", op, "args", args);
@@ -85,7 +88,7 @@ final class JoinResidual {
 
   private static void checkType(DataType t, Expression e) {
     if (!numeric(t) && !(t instanceof StringType) && !(t instanceof BooleanType)
-        && !(t instanceof org.apache.spark.sql.types.NullType)) {
+        && !(t instanceof NullType)) {
       throw refused(e);
     }
   }
