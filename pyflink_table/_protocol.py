@@ -35,6 +35,13 @@ LAYOUT_KEYS = "keys"
 LAYOUT_ARGUMENTS = "arguments"
 # ... and whether to emit Flink's streaming changelog per bundle instead of final results.
 LAYOUT_CHANGELOG = "changelog"
+# The worker-side factories of DISTINCT/FILTER Python aggregate calls: module.evaluator(evaluator, layout) for
+# the packed shapes, module.command(command, layout) for Spark's grouped-aggregate UDFs; the layout's keys.
+AGGREGATE_SELECTION_MODULE = "pyflink_table._worker.aggregate_selection"
+AGGREGATE_SELECTION_EVALUATOR = "selecting_evaluator"
+AGGREGATE_SELECTION_COMMAND = "selecting_command"
+SELECTION_DISTINCT = "distinct"
+SELECTION_FILTERED = "filtered"
 # The rows of one bundle of PyFlink's Python operators (python.fn-execution.bundle.size), for changelogs.
 CONF_PYTHON_BUNDLE_SIZE = "spark.sql.pyflink_table.python.bundle-size"
 

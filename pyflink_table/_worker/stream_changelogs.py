@@ -10,7 +10,8 @@ inputs at parallelism 1:
 * :class:`JoinProcessor` is Flink's ``StreamingJoinOperator``: a row joins every stored row of the
   other side with the same key; an outer side's row without a match is emitted padded with nulls,
   and when its first match arrives that padded row is deleted (``-D``) before the joined row is
-  inserted. A row with a null key never matches.
+  inserted. A row with a null key never matches; rows with equal keys match only when the rest of
+  the join condition holds for them (evaluated by :func:`_evaluate`).
 * :class:`TopNProcessor` is Flink's ``AppendOnlyTopNFunction`` (and ``FastTop1Function`` for
   Top-1): with the row number in the output, each row whose rank changes is updated
   (``-U``/``+U``); without it, the row leaving the Top-N is deleted and the new one inserted.
@@ -77,10 +78,19 @@ class JoinProcessor(_KeyedState):
     row, the right row (null for a padded side), the change kind.
     """
 
-    def __init__(self, keys: int, left_outer: bool, right_outer: bool, output: Any) -> None:
+    def __init__(self, keys: int, left_outer: bool, right_outer: bool, output: Any,
+                 residual: Optional[List[Any]] = None) -> None:
         self.keys = keys
         self.outer = (left_outer, right_outer)
         self.output = output
+        self.residual = residual or []
+
+    def _matches(self, side: int, mine: str, entry: str) -> bool:
+        """Whether the rest of the condition (beyond the key equalities) holds for the pair."""
+        if not self.residual:
+            return True
+        rows = (json.loads(mine), json.loads(entry)) if side == 0 else (json.loads(entry), json.loads(mine))
+        return all(_evaluate(c, rows) is True for c in self.residual)
 
     @staticmethod
     def _row(side: int, mine: str, other: Optional[str]) -> Tuple[Any, ...]:
@@ -93,7 +103,7 @@ class JoinProcessor(_KeyedState):
         for chunk in rows:
             for r in _values(chunk):
                 side, mine = int(r[self.keys]), r[self.keys + 1]
-                others = sides[1 - side]
+                others = [e for e in sides[1 - side] if self._matches(side, mine, e[0])]
                 if not others or null_key:
                     if self.outer[side]:
                         changes.append(("+I", self._row(side, mine, None)))
@@ -222,15 +232,52 @@ class TopNProcessor(_KeyedState):
         self._change(changes, "+I", row, 0)
 
 
+def _evaluate(node: Any, rows: Tuple[Any, Any]) -> Any:
+    """A join condition tree of the bridge's ``JoinResidual`` over (left row, right row), as SQL
+    evaluates it: None is unknown."""
+    if "col" in node:
+        side, index = node["col"]
+        return rows[side].get("c%d" % index)
+    if "lit" in node:
+        return node["lit"]
+    op, args = node["op"], node["args"]
+    if op in ("and", "or"):
+        values = [_evaluate(a, rows) for a in args]
+        decisive = op == "or"  # True decides OR, False decides AND
+        if decisive in values:
+            return decisive
+        return None if None in values else not decisive
+    value = _evaluate(args[0], rows)
+    if op == "not":
+        return None if value is None else not value
+    if op == "is_null":
+        return value is None
+    if op == "is_not_null":
+        return value is not None
+    other = _evaluate(args[1], rows)
+    if value is None or other is None:
+        return None
+    if op == "=":
+        return bool(value == other)
+    if op == "<":
+        return bool(value < other)
+    if op == "<=":
+        return bool(value <= other)
+    if op == ">":
+        return bool(value > other)
+    return bool(value >= other)
+
+
 def stream_join(layout: str) -> Tuple[Any, Any]:
     """The command Spark's Python worker runs for a join: (function, output type).
 
     :param layout: JSON ``{"keys": n, "left_outer": bool, "right_outer": bool, "output": the output
-        struct type as Spark's JSON text}``.
+        struct type as Spark's JSON text, "residual": the condition's trees beyond the key equalities}``.
     """
     spec = json.loads(layout)
     output = _parse_datatype_json_string(spec["output"])
-    processor = JoinProcessor(int(spec["keys"]), bool(spec["left_outer"]), bool(spec["right_outer"]), output)
+    processor = JoinProcessor(int(spec["keys"]), bool(spec["left_outer"]), bool(spec["right_outer"]), output,
+                              list(spec.get("residual") or []))
     return _udf(processor), output
 
 

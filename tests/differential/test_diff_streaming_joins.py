@@ -83,6 +83,16 @@ programs = {
     + "publish(dr, 'x,1\\n')\n"
     + "it = t_env.execute_sql('SELECT k, a, k2, b FROM l RIGHT JOIN r ON k = k2').collect()\n"
     + "take(it, 1)\npublish(dl, 'x,5\\n')\ntake(it, 2)\npublish(dl, 'x,6\\n')\ntake(it, 1)\nit.close()\n",
+    # A condition beyond the key equality: rows with equal keys whose residual is false stay
+    # unmatched (a,7 waits for a,9 although a,0 and a,5 share its key).
+    "table_api_left_outer_join_with_residual": SETUP
+    + "it = L.left_outer_join(R, (col('k') == col('k2')) & (col('a') < col('b'))).execute().collect()\n"
+    + _steps([1, 0, 2, 1, 3], [("dl", "a,1"), ("dr", "a,0"), ("dr", "a,5"), ("dl", "a,7"), ("dr", "a,9")]),
+    "sql_full_join_with_residual": SETUP
+    + "it = t_env.execute_sql('SELECT k, a, k2, b FROM l FULL JOIN r ON k = k2 AND (a < b OR b IS NULL) "
+    + "AND a <> 4').collect()\n"
+    + _steps([1, 1, 2, 1, 3, 1], [("dl", "a,1"), ("dr", "a,0"), ("dr", "a,5"), ("dl", "a,7"), ("dr", "a,9"),
+                                  ("dl", "a,4")]),
     # T11 and Top-N: with the row number, each row whose rank changes is updated.
     "top2_with_row_number": _top("SELECT k, a, rn FROM (SELECT k, a, ROW_NUMBER() OVER (PARTITION BY k "
                                  "ORDER BY a DESC) AS rn FROM l) WHERE rn <= 2", [1, 1, 4, 1, 4, 0]),

@@ -38,6 +38,15 @@ public final class Protocol {
   public static final String LAYOUT_ARGUMENTS = "arguments";
   /** ... and whether to emit Flink's streaming changelog per bundle instead of final results. */
   public static final String LAYOUT_CHANGELOG = "changelog";
+  /**
+   * The worker-side factories of DISTINCT/FILTER Python aggregate calls: {@code module.evaluator(evaluator, layout)}
+   * for the packed shapes, {@code module.command(command, layout)} for Spark's grouped-aggregate UDFs; the layout's keys.
+   */
+  public static final String AGGREGATE_SELECTION_MODULE = "pyflink_table._worker.aggregate_selection";
+  public static final String AGGREGATE_SELECTION_EVALUATOR = "selecting_evaluator";
+  public static final String AGGREGATE_SELECTION_COMMAND = "selecting_command";
+  public static final String SELECTION_DISTINCT = "distinct";
+  public static final String SELECTION_FILTERED = "filtered";
   /** The rows of one bundle of PyFlink's Python operators (python.fn-execution.bundle.size), for changelogs. */
   public static final String CONF_PYTHON_BUNDLE_SIZE = "spark.sql.pyflink_table.python.bundle-size";
 

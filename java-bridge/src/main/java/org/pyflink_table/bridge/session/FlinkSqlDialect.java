@@ -772,4 +772,70 @@ public final class FlinkSqlDialect {
   private static int rank(DataType t) {
     return t instanceof ByteType ? 1 : t instanceof ShortType ? 2 : t instanceof IntegerType ? 3 : 4;
   }
+
+  // ---------------------------------------------------------------- DISTINCT / FILTER of user aggregates
+
+  /** Names the function that computes a call of a user aggregate with DISTINCT and/or FILTER. */
+  public interface AggregateClauses {
+    /** The SQL name of {@code name} called so, or null when the name is no aggregate this applies to. */
+    String variant(String name, boolean distinct, boolean filtered);
+  }
+
+  /**
+   * The text with each call {@code f(DISTINCT args) FILTER (WHERE cond)} (either clause optional) of a
+   * function {@code clauses} knows written as {@code g(args, coalesce((cond), false))}, {@code g} the
+   * name it gives: Spark's SQL takes neither clause for Python aggregates, so the function called
+   * instead selects the rows itself, the filter's value passed as its last argument.
+   */
+  public static String rewriteAggregateClauses(String sql, AggregateClauses clauses) {
+    List<Token> t = tokenize(sql);
+    Rewriter r = new Rewriter(t);
+    StringBuilder out = new StringBuilder();
+    Token previous = null;
+    int i = 0;
+    while (i < t.size()) {
+      Token k = t.get(i);
+      int open = r.next(i + 1);
+      String name = k.kind == Kind.WORD ? k.text
+          : k.kind == Kind.QUOTED && k.text.startsWith("`") ? k.text.substring(1, k.text.length() - 1).replace("``", "`")
+          : null;
+      boolean call = name != null && open < t.size() && t.get(open).sym("(")
+          && !(previous != null && previous.sym("."));
+      if (call) {
+        int close = r.closing(open);
+        int first = r.next(open + 1);
+        boolean distinct = first < close && t.get(first).is("DISTINCT");
+        int afterCall = r.next(close + 1);
+        int filterOpen = afterCall < t.size() && t.get(afterCall).is("FILTER") ? r.next(afterCall + 1) : t.size();
+        int where = filterOpen < t.size() && t.get(filterOpen).sym("(") ? r.next(filterOpen + 1) : t.size();
+        boolean filtered = where < t.size() && t.get(where).is("WHERE");
+        String variant = close < t.size() && (distinct || filtered) ? clauses.variant(name, distinct, filtered) : null;
+        if (variant != null) {
+          String args = rewriteAggregateClauses(text(t, distinct ? first + 1 : open + 1, close), clauses);
+          out.append('`').append(variant.replace("`", "``")).append("`(").append(args);
+          if (filtered) {
+            int filterClose = r.closing(filterOpen);
+            String cond = rewriteAggregateClauses(text(t, where + 1, filterClose), clauses);
+            out.append(args.isBlank() ? "" : ", ").append("coalesce((").append(cond).append("), false)");
+            i = filterClose + 1;
+          } else {
+            i = close + 1;
+          }
+          out.append(')');
+          previous = t.get(i - 1);
+          continue;
+        }
+      }
+      out.append(k.text);
+      if (k.kind != Kind.SPACE) previous = k;
+      i++;
+    }
+    return out.toString();
+  }
+
+  private static String text(List<Token> t, int from, int to) {
+    StringBuilder out = new StringBuilder();
+    for (int i = from; i < Math.min(to, t.size()); i++) out.append(t.get(i).text);
+    return out.toString();
+  }
 }

@@ -4,6 +4,8 @@ import java.lang.reflect.UndeclaredThrowableException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -25,6 +27,7 @@ import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.LateralJoins;
 import org.pyflink_table.bridge.table.PlanExplain;
 import org.pyflink_table.bridge.table.TableContext;
+import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.window.SqlWindows;
 
 /**
@@ -193,12 +196,28 @@ public final class TableEnv extends TableContext {
 
   /** A Flink SQL query as Spark SQL: every rewrite that makes Spark read it as Flink does. */
   public String toSparkSql(String sql) {
-    // First, on the user's own text: the user's functions named like a Spark built-in.
+    // First, on the user's own text: DISTINCT/FILTER of Python aggregates, which Spark's SQL refuses,
+    // then the user's functions named like a Spark built-in.
+    sql = FlinkSqlDialect.rewriteAggregateClauses(sql, this::selectingAggregate);
     sql = FlinkSqlDialect.qualifyUserCalls(sql, functions.userNamesBeforeSparkBuiltins());
     sql = SqlWindows.rewrite(sql, spark); // Flink SQL windowing (window package)
     sql = LateralJoins.rewriteSql(sql); // LATERAL TABLE(f(x)) -> LATERAL f(x)
     sql = FlinkSqlDialect.rewrite(sql); // Flink SQL literals, CAST types, functions Spark reads differently
     return quoteGeneratedNames(sql);
+  }
+
+  /** The functions behind the variants {@link #selectingAggregate} registered in Spark, by variant name. */
+  private final Map<String, PythonAggregateFunction> selectingAggregates = new ConcurrentHashMap<>();
+
+  /**
+   * The SQL name of the Python aggregate {@code name} called with DISTINCT and/or FILTER, registered
+   * in Spark for this statement; null when {@code name} is no Python aggregate.
+   */
+  private String selectingAggregate(String name, boolean distinct, boolean filtered) {
+    if (!(functions.user(name) instanceof PythonAggregateFunction f)) return null;
+    String variant = "__pft_" + (distinct ? "distinct_" : "") + (filtered ? "filter_" : "") + name.toLowerCase(Locale.ROOT);
+    if (selectingAggregates.put(variant, f) != f) f.selecting(distinct, filtered).registerForSql(spark, variant);
+    return variant;
   }
 
   public JTable sqlQuery(String sql) {

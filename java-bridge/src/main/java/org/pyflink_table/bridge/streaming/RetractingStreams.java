@@ -303,22 +303,20 @@ public final class RetractingStreams {
       throw unsupported("a regular outer join without an equality condition between its inputs (" + joinName(j)
           + ") over unbounded sources");
     }
-    if (!residual.isEmpty()) {
-      List<String> text = new ArrayList<>();
-      for (Expression r : residual) text.add(r.sql().replace("`", ""));
-      throw unsupported("a regular outer join whose condition has more than equalities of its inputs (" + String.join(
-          " AND ", text) + ") over unbounded sources (filter the inputs or the result instead)");
-    }
     JoinType t = j.joinType();
     List<Attribute> left = ScalaInterop.list(j.left().output());
     List<Attribute> right = ScalaInterop.list(j.right().output());
+    // The rest of the condition decides, per pair of rows with equal keys, whether they match.
+    List<Object> conditions = new ArrayList<>();
+    for (Expression r : residual) conditions.add(JoinResidual.tree(r, left, right));
     Dataset<Row> l = side(cx, j.left(), leftKeys, 0, left, right);
     Dataset<Row> r = side(cx, j.right(), rightKeys, 1, left, right);
     StructType output = new StructType().add("l", DataTypes.StringType, true).add("r", DataTypes.StringType, true)
         .add("op", DataTypes.StringType, true);
     String layout = PythonCommand.json(Map.of("keys", leftKeys.size(),
         "left_outer", t == LeftOuter$.MODULE$ || t == FullOuter$.MODULE$,
-        "right_outer", t == RightOuter$.MODULE$ || t == FullOuter$.MODULE$, "output", output.json()));
+        "right_outer", t == RightOuter$.MODULE$ || t == FullOuter$.MODULE$, "output", output.json(),
+        "residual", conditions));
     Dataset<Row> changes = process(l.unionAll(r), leftKeys.size(), Protocol.STREAM_JOIN_FUNCTION, layout, output, cx);
     List<Column> values = fromJson(changes.col("l"), left);
     values.addAll(fromJson(changes.col("r"), right));

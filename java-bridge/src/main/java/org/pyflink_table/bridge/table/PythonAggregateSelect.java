@@ -121,6 +121,7 @@ public final class PythonAggregateSelect {
     if (!(e instanceof Expr.Call)) return;
     Expr.Call c = (Expr.Call) e;
     PythonAggregateFunction f = pythonAggregate(e, scope);
+    if (f == null && isDistinct(c) && !c.args.isEmpty()) f = pythonAggregate(c.arg(0), scope); // f(a).distinct
     if (f != null && !f.isTableAggregate()) {
       calls.putIfAbsent(e.toString(), c);
       return;
@@ -131,6 +132,10 @@ public final class PythonAggregateSelect {
     }
     if (FunctionCatalog.normalize(c.name).equals("over")) return;
     for (Expr a : c.args) collectCalls(a, scope, calls, builtIns);
+  }
+
+  private static boolean isDistinct(Expr.Call c) {
+    return FunctionCatalog.normalize(c.name).equals("distinct");
   }
 
   /** {@code e} with every sub-expression whose text is a key of {@code replacements} replaced. */
@@ -170,8 +175,17 @@ public final class PythonAggregateSelect {
     Calls out = new Calls(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     for (Map.Entry<String, Expr.Call> c : calls.entrySet()) {
       String column = RESULT + out.resultNames().size();
-      out.functions().add(pythonAggregate(c.getValue(), scope));
-      out.args().add(ExprCompiler.compileAll(c.getValue().args, scope));
+      // DISTINCT as PyFlink writes it, f(a).distinct, or on the argument, f(a.distinct), as for built-ins.
+      Expr.Call call = c.getValue();
+      boolean distinct = isDistinct(call);
+      if (distinct) call = (Expr.Call) call.arg(0);
+      List<Expr> args = new ArrayList<>(call.args);
+      if (!args.isEmpty() && args.get(0) instanceof Expr.Call first && isDistinct(first) && !first.args.isEmpty()) {
+        args.set(0, first.arg(0));
+        distinct = true;
+      }
+      out.functions().add(pythonAggregate(call, scope).selecting(distinct, false));
+      out.args().add(ExprCompiler.compileAll(args, scope));
       out.resultNames().add(column);
       replacements.put(c.getKey(), new Expr.FieldRef(column));
     }

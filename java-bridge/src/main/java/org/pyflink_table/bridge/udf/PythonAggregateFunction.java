@@ -1,6 +1,7 @@
 package org.pyflink_table.bridge.udf;
 
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
@@ -12,6 +13,7 @@ import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.Scope;
+import org.pyflink_table.bridge.protocol.Protocol;
 
 /**
  * A Python aggregate or table aggregate function as Spark evaluates it.
@@ -53,6 +55,39 @@ public final class PythonAggregateFunction extends PythonFunction {
     // A table aggregate emits rows: a result that is not a ROW is the one field f0 of a row.
     this.resultSparkType = tableAggregate && !(result instanceof StructType)
         ? new StructType().add("f0", result, true) : result;
+  }
+
+  private PythonAggregateFunction(PythonAggregateFunction of, UserDefinedPythonFunction function, byte[] packedEvaluator) {
+    super(of.name);
+    this.pandas = of.pandas;
+    this.function = function;
+    this.packedOnly = of.packedOnly;
+    this.tableAggregate = of.tableAggregate;
+    this.packedEvaluator = packedEvaluator;
+    this.resultSparkType = of.resultSparkType;
+  }
+
+  /**
+   * This function called with DISTINCT arguments and/or a FILTER: only the rows whose filter is true
+   * (with {@code filtered}, its value is one more argument column after the function's own, true
+   * or false, never NULL) and of those the first of each distinct argument tuple reach the function
+   * (see {@code pyflink_table._worker.aggregate_selection}). Spark's Python aggregates take neither.
+   */
+  public PythonAggregateFunction selecting(boolean distinct, boolean filtered) {
+    if (!distinct && !filtered) return this;
+    String layout = PythonCommand.json(Map.of(Protocol.SELECTION_DISTINCT, distinct, Protocol.SELECTION_FILTERED, filtered));
+    byte[] evaluator = PythonCommand.command(Protocol.AGGREGATE_SELECTION_MODULE, Protocol.AGGREGATE_SELECTION_EVALUATOR,
+        packedEvaluator, layout);
+    SimplePythonFunction own = pythonFunction();
+    scala.collection.Seq<Object> commandBytes = own.command();
+    byte[] command = new byte[commandBytes.size()];
+    for (int i = 0; i < command.length; i++) command[i] = (Byte) commandBytes.apply(i);
+    SimplePythonFunction selected = new SimplePythonFunction(PythonCommand.command(Protocol.AGGREGATE_SELECTION_MODULE,
+        Protocol.AGGREGATE_SELECTION_COMMAND, command, layout), own.envVars(), own.pythonIncludes(), own.pythonExec(),
+        own.pythonVer(), own.broadcastVars(), own.accumulator());
+    UserDefinedPythonFunction udf = new UserDefinedPythonFunction(function.name(), selected, function.dataType(),
+        function.pythonEvalType(), function.udfDeterministic(), List.of(), List.of());
+    return new PythonAggregateFunction(this, udf, evaluator);
   }
 
   /** The pickled worker-side evaluator that {@link PackedAggregation} runs. */
