@@ -320,13 +320,24 @@ public final class PackedAggregation {
    */
   static Column evaluatorCall(Dataset<Row> input, List<PythonAggregateFunction> calls, String layout,
       Function<Object[], byte[]> command, String name, StructType output, int evalType) {
+    return evaluatorCall(input, calls, layout, command, name, output, evalType, null);
+  }
+
+  /**
+   * As above; {@code template} (a Spark {@code UserDefinedPythonFunction} of the session) gives the
+   * interpreter and shipped files when {@code calls} is empty (built-in aggregates only).
+   */
+  static Column evaluatorCall(Dataset<Row> input, List<PythonAggregateFunction> calls, String layout,
+      Function<Object[], byte[]> command, String name, StructType output, int evalType, Object template) {
     Object[] commandArgs = new Object[calls.size() + 1];
     commandArgs[0] = layout;
     for (int j = 0; j < calls.size(); j++) commandArgs[j + 1] = calls.get(j).packedEvaluator();
-    SimplePythonFunction template = calls.get(0).pythonFunction();
-    SimplePythonFunction runner = new SimplePythonFunction(command.apply(commandArgs), template.envVars(),
-        template.pythonIncludes(), template.pythonExec(), template.pythonVer(), template.broadcastVars(),
-        template.accumulator());
+    SimplePythonFunction runnerTemplate = calls.isEmpty()
+        ? (SimplePythonFunction) ((UserDefinedPythonFunction) template).func()
+        : calls.get(0).pythonFunction();
+    SimplePythonFunction runner = new SimplePythonFunction(command.apply(commandArgs), runnerTemplate.envVars(),
+        runnerTemplate.pythonIncludes(), runnerTemplate.pythonExec(), runnerTemplate.pythonVer(),
+        runnerTemplate.broadcastVars(), runnerTemplate.accumulator());
     boolean deterministic = true;
     for (PythonAggregateFunction f : calls) deterministic &= f.deterministic();
     UserDefinedPythonFunction udf = new UserDefinedPythonFunction(name, runner, output, evalType, deterministic,
