@@ -112,6 +112,14 @@ def _worker_template() -> Any:
     return SparkUDF(_noop, "int", "pyflink_table_stream_state", _protocol.EVAL_ARROW_BATCHED_UDF, True)._judf
 
 
+def offer_worker_template(t_env: Any) -> None:
+    """Hand the bridge :func:`_worker_template` before it plans a streaming query: its over windows
+    with only built-in aggregates run a stateful Python processor without a Python function of
+    their own."""
+    if t_env._streaming:
+        t_env._j_env.useWorkerTemplate(_worker_template())
+
+
 # --- streaming options ---------------------------------------------------------------------------
 
 #: Options that change results or guarantees and have no Spark mapping yet, with the value that

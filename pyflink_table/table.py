@@ -603,6 +603,13 @@ class OverWindowedTable(_Selectable):
     """A table with over windows: select expressions with ``agg.over(alias)``; one output row per
     input row."""
 
+    def select(self, *fields: ExpressionOrStr) -> Table:
+        """Project fields and ``agg.over(alias)`` aggregates: one output row per input row."""
+        from pyflink_table import _streaming
+
+        _streaming.offer_worker_template(self._t_env)
+        return super().select(*fields)
+
 
 # --- results of row-based aggregations -------------------------------------------
 

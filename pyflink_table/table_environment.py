@@ -551,12 +551,14 @@ class TableEnvironment:
     def sql_query(self, query: str) -> Table:
         """A table from a SQL query (Spark SQL, which reads most Flink SQL queries the same)."""
         check_argument("TableEnvironment.sql_query", "query", query, str)
+        self._offer_worker_template()
         return Table(self._j_env.sqlQuery(query), self)
 
     def execute_sql(self, stmt: str) -> TableResult:
         """Run one SQL statement: a query, SHOW, DESCRIBE, DDL or INSERT."""
         check_argument("TableEnvironment.execute_sql", "stmt", stmt, str)
         statement = self._j_env.classifySql(stmt)  # classified once, by the bridge's SqlStatement
+        self._offer_worker_template()
         if statement.runsJob():
             self._await_inserts()
             self._before_job()  # INSERT and CREATE TABLE ... AS SELECT run a job here
@@ -581,6 +583,13 @@ class TableEnvironment:
 
             return _streaming.execute(Table(result.rows(), self))
         return TableResult._of_table(Table(result.rows(), self), listing)
+
+    def _offer_worker_template(self) -> None:
+        """In streaming mode, before a query is planned: see :func:`_streaming.offer_worker_template`."""
+        if self._streaming:
+            from pyflink_table import _streaming
+
+            _streaming.offer_worker_template(self)
 
     def sql_update(self, stmt: str) -> None:
         """FLIP-38: run a DDL or INSERT statement."""

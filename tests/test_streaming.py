@@ -266,14 +266,16 @@ def test_pandas_aggregate_in_an_unbounded_over_window_over_a_stream_is_refused(s
         w.select(col("k"), mean(col("v")).over(col("o")))
 
 
-def test_over_window_over_a_stream_is_refused_by_name(s_env: TableEnvironment, tmp_path: Path) -> None:
-    from pyflink_table.expressions import row_interval
+def test_unbounded_over_window_over_a_stream_is_refused_by_name(s_env: TableEnvironment, tmp_path: Path) -> None:
+    # Bounded ROWS/RANGE PRECEDING windows run (tests/differential/test_diff_streaming_over.py).
+    from pyflink_table.expressions import UNBOUNDED_RANGE
     from pyflink_table.window import Over
 
     _events(s_env, tmp_path)
     w = s_env.from_path("ev").over_window(
-        Over.partition_by(col("k")).order_by(col("ts")).preceding(row_interval(2)).alias("o"))
-    with pytest.raises(TableException, match="over windows over an unbounded source in streaming mode"):
+        Over.partition_by(col("k")).order_by(col("ts")).preceding(UNBOUNDED_RANGE).alias("o"))
+    with pytest.raises(TableException, match="over windows over an unbounded source in streaming mode with an "
+                                             "UNBOUNDED PRECEDING window"):
         w.select(col("k"), col("v").sum.over(col("o")))
 
 

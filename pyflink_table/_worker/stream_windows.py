@@ -344,6 +344,10 @@ class OverProcessor(_Aggregating):
 
     * a row at or before the key's last emitted time is late and dropped; the others wait in a
       list state, with an event-time timer at their time;
+    * RANGE as Flink's ``RowTimeRangeBoundedPrecedingFunction``: each row also sets a cleanup timer
+      at ``t + 1.5 range + 1`` unless the one set covers ``t + range + 1`` (earlier ones still
+      fire); any timer advances the last emitted time (so a cleanup timer makes later rows before
+      it late), and the cleanup timer in force clears the key's state;
     * when the timer at ``t`` fires, the waiting rows at ``t`` are emitted in arrival order, each
       with its aggregates over the ``rows`` rows before it (ROWS) or over all rows in
       ``[t - range, t]`` (RANGE); the rows later windows still need stay in a history state.
@@ -361,10 +365,22 @@ class OverProcessor(_Aggregating):
         self.pending = handle.getListState("pending", _STORED)
         self.history = handle.getListState("history", _STORED)
         self.last = handle.getValueState("last", StructType([StructField("t", LongType())]))
+        self.cleanup = handle.getValueState("cleanup", StructType([StructField("t", LongType())]))
 
     def _last(self) -> Any:
         value = self.last.get()
         return None if value is None else int(value[0])
+
+    def _set_cleanup_timers(self, times: Any) -> None:
+        """Flink's RANGE cleanup timers for rows at ``times``, in arrival order."""
+        value = self.cleanup.get()
+        cleanup = None if value is None else int(value[0])
+        for t in times:
+            if cleanup is None or cleanup < t + self.range + 1:
+                cleanup = t + int(self.range * 1.5) + 1
+                self.handle.registerTimer(cleanup)
+        if cleanup is not None:
+            self.cleanup.update((cleanup,))
 
     def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
         import numpy as np
@@ -383,12 +399,21 @@ class OverProcessor(_Aggregating):
             self.pending.appendValue((int(kept_ts.min()), int(kept_ts.max()), pickle.dumps(frame, protocol=5)))
             for t in np.unique(kept_ts).tolist():
                 self.handle.registerTimer(int(t))
+            if self.rows < 0:
+                self._set_cleanup_timers(int(t) for t in kept_ts)
         return iter([])
 
     def handleExpiredTimer(self, key: Any, timerValues: Any, expiredTimerInfo: Any) -> Iterator[Any]:
         import pandas as pd
 
         t = expiredTimerInfo.getExpiryTimeInMs()
+        if self.rows < 0:
+            cleanup = self.cleanup.get()
+            if cleanup is not None and int(cleanup[0]) <= t:
+                for state in (self.pending, self.history, self.last, self.cleanup):
+                    state.clear()
+                return iter([])
+            self.last.update((t,))
         entries = list(self.pending.get())
         frames = [pickle.loads(rows) for lo, hi, rows in entries]
         if not frames:

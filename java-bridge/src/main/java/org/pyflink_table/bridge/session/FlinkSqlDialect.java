@@ -23,6 +23,8 @@ import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
+import org.apache.spark.sql.catalyst.expressions.WindowExpression;
+import org.apache.spark.sql.catalyst.plans.logical.Window;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Distinct;
@@ -623,6 +625,14 @@ public final class FlinkSqlDialect {
    * sorts and limits) are retyped, which keeps the cast exact.
    */
   public static Dataset<Row> withFlinkResultTypes(Dataset<Row> ds) {
+    return withFlinkResultTypes(ds, false);
+  }
+
+  /**
+   * As above; with {@code throughOverWindows} the aggregates of over windows (a Window node) are
+   * typed too (streaming mode, where the over processor computes them with Flink's semantics).
+   */
+  public static Dataset<Row> withFlinkResultTypes(Dataset<Row> ds, boolean throughOverWindows) {
     ds = withIntegerDivision(ds);
     LogicalPlan plan = ds.queryExecution().analyzed();
     Map<Object, Expression> defined = new HashMap<>();
@@ -631,6 +641,7 @@ public final class FlinkSqlDialect {
       List<NamedExpression> named = null;
       if (node instanceof Project) named = ScalaInterop.list(((Project) node).projectList());
       if (node instanceof Aggregate) named = ScalaInterop.list(((Aggregate) node).aggregateExpressions());
+      if (throughOverWindows && node instanceof Window) named = ScalaInterop.list(((Window) node).windowExpressions());
       if (named != null) {
         for (NamedExpression e : named) {
           if (e instanceof Alias) defined.putIfAbsent(e.exprId(), ((Alias) e).child());
@@ -638,7 +649,8 @@ public final class FlinkSqlDialect {
       }
       boolean passThrough = node instanceof Project || node instanceof Aggregate || node instanceof Filter
           || node instanceof Sort || node instanceof SubqueryAlias || node instanceof GlobalLimit
-          || node instanceof LocalLimit || node instanceof Distinct || node instanceof Offset;
+          || node instanceof LocalLimit || node instanceof Distinct || node instanceof Offset
+          || (throughOverWindows && node instanceof Window);
       if (!passThrough || node.children().size() != 1) break;
       node = node.children().apply(0);
     }
@@ -744,6 +756,7 @@ public final class FlinkSqlDialect {
 
   /** The type Flink gives an expression where it differs from Spark's, else null. */
   private static DataType flinkType(Expression e) {
+    if (e instanceof WindowExpression) return flinkType(((WindowExpression) e).windowFunction());
     if (e instanceof AggregateExpression) {
       AggregateFunction f = ((AggregateExpression) e).aggregateFunction();
       if (f instanceof Sum || f instanceof Average) {

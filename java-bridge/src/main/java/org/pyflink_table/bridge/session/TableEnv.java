@@ -29,6 +29,7 @@ import org.pyflink_table.bridge.table.PlanExplain;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.window.SqlWindows;
+import org.pyflink_table.bridge.window.StreamOverSql;
 
 /**
  * The JVM half of a TableEnvironment: its own Spark session (temporary views and SQL settings are
@@ -224,7 +225,8 @@ public final class TableEnv extends TableContext {
     String sparkSql = toSparkSql(sql);
     connectors.refresh();
     try {
-      return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(spark.sql(sparkSql)));
+      if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(spark.sql(sparkSql)));
+      return new JTable(this, StreamOverSql.of(this, FlinkSqlDialect.withFlinkResultTypes(spark.sql(sparkSql), true)));
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {

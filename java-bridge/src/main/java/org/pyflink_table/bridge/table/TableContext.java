@@ -12,8 +12,25 @@ public abstract class TableContext {
   public final SparkSession spark;
   public final FunctionCatalog functions = new FunctionCatalog();
 
+  /** See {@link #useWorkerTemplate}. */
+  private Object workerTemplate;
+
   protected TableContext(SparkSession spark) {
     this.spark = spark;
+  }
+
+  /**
+   * Keeps {@code template}, a Spark {@code UserDefinedPythonFunction} of the session that the driver
+   * hands over before planning a streaming query: stateful Python operators without a Python
+   * function of their own (built-in aggregates only) run in its interpreter with its shipped files.
+   */
+  public void useWorkerTemplate(Object template) {
+    this.workerTemplate = template;
+  }
+
+  /** The template given to {@link #useWorkerTemplate}, or null. */
+  public Object workerTemplate() {
+    return workerTemplate;
   }
 
   /** Whether the environment runs in streaming mode. */

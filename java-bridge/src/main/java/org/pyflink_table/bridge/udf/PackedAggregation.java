@@ -334,7 +334,9 @@ public final class PackedAggregation {
     Object[] commandArgs = new Object[calls.size() + 1];
     commandArgs[0] = layout;
     for (int j = 0; j < calls.size(); j++) commandArgs[j + 1] = calls.get(j).packedEvaluator();
-    SimplePythonFunction template = session != null ? (SimplePythonFunction) session : calls.get(0).pythonFunction();
+    // The session's template arrives as Spark's UserDefinedPythonFunction or as its SimplePythonFunction.
+    SimplePythonFunction template = session instanceof UserDefinedPythonFunction u ? (SimplePythonFunction) u.func()
+        : session != null ? (SimplePythonFunction) session : calls.get(0).pythonFunction();
     SimplePythonFunction runner = new SimplePythonFunction(command.apply(commandArgs), template.envVars(),
         template.pythonIncludes(), template.pythonExec(), template.pythonVer(), template.broadcastVars(),
         template.accumulator());

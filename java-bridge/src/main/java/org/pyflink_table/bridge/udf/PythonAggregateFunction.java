@@ -143,6 +143,11 @@ public final class PythonAggregateFunction extends PythonFunction {
     return function.apply(ScalaInterop.seq(args));
   }
 
+  /** Whether Spark's call of {@code pythonFunction} (a SQL call's {@code PythonUDAF.func()}) runs this function. */
+  public boolean runs(Object pythonFunction) {
+    return function.func() == pythonFunction;
+  }
+
   /** Makes the function callable by name in the SQL of {@code session}. */
   public void registerForSql(SparkSession session, String sqlName) {
     if (packedOnly) {

@@ -234,12 +234,14 @@ public final class StreamWindowAggregation {
    * row-time over functions do; a row at or before its key's last emitted time is dropped
    * (Flink's rule for late rows).
    *
+   * @param template a Spark {@code UserDefinedPythonFunction} of the session, whose interpreter and
+   *     shipped files run the processor when there is no Python function ({@code calls} empty)
    * @return the input's columns, then one column per Python function named {@code resultNames},
    *     then one per built-in
    */
   public static Dataset<Row> over(Dataset<Row> input, Column time, long delayMs, long rows, long rangeMs,
       List<Column> keyCols, List<PythonAggregateFunction> calls, List<List<Column>> args, List<String> resultNames,
-      List<BuiltIn> builtIns) {
+      List<BuiltIn> builtIns, Object template) {
     input.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
     List<Column> projected = keysAndTime(keyCols, time);
     boolean constantKey = keyCols.isEmpty();
@@ -267,7 +269,8 @@ public final class StreamWindowAggregation {
     spec.put("builtins", others);
     spec.put("columns", List.of(stored.columns()));
     spec.put("output", output.json());
-    Dataset<Row> fired = run(stored, constantKey ? 1 : keyCols.size(), output, PythonCommand.json(spec), calls);
+    Dataset<Row> fired = run(stored, constantKey ? 1 : keyCols.size(), output, PythonCommand.json(spec), calls,
+        "EventTime", template);
 
     List<Column> out = new ArrayList<>();
     for (int i = 0; i < inputSchema.size(); i++) {

@@ -22,9 +22,9 @@ import org.pyflink_table.bridge.udf.StreamWindowAggregation;
 /**
  * An over-window select over an unbounded stream. Spark has no streaming over windows
  * ({@code NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING}): a bounded (ROWS or RANGE PRECEDING) window
- * ordered by the rowtime whose aggregates include a Python one runs on
- * {@link StreamWindowAggregation#over}, built-in aggregates beside it computed there too; PyFlink's
- * refusals get PyFlink's message; the rest is refused by name before the job starts.
+ * ordered by the rowtime runs on {@link StreamWindowAggregation#over}, which computes its Python
+ * and built-in aggregates alike; PyFlink's refusals get PyFlink's message; the rest is refused by
+ * name before the job starts.
  */
 final class StreamOverSelect {
   private StreamOverSelect() {}
@@ -51,9 +51,6 @@ final class StreamOverSelect {
       } else {
         throw refused("the over aggregate " + e.getKey());
       }
-    }
-    if (calls.isEmpty()) {
-      throw refused("built-in aggregates only (no Python aggregate function in the select)");
     }
     OverWindowSpec window = null;
     for (OverWindowSpec w : over.windows) if (w.alias.equals(alias)) window = w;
@@ -82,7 +79,7 @@ final class StreamOverSelect {
     List<Column> keys = ExprCompiler.compileAll(ExprCompiler.expand(window.partitionBy, tableScope), tableScope);
     Dataset<Row> rows = StreamWindowAggregation.over(table.df, table.df.col(Scope.quote(timeField)), delayMs,
         rowsFrame ? lower.value : -1, rowsFrame ? -1 : lower.value, keys, run.functions(), run.args(),
-        run.resultNames(), others);
+        run.resultNames(), others, table.env.workerTemplate());
 
     Scope fired = new Scope(rows, scope.functions);
     List<String> names = ExprCompiler.outputNames(expanded, scope);
@@ -96,7 +93,7 @@ final class StreamOverSelect {
 
   private static TableException refused(String what) {
     return TableException.unsupported("over windows over an unbounded source in streaming mode with " + what
-        + " (supported: ROWS or RANGE PRECEDING ordered by the rowtime, with a Python aggregate function)");
+        + " (supported: ROWS or RANGE PRECEDING ordered by the rowtime)");
   }
 
   private static void collectOvers(Expr e, Map<String, Expr.Call> overs) {
