@@ -114,8 +114,8 @@ def _worker_template() -> Any:
 
 def offer_worker_template(t_env: Any) -> None:
     """Hand the bridge :func:`_worker_template` before it plans a streaming query: its over windows
-    with only built-in aggregates run a stateful Python processor without a Python function of
-    their own."""
+    and row-count windows with only built-in aggregates run a stateful Python processor without a
+    Python function of their own."""
     if t_env._streaming:
         t_env._j_env.useWorkerTemplate(_worker_template())
 

@@ -567,7 +567,7 @@ class GroupWindowedTable:
             from pyflink_table import _streaming
 
             # Over a stream a row-count window runs on a worker processor even without Python aggregates.
-            j_grouped.setWorkerTemplate(_streaming._worker_template())
+            _streaming.offer_worker_template(self._t_env)
         return WindowGroupedTable(j_grouped, self._t_env)
 
 

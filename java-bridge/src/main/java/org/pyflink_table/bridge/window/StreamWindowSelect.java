@@ -73,7 +73,7 @@ final class StreamWindowSelect {
     List<Column> keyCols = ExprCompiler.compileAll(keyExprs, scope);
     Dataset<Row> rows = counted
         ? StreamWindowAggregation.countWindows(table.df, timeColumn, size, slide, keyCols, keyNames, functions, args,
-            resultNames, others, grouped.workerTemplate)
+            resultNames, others, table.env.workerTemplate())
         : StreamWindowAggregation.aggregate(table.df, timeColumn, time.metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS),
             size, slide, keyCols, keyNames, functions, args, resultNames, others, WindowGroupedJTable.WINDOW_COLUMN);
 

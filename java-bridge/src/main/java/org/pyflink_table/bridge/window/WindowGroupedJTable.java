@@ -49,7 +49,6 @@ public final class WindowGroupedJTable {
   public final List<Expr> keys;
   private final boolean localTimeZone;
   private final boolean countWindow;
-  Object workerTemplate;
   private final Dataset<Row> windowed;
 
   WindowGroupedJTable(JTable table, GroupWindowSpec window, List<Expr> keys) {
@@ -83,13 +82,6 @@ public final class WindowGroupedJTable {
     return countWindow;
   }
 
-  /**
-   * A Python function of the session (Spark's UserDefinedPythonFunction) whose interpreter runs a
-   * row-count window's processor when the select calls no Python aggregate function.
-   */
-  public void setWorkerTemplate(Object template) {
-    this.workerTemplate = template;
-  }
 
   private static String timeFieldName(GroupWindowSpec window) {
     if (!(window.timeField instanceof Expr.FieldRef)) {
