@@ -66,6 +66,11 @@ STREAM_CHANGELOG_MODULE = "pyflink_table._worker.stream_changelogs"
 STREAM_JOIN_FUNCTION = "stream_join"
 STREAM_TOP_N_FUNCTION = "stream_top_n"
 
+# The worker-side aggregation of updating input: module.function(layout, *evaluators), bounded and unbounded.
+RETRACTING_AGGREGATION_MODULE = "pyflink_table._worker.retracting_aggregation"
+RETRACTING_AGGREGATION_BOUNDED = "bounded_changelog"
+RETRACTING_AGGREGATION_STREAM = "stream_retracting_aggregate"
+
 # First word of an INSERT's printed answer when it started a streaming job (its id follows).
 STREAM_JOB = "stream-job"
 

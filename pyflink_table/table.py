@@ -50,6 +50,10 @@ def _to_j_exprs(fields: Iterable[Any]) -> Any:
     return _expr_array(nodes)
 
 
+#: Titles of the sections explain() adds for ExplainDetail values, after Spark's plans.
+_DETAIL_SECTIONS = ("Optimized Physical Plan With Advice", "Estimated Cost", "Physical Execution Plan")
+
+
 def _explain_detail_names(extra_details: Sequence[Any]) -> Any:
     """A Java String[] of ExplainDetail names; plain ints as PyFlink's constants are accepted."""
     from pyflink_table.explain_detail import ExplainDetail
@@ -177,11 +181,22 @@ class Table:
             ``ESTIMATED_COST`` adds Spark's size and row-count estimates, ``JSON_EXECUTION_PLAN``
             the physical plan as JSON; ``CHANGELOG_MODE`` adds nothing (batch tables only insert);
             ``PLAN_ADVICE`` (streaming mode only, as in Flink) adds Flink's advice for group
-            aggregations without mini-batch.
+            aggregations without mini-batch. In streaming mode an updating query's explanation ends
+            with Flink's name of the operator that produces its updates (``== Updating Operator ==``,
+            e.g. ``PythonGroupAggregate(groupBy=[c], select=[...])``).
         """
         names = _explain_detail_names(extra_details)
         advice = any(str(name) == "PLAN_ADVICE" for name in names)
-        return str(bridge().table.PlanExplain.explain(self._j_table, names, advice and self._mini_batch()))
+        text = str(bridge().table.PlanExplain.explain(self._j_table, names, advice and self._mini_batch()))
+        if self._t_env._streaming:
+            # Flink's name of the operator whose changelog holds updates (GroupAggregate, PythonGroupAggregate).
+            node = bridge().streaming.Changelog.updatingNodeOf(self._j_table)
+            if node is not None:
+                # Before the sections of extra details (the JSON plan must stay last).
+                at = min([i for i in (text.find("\n== " + title) for title in _DETAIL_SECTIONS) if i >= 0],
+                         default=len(text))
+                text = text[:at] + "\n== Updating Operator ==\n" + str(node) + "\n" + text[at:]
+        return text
 
     def _mini_batch(self) -> bool:
         """Whether the environment configures Flink's mini-batch (what Flink's plan advice depends on)."""

@@ -161,6 +161,11 @@ class TableEnvironment:
         if name:
             self._spark.sparkContext.setJobDescription(name)
         self._udf_before_job()
+        if self._streaming:
+            from pyflink_table._streaming import _worker_template
+
+            # Aggregations of updating tables run in Python workers with this session's environment.
+            bridge().streaming.RetractingAggregates.useWorker(_worker_template())
 
     def get_spark_session(self) -> "SparkSession":
         """The Spark session this environment runs on (for interoperating with PySpark)."""

@@ -107,11 +107,12 @@ def test_python_aggregate_over_a_stream_is_refused_by_name(s_env: TableEnvironme
         src.group_by(col("k")).select(col("k"), my_max(col("v"))).execute()
 
 
-def test_aggregation_of_an_updating_stream_is_refused(s_env: TableEnvironment, tmp_path: Path) -> None:
+def test_distinct_aggregation_of_an_updating_stream_is_refused(s_env: TableEnvironment, tmp_path: Path) -> None:
+    # Aggregations of updating streams run (tests/differential/test_diff_streaming_chained.py); DISTINCT there not yet.
     src = _stream(s_env, tmp_path)
     counts = src.group_by(col("k")).select(col("k"), col("v").count.alias("c"))
-    with pytest.raises(TableException, match="an aggregation of the updating GroupAggregate"):
-        counts.group_by(col("c")).select(col("c"), col("k").count).execute()
+    with pytest.raises(TableException, match="a DISTINCT aggregate .* in an aggregation of an updating table"):
+        counts.group_by(col("c")).select(col("c"), col("k").count.distinct).execute()
 
 
 def _publish(directory: Path, name: str, text: str) -> None:

@@ -54,10 +54,6 @@ def test_top_n_of_an_updating_input_is_refused(s_env: TableEnvironment) -> None:
              "(SELECT k, SUM(a) AS s FROM l GROUP BY k)) WHERE rn <= 2", "a Top-N of the updating GroupAggregate")
 
 
-def test_aggregation_of_an_outer_join_is_refused(s_env: TableEnvironment) -> None:
-    _refused(s_env, "SELECT k, COUNT(b) FROM l LEFT JOIN r ON k = k2 GROUP BY k", "Aggregate over the Join(")
-
-
 def test_row_number_without_a_top_n_filter_is_refused(s_env: TableEnvironment) -> None:
     _refused(s_env, "SELECT k, a, ROW_NUMBER() OVER (PARTITION BY k ORDER BY a) AS rn FROM l",
              "ROW_NUMBER() without a filter rn <= N")
@@ -72,7 +68,9 @@ def test_inserting_an_outer_join_into_a_sink_is_refused(s_env: TableEnvironment,
     s_env.execute_sql(f"CREATE TABLE out (k STRING, a INT, b INT) WITH ('connector' = 'filesystem', "
                       f"'path' = '{tmp_path / 'out'}', 'format' = 'csv')")
     joined = s_env.from_path("l").left_outer_join(s_env.from_path("r"), col("k") == col("k2"))
-    with pytest.raises(TableException, match="inserting the changelog of Join"):
+    # PyFlink 2.3's message (its node description goes on with Flink's own select and input specs).
+    with pytest.raises(TableException, match=r"Table sink 'default_catalog\.default_database\.out' doesn't support "
+                       r"consuming update and delete changes which is produced by node Join\(joinType=\[LeftOuterJoin\]"):
         joined.select(col("k"), col("a"), col("b")).execute_insert("out")
 
 

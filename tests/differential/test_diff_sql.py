@@ -30,6 +30,12 @@ programs = {
                              "UNION ALL SELECT who FROM orders WHERE oid = 1\")"),
     "sql_mixed_with_table_api": VIEWS + ("agg = t_env.sql_query('SELECT who, SUM(qty) AS q FROM orders GROUP BY who')\n"
                                          "result = agg.where(col('q').is_not_null).select(col('who'), (col('q') * 10).alias('q10'))"),
+    # STDDEV/VAR keep their argument's type in Flink (FLOAT, BIGINT; DECIMAL(38, 6)); a CAST the query
+    # writes itself is its own argument type.
+    "sql_statistical_types": VIEWS + ("result = t_env.sql_query('SELECT STDDEV_POP(CAST(qty AS FLOAT)) AS a, "
+                                      "STDDEV_SAMP(oid) AS b, VAR_POP(CAST(qty AS DOUBLE)) AS c, "
+                                      "VAR_SAMP(CAST(price AS FLOAT)) AS d, STDDEV_POP(CAST(price AS DECIMAL(10, 2))) "
+                                      "AS e FROM orders')"),
     "print_sql_result": VIEWS + "t_env.execute_sql('SELECT oid, who, price FROM orders WHERE oid < 3').print()",
     "print_describe": VIEWS + "t_env.execute_sql('DESCRIBE orders').print()",
     "print_show_views": VIEWS + "t_env.execute_sql('SHOW VIEWS').print()",

@@ -73,6 +73,11 @@ public final class Protocol {
   public static final String STREAM_JOIN_FUNCTION = "stream_join";
   public static final String STREAM_TOP_N_FUNCTION = "stream_top_n";
 
+  /** The worker-side aggregation of updating input: {@code module.function(layout, *evaluators)}, bounded and unbounded. */
+  public static final String RETRACTING_AGGREGATION_MODULE = "pyflink_table._worker.retracting_aggregation";
+  public static final String RETRACTING_AGGREGATION_BOUNDED = "bounded_changelog";
+  public static final String RETRACTING_AGGREGATION_STREAM = "stream_retracting_aggregate";
+
   /** First word of an INSERT's printed answer when it started a streaming job (its id follows). */
   public static final String STREAM_JOB = "stream-job";
 

@@ -25,6 +25,8 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
 import org.apache.spark.sql.catalyst.expressions.WindowExpression;
 import org.apache.spark.sql.catalyst.plans.logical.Window;
+import org.apache.spark.sql.catalyst.expressions.aggregate.CentralMomentAgg;
+import org.apache.spark.sql.catalyst.expressions.Cast$;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Distinct;
@@ -765,6 +767,13 @@ public final class FlinkSqlDialect {
           int scale = ((DecimalType) in).scale();
           return DataTypes.createDecimalType(38, f instanceof Sum ? scale : Math.max(6, scale));
         }
+        if (integral(in) || in instanceof FloatType) return in;
+      }
+      if (f instanceof CentralMomentAgg && f.children().apply(0) instanceof Cast
+          && f.children().apply(0).getTagValue(Cast$.MODULE$.USER_SPECIFIED_CAST()).isEmpty()) {
+        // STDDEV_POP/SAMP, VAR_POP/SAMP keep their argument's type in Flink; Spark casts it to DOUBLE.
+        DataType in = ((Cast) f.children().apply(0)).child().dataType();
+        if (in instanceof DecimalType) return DataTypes.createDecimalType(38, Math.max(6, ((DecimalType) in).scale()));
         if (integral(in) || in instanceof FloatType) return in;
       }
       return null;

@@ -40,6 +40,7 @@ import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.expressions.WindowSpec;
@@ -102,6 +103,11 @@ public final class Changelog {
     return updatingNode(table.df.queryExecution().analyzed()) != null;
   }
 
+  /** {@link #updatingNode(LogicalPlan)} of a table's plan. */
+  public static String updatingNodeOf(JTable table) {
+    return updatingNode(table.df.queryExecution().analyzed());
+  }
+
   /** Flink's name of the node that produces updates, e.g. {@code GroupAggregate(groupBy=[k], select=[...])}; null when insert-only. */
   public static String updatingNode(LogicalPlan plan) {
     String python = PackedAggregation.updatingNode(plan);
@@ -141,14 +147,21 @@ public final class Changelog {
 
   /** The plan with OP, SEQ and SUB columns appended, or null when it is insert-only. */
   private static LogicalPlan rewrite(JTable table, LogicalPlan p) {
+    PackedAggregation.Aggregation packed = PackedAggregation.aggregationOf(p);
+    if (packed != null) {
+      LogicalPlan changes = rewrite(table, packed.df().queryExecution().analyzed());
+      if (changes != null) return RetractingAggregates.boundedPython(session(table), p, packed, changes, bundleSize(table));
+    }
     Dataset<Row> python = PackedAggregation.changelog(p, bundleSize(table), OP, SEQ, SUB);
     if (python != null) return withOutputOf(ScalaInterop.list(p.output()), python.queryExecution().analyzed());
     if (p instanceof Aggregate && !isWindowed((Aggregate) p)) {
       Aggregate a = (Aggregate) p;
-      if (rewrite(table, a.child()) != null) throw unsupported("an aggregation of an updating table");
+      LogicalPlan changes = rewrite(table, a.child());
+      // An aggregation of an updating table accumulates and retracts its input's changes.
+      if (changes != null) return RetractingAggregates.bounded(session(table), a, changes, bundleSize(table));
       return aggregate(table, a);
     }
-    if (p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias) {
+    if (p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias || p instanceof View) {
       LogicalPlan child = rewrite(table, p.children().head());
       if (child == null) return null;
       if (p instanceof Project) {

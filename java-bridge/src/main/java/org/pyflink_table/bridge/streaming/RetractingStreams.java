@@ -32,11 +32,13 @@ import org.apache.spark.sql.catalyst.plans.FullOuter$;
 import org.apache.spark.sql.catalyst.plans.JoinType;
 import org.apache.spark.sql.catalyst.plans.LeftOuter$;
 import org.apache.spark.sql.catalyst.plans.RightOuter$;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.catalyst.plans.logical.Window;
 import org.apache.spark.sql.classic.RelationalGroupedDataset;
 import org.apache.spark.sql.classic.SparkSession;
@@ -48,6 +50,7 @@ import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.udf.PackedAggregation;
 import org.pyflink_table.bridge.udf.PythonCommand;
 
 /**
@@ -57,7 +60,9 @@ import org.pyflink_table.bridge.udf.PythonCommand;
  * partition key, and the stream carries each change's kind in a trailing {@link Changelog#OP}
  * column. Projections and filters above apply to each change, as Flink's Calc does; anything else
  * above, and updating inputs below, are refused by name. Inner joins stay Spark's stream-stream join
- * (append-only: Flink also emits only {@code +I} there).
+ * (append-only: Flink also emits only {@code +I} there). An aggregation of updates (of an updating
+ * aggregation, an outer join or a Top-N) and the updating aggregations below it become
+ * {@link RetractingAggregates} processors, so the changes flow between them as data.
  */
 public final class RetractingStreams {
   private RetractingStreams() {}
@@ -74,6 +79,15 @@ public final class RetractingStreams {
   public static Dataset<Row> of(JTable table, Object template) {
     LogicalPlan plan = table.df.queryExecution().analyzed();
     if (retractingNode(plan) == null) return null;
+    return changes(table, template);
+  }
+
+  /**
+   * {@link #of} for any updating or retracting plan over unbounded sources (an updating aggregation
+   * becomes a processor emitting its changes per input row), for sinks that take changelogs.
+   */
+  static Dataset<Row> changes(JTable table, Object template) {
+    LogicalPlan plan = table.df.queryExecution().analyzed();
     SparkSession spark = (SparkSession) table.env.spark;
     Set<ExprId> needed = new HashSet<>();
     for (Attribute a : ScalaInterop.list(plan.output())) needed.add(a.exprId());
@@ -86,12 +100,20 @@ public final class RetractingStreams {
   /** Flink's name of the first retracting join or Top-N over unbounded sources in the plan, or null. */
   public static String retractingNode(LogicalPlan p) {
     if (p instanceof Join && isOuterStreamJoin((Join) p)) return joinName((Join) p);
+    if (isAggregationOfUpdates(p)) return Changelog.updatingNode(p);
     if (p instanceof Window && p.isStreaming() && rowNumber((Window) p) != null) return "Rank(" + p.simpleString(50) + ")";
     for (LogicalPlan c : ScalaInterop.list(p.children())) {
       String found = retractingNode(c);
       if (found != null) return found;
     }
     return null;
+  }
+
+  /** An unbounded aggregation of an updating stream (it retracts what it emitted before). */
+  private static boolean isAggregationOfUpdates(LogicalPlan p) {
+    if (!(p instanceof Aggregate) || !p.isStreaming() || Changelog.isWindowed((Aggregate) p)) return false;
+    LogicalPlan child = ((Aggregate) p).child();
+    return Changelog.updatingNode(child) != null || retractingNode(child) != null;
   }
 
   private static boolean isOuterStreamJoin(Join j) {
@@ -102,7 +124,11 @@ public final class RetractingStreams {
 
   private static String joinName(Join j) {
     String cond = j.condition().isDefined() ? j.condition().get().sql().replace("`", "") : "true";
-    return "Join(joinType=[" + j.joinType().sql().replace(" ", "") + "], where=[" + cond + "])";
+    JoinType t = j.joinType();
+    // Flink's names of the join types (LeftOuterJoin, ...), as its sink refusals print them.
+    String type = t == LeftOuter$.MODULE$ ? "LeftOuterJoin" : t == RightOuter$.MODULE$ ? "RightOuterJoin"
+        : t == FullOuter$.MODULE$ ? "FullOuterJoin" : j.joinType().sql().replace(" ", "");
+    return "Join(joinType=[" + type + "], where=[" + cond + "])";
   }
 
   private static final class Context {
@@ -123,9 +149,13 @@ public final class RetractingStreams {
 
   /** {@code p} with OP appended to its output, the retracting nodes replaced by processors. */
   private static LogicalPlan rewrite(LogicalPlan p, Context cx) {
-    if (retractingNode(p) == null) {
-      String updating = Changelog.updatingNode(p);
-      if (updating != null) throw unsupported("the updating " + updating + " below a regular join or a Top-N");
+    String python = PackedAggregation.updatingNode(p);
+    if (python != null) throw unsupported("the Python aggregation " + python + " in a chain of updating operators");
+    if (p instanceof Aggregate && !Changelog.isWindowed((Aggregate) p)) {
+      // An aggregation of updates, and the updating aggregations below it, emit their changes as data.
+      return RetractingAggregates.unbounded(cx.spark, (Aggregate) p, rewrite(((Aggregate) p).child(), cx));
+    }
+    if (retractingNode(p) == null && Changelog.updatingNode(p) == null) {
       List<NamedExpression> items = new ArrayList<>(ScalaInterop.list(p.output()));
       items.add(Changelog.alias(Literal.create("+I", DataTypes.StringType), Changelog.OP));
       return new Project(ScalaInterop.seq(items), p);
@@ -165,13 +195,14 @@ public final class RetractingStreams {
       items.add(op(child));
       return new Project(ScalaInterop.seq(items), child);
     }
-    if (p instanceof SubqueryAlias) {
+    if (p instanceof SubqueryAlias || p instanceof View) {
       return p.withNewChildren(ScalaInterop.seq(List.of(rewrite(p.children().head(), cx))));
     }
     if (p instanceof Window && rowNumber((Window) p) != null) {
       throw unsupported("ROW_NUMBER() without a filter rn <= N (a Top-N) over an unbounded source");
     }
-    throw unsupported(p.nodeName() + " over the " + retractingNode(p));
+    String below = retractingNode(p) != null ? retractingNode(p) : Changelog.updatingNode(p);
+    throw unsupported(p.nodeName() + " over the " + below);
   }
 
   private static Attribute op(LogicalPlan p) {

@@ -10,6 +10,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.pyflink_table.bridge.connectors.Connectors;
 import org.pyflink_table.bridge.connectors.Formats;
 import org.pyflink_table.bridge.connectors.TableDefinition;
@@ -40,13 +41,17 @@ public final class StreamSinks {
     final TableDefinition def;
     final Dataset<Row> rows;
     final Configuration hadoop;
+    /** Whether {@link #rows} are changes, each with its kind in a last {@link Changelog#OP} column. */
+    final boolean changes;
 
-    StreamInsert(TableContext env, String sink, TableDefinition def, Dataset<Row> rows, Configuration hadoop) {
+    StreamInsert(TableContext env, String sink, TableDefinition def, Dataset<Row> rows, Configuration hadoop,
+        boolean changes) {
       this.env = env;
       this.sink = sink;
       this.def = def;
       this.rows = rows;
       this.hadoop = hadoop;
+      this.changes = changes;
     }
 
     /** The rows to write, a Spark stream. */
@@ -79,8 +84,9 @@ public final class StreamSinks {
    */
   public static String[] writeBatch(StreamInsert insert, Dataset<Row> batch, long batchId, String commitMarker) {
     if (insert.def.connector().equals("print")) {
-      return printLines(insert.def, batch.withColumn(Changelog.OP, lit("+I")).collectAsList());
+      return printLines(insert.def, (insert.changes ? batch : batch.withColumn(Changelog.OP, lit("+I"))).collectAsList());
     }
+    if (insert.changes) return null; // blackhole: the changes were computed, and are dropped
     String[] out = null;
     if (commitMarker != null && insert.def.connector().equals("filesystem")) {
       Connectors.writeStreamBatch(insert.env.spark, insert.def, batch, insert.hadoop, commitMarker, batchId);
@@ -104,9 +110,10 @@ public final class StreamSinks {
       Configuration hadoop) {
     if (rows.isStreaming()) {
       if (overwrite) throw new TableException("Streaming mode not support overwrite.");
-      Jobs.checkStreamable(rows);
+      Dataset<Row> changes = streamChanges(env, sink, def, rows);
+      if (changes == null) Jobs.checkStreamable(rows);
       String id = String.valueOf(IDS.incrementAndGet());
-      PENDING.put(id, new StreamInsert(env, sink, def, rows, hadoop));
+      PENDING.put(id, new StreamInsert(env, sink, def, changes != null ? changes : rows, hadoop, changes != null));
       return new String[] {STREAM_JOB, id};
     }
     JTable table = new JTable(env, rows);
@@ -125,6 +132,24 @@ public final class StreamSinks {
     checkAppendOnly(sink, rows);
     // Insert-only: the changelog is the rows (late rows of event-time windows dropped) with +I.
     return Connectors.write(env.spark, sink, def, Changelog.of(table).drop(Changelog.OP), overwrite, hadoop);
+  }
+
+  /**
+   * The changes of an updating stream (updating aggregations, regular outer joins, Top-N) for the
+   * sinks that take a changelog (print, blackhole), each with its kind last; null when the stream
+   * is insert-only. Other sinks refuse it with Flink's message.
+   */
+  private static Dataset<Row> streamChanges(TableContext env, String sink, TableDefinition def, Dataset<Row> rows) {
+    LogicalPlan plan = rows.queryExecution().analyzed();
+    String retracting = RetractingStreams.retractingNode(plan);
+    String node = retracting != null ? retracting : Changelog.updatingNode(plan);
+    if (node == null) return null;
+    if (!def.connector().equals("print") && !def.connector().equals("blackhole")) {
+      // Flink names deletes too when the node emits them (outer joins, Top-N, aggregations of updates).
+      throw new TableException("Table sink '" + sink + "' doesn't support consuming update " + (retracting != null
+          ? "and delete " : "") + "changes which is produced by node " + node);
+    }
+    return RetractingStreams.changes(new JTable(env, rows), RetractingAggregates.template());
   }
 
   /** Flink's refusal of updates by a sink that only appends. */

@@ -166,7 +166,7 @@ public final class PackedAggregation {
   }
 
   /** What {@link #changelog} needs to compute an aggregation again as a changelog. */
-  private record Aggregation(Dataset<Row> df, List<Column> keyCols, List<String> keyNames,
+  public record Aggregation(Dataset<Row> df, List<Column> keyCols, List<String> keyNames,
       List<PythonAggregateFunction> calls, List<List<Column>> args, List<String> resultNames) {}
 
   /** The non-window aggregations built by {@link #aggregate}, by the id of their first output (the latest kept). */
@@ -177,6 +177,11 @@ public final class PackedAggregation {
           return size() > 4096;
         }
       });
+
+  /** The aggregation a node built by {@link #aggregate} (without a group window) computes, or null. */
+  public static Aggregation aggregationOf(LogicalPlan node) {
+    return registered(node);
+  }
 
   private static Aggregation registered(LogicalPlan node) {
     if (!(node instanceof Project)) return null;

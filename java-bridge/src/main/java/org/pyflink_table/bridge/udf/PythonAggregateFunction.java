@@ -1,7 +1,9 @@
 package org.pyflink_table.bridge.udf;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.WeakHashMap;
 import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
@@ -55,6 +57,21 @@ public final class PythonAggregateFunction extends PythonFunction {
     // A table aggregate emits rows: a result that is not a ROW is the one field f0 of a row.
     this.resultSparkType = tableAggregate && !(result instanceof StructType)
         ? new StructType().add("f0", result, true) : result;
+    BY_SPARK_FUNCTION.put(function.func(), this);
+  }
+
+  /** Each function by the Python function of its Spark UDF, which SQL plans carry (PythonUDAF.func). */
+  private static final Map<Object, PythonAggregateFunction> BY_SPARK_FUNCTION =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
+  /** The function whose Spark UDF runs {@code sparkFunction} (a PythonUDAF's func), or null. */
+  public static PythonAggregateFunction of(Object sparkFunction) {
+    return BY_SPARK_FUNCTION.get(sparkFunction);
+  }
+
+  /** The pickled worker-side evaluator and the Python environment, for operators outside this package. */
+  public Object[] evaluatorAndEnvironment() {
+    return new Object[] {packedEvaluator, pythonFunction()};
   }
 
   private PythonAggregateFunction(PythonAggregateFunction of, UserDefinedPythonFunction function, byte[] packedEvaluator) {
