@@ -20,6 +20,7 @@ import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.FlinkFloatingComparisons;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
+import org.pyflink_table.bridge.expressions.ItemAccess;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.LateralJoins;
@@ -67,6 +68,7 @@ public final class TableEnv extends TableContext {
     // Flink's NaN comparisons and NULL-propagating GREATEST/LEAST, for the Table API and SQL alike.
     spark.experimental().extraOptimizations_$eq(ScalaInterop.seq(
         List.of(new FlinkFloatingComparisons())));
+    ItemAccess.register(spark);
   }
 
   /** A new environment on its own session of the running SparkContext. */
