@@ -14,6 +14,7 @@ import org.apache.spark.sql.catalyst.parser.ParseException;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.connectors.ParseErrors;
+import org.pyflink_table.bridge.connectors.RefusedScans;
 import org.pyflink_table.bridge.errors.ErrorTranslator;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
@@ -40,6 +41,8 @@ public final class TableEnv extends TableContext {
 
   // --- connectors (issue 5): connector tables, views, databases, INSERT ---
   public final ConnectorCatalog connectors = new ConnectorCatalog(this);
+  /** Tables Flink's planner refuses: checked when a query over them is planned. */
+  final RefusedScans refusedScans = new RefusedScans();
 
   public ConnectorCatalog connectors() {
     return connectors;
@@ -67,7 +70,7 @@ public final class TableEnv extends TableContext {
     // Spark: Flink's built-in wins.)
     // Flink's NaN comparisons and NULL-propagating GREATEST/LEAST, for the Table API and SQL alike.
     spark.experimental().extraOptimizations_$eq(ScalaInterop.seq(
-        List.of(new FlinkFloatingComparisons())));
+        List.of(new FlinkFloatingComparisons(), refusedScans)));
     ItemAccess.register(spark);
   }
 
@@ -207,7 +210,9 @@ public final class TableEnv extends TableContext {
     String sparkSql = toSparkSql(sql);
     connectors.refresh();
     try {
-      return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(spark.sql(sparkSql)));
+      Dataset<Row> ds = spark.sql(sparkSql);
+      refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
+      return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(ds));
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
