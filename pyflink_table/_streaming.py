@@ -86,7 +86,8 @@ def execute(table: "Table") -> TableResult:
     types = [parse_type_string(t) for t in j.fieldTypes()]
     if bridge().streaming.Jobs.isUnbounded(j):
         # Regular outer joins and Top-N retract rows: stateful processors in the workers.
-        j_changes = bridge().streaming.RetractingStreams.of(j, _worker_template())
+        retracting = bridge().streaming.RetractingStreams
+        j_changes = retracting.of(j, _worker_template()) if retracting.applies(j) else None
         if j_changes is not None:
             return StreamResult(table._t_env, j_changes, names, types, changes=True)
         j_updating = bridge().streaming.UpdatingStreams.of(j)  # refuses what cannot run on a stream, now
