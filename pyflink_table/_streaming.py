@@ -16,7 +16,8 @@ import tempfile
 import uuid
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Set, Tuple
 
-from pyflink_table.errors import TableException
+from pyflink_table import _protocol
+from pyflink_table.errors import PythonException, TableException, _python_failure_message
 from pyflink_table.java_gateway import bridge
 from pyflink_table.job_client import JobClient, JobStatus
 from pyflink_table.row import Row, RowKind
@@ -86,7 +87,8 @@ def execute(table: "Table") -> TableResult:
     types = [parse_type_string(t) for t in j.fieldTypes()]
     if bridge().streaming.Jobs.isUnbounded(j):
         # Regular outer joins and Top-N retract rows: stateful processors in the workers.
-        j_changes = bridge().streaming.RetractingStreams.of(j, _worker_template())
+        retracting = bridge().streaming.RetractingStreams
+        j_changes = retracting.of(j, _worker_template()) if retracting.applies(j) else None
         if j_changes is not None:
             return StreamResult(table._t_env, j_changes, names, types, changes=True)
         j_updating = bridge().streaming.UpdatingStreams.of(j)  # refuses what cannot run on a stream, now
@@ -295,14 +297,22 @@ class StreamJob:
         except TimeoutError:
             raise
         except Exception as e:
-            raise TableException(f"The streaming job failed: {_first_line(e)}") from None
+            raise _job_failure(e) from None
         self.raise_if_failed()
 
     def raise_if_failed(self) -> None:
         """Raise the query's failure, if it failed."""
         error = self._query.exception()
         if error is not None and not self._cancelled:
-            raise TableException(f"The streaming job failed: {_first_line(error)}")
+            raise _job_failure(error)
+
+
+def _job_failure(error: Any) -> TableException:
+    """A stream job's failure; a Python function's as ``PythonException`` with the user's traceback."""
+    text = str(getattr(error, "desc", None) or error).split("\n=== Streaming Query ===")[0]
+    if _protocol.USER_FUNCTION_ERROR in text:
+        return PythonException(_python_failure_message(text, ""))
+    return TableException(f"The streaming job failed: {_first_line(error)}")
 
 
 def _first_line(e: Any) -> str:

@@ -8,6 +8,7 @@ Each operation compiles its expressions in the JVM and returns a new Table; noth
 from __future__ import annotations
 
 import itertools
+import warnings
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Union
 
 from pyflink_table.errors import TableException, check_argument, java_errors
@@ -455,7 +456,11 @@ class Table:
     def to_pandas(self) -> "pd.DataFrame":
         """The rows as a pandas DataFrame, transferred with Arrow."""
         self._t_env._before_job()
-        pdf = self._spark_df().toPandas()
+        with warnings.catch_warnings():
+            # PySpark warns with the failure's whole trace before raising it: the raised error is enough.
+            warnings.filterwarnings("ignore", message="toPandas attempted Arrow optimization because .* can not "
+                                    "continue", category=UserWarning)
+            pdf = self._spark_df().toPandas()
         return _pandas_like_pyflink(pdf, list(self._j_table.fieldNames()),
                                     [parse_type_string(t) for t in self._j_table.fieldTypes()],
                                     self._t_env._spark.conf.get("spark.sql.session.timeZone") or "UTC")

@@ -601,7 +601,11 @@ class TableEnvironment:
         self.execute_sql(stmt).wait()
 
     def explain_sql(self, stmt: str, *extra_details: Any) -> str:
-        """Spark's plans for a SQL query."""
+        """Spark's plans for a SQL query, or for an INSERT's query once it is checked against its sink
+        (nothing is written), as ``EXPLAIN INSERT ...`` does."""
+        check_argument("TableEnvironment.explain_sql", "stmt", stmt, str)
+        if self._j_env.classifySql(stmt).kindName() == "INSERT":
+            return Table(self._j_env.connectors().prepareInsert(stmt).table(), self).explain(*extra_details)
         return self.sql_query(stmt).explain(*extra_details)
 
     # --- connectors, catalog and inserts ------------------------

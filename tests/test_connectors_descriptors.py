@@ -250,9 +250,9 @@ def test_unknown_connector_kept_by_catalog_refused_when_used(t_env):
     with pytest.raises(ValidationException, match="does not exist"):
         catalog.get_table(ObjectPath(t_env.get_current_database(), "nope"))
     assert t_env.from_path("T").get_schema().get_field_names() == ["f0"]
-    with pytest.raises(TableException, match="Unable to create a source for reading table.*'fake'"):
+    with pytest.raises(ValidationException, match="Unable to create a source for reading table.*'fake'"):
         t_env.from_path("T").execute().collect()
-    with pytest.raises(TableException, match="Unable to create a source for reading table.*'fake'"):
+    with pytest.raises(ValidationException, match="Unable to create a source for reading table.*'fake'"):
         t_env.from_descriptor(descriptor).execute().collect()
     with pytest.raises(ValidationException, match="Unable to create a sink for writing table.*'fake'"):
         t_env.from_elements([(1,)], ["f0"]).execute_insert("T")

@@ -18,6 +18,7 @@ import pytest
 from pyflink_table import TableException, ValidationException
 
 from conftest import sorted_rows
+from pyflink_table.expressions import col
 
 
 def data_files(directory: Path) -> List[str]:
@@ -190,9 +191,11 @@ def test_insert_validation_happens_before_anything_runs(t_env, tmp_path):
 
 
 def test_unknown_connector_format_option_fail_when_used(t_env, tmp_path):
-    # PyFlink 2.3 (measured): CREATE TABLE with an unknown connector, format or option succeeds;
-    # reading the table fails with "Unable to create a source for reading table ...", writing it with
-    # "Unable to create a sink for writing table ...", each naming the connector's complaint.
+    # PyFlink 2.3 (measured): CREATE TABLE with an unknown connector, format or option succeeds, and
+    # so do from_path(...) and select(...) on it; planning a query that reads the table (sql_query,
+    # explain, execute, an INSERT's query, explain_sql of an INSERT) raises a ValidationException
+    # "Unable to create a source for reading table ...", writing it "Unable to create a sink for
+    # writing table ...", each naming the connector's complaint.
     bad = {
         "u1": ("'connector'='nope'", "Known connectors: blackhole, datagen, filesystem, print"),
         "u2": (f"'connector'='filesystem', 'path'='{tmp_path}', 'format'='x'", "Known formats: csv, json, orc, parquet, raw"),
@@ -208,11 +211,26 @@ def test_unknown_connector_format_option_fail_when_used(t_env, tmp_path):
     for name, (options, _) in bad.items():
         t_env.execute_sql(f"CREATE TABLE {name} (a INT) WITH ({options})")
     assert sorted(t_env.list_tables()) == sorted(bad)
+    t_env.execute_sql(f"CREATE TABLE ok_sink (a INT) WITH ('connector'='filesystem', 'path'='{tmp_path / 'ok'}', "
+                      "'format'='csv')")
     for name, (_, complaint) in bad.items():
-        with pytest.raises(TableException, match=f"Unable to create a source for reading table .*{name}.*{complaint}"):
-            t_env.from_path(name).execute().collect()
-        with pytest.raises(ValidationException, match=f"Unable to create a sink for writing table .*{name}.*{complaint}"):
-            t_env.execute_sql(f"INSERT INTO {name} VALUES (1)")
+        source = f"^Unable to create a source for reading table .*{name}.*{complaint}"
+        sink = f"^Unable to create a sink for writing table .*{name}.*{complaint}"
+        table = t_env.from_path(name).select(col("a"))  # not planned yet
+        for plan in (lambda: t_env.sql_query(f"SELECT * FROM {name}"), table.explain,
+                     lambda: table.execute().collect(), table.to_pandas,
+                     lambda: t_env.execute_sql(f"SELECT COUNT(*) FROM {name}").collect(),  # reads no column
+                     lambda: t_env.execute_sql(f"INSERT INTO ok_sink SELECT a FROM {name}").wait(),
+                     lambda: t_env.explain_sql(f"INSERT INTO ok_sink SELECT a FROM {name}")):
+            with pytest.raises(ValidationException, match=source):
+                plan()
+        for insert in (lambda: t_env.execute_sql(f"INSERT INTO {name} VALUES (1)"),
+                       lambda: t_env.explain_sql(f"INSERT INTO {name} VALUES (1)")):
+            with pytest.raises(ValidationException, match=sink):
+                insert()
+    assert not (tmp_path / "ok").exists() or not any((tmp_path / "ok").iterdir())
+    # The sink's own plans are unaffected (explain_sql of an INSERT explains its query).
+    assert "Project" in t_env.explain_sql("INSERT INTO ok_sink SELECT 1")
     # An unknown column type is still refused when the table is created, as in Flink.
     with pytest.raises(ValidationException, match="FOO"):
         t_env.execute_sql("CREATE TABLE u7 (a FOO) WITH ('connector'='print')")

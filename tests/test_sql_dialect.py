@@ -165,3 +165,24 @@ def test_listagg_separator_defaults_to_a_comma(t_env: Any) -> None:
     t_env.create_temporary_view("la", t_env.from_elements([(1, "a"), (1, "a"), (2, "c")], ["g", "s"]))
     result = t_env.sql_query("SELECT g, LISTAGG(s), LISTAGG(s, '|'), LISTAGG(DISTINCT s) FROM la GROUP BY g")
     assert sorted(rows(result)) == [(1, "a,a", "a|a", "a"), (2, "c", "c", "c")]
+
+
+def test_array_index_is_one_based_and_null_out_of_range_else_refused_when_constant(t_env: Any) -> None:
+    # Measured on PyFlink 2.3: an index computed per row that is 0, negative or past the end gives NULL
+    # (Spark's element_at fails on 0 and counts negative indices from the end); a constant index below
+    # 1 is refused when the query is planned, in SQL and in the Table API (each in its own words).
+    from pyflink_table.errors import ValidationException
+    from pyflink_table.expressions import col
+
+    t = t_env.from_elements([(["a", "b"], 0), (["a", "b"], -1), (["a", "b"], 3), (["a", "b"], 2)], ["c", "i"])
+    t_env.create_temporary_view("arr_t", t)
+    assert rows(t_env.sql_query("SELECT c[CAST(i AS INT)] FROM arr_t")) == [(None,), (None,), (None,), ("b",)]
+    assert rows(t.select(col("c").at(col("i").cast(DataTypes.INT())))) == [(None,), (None,), (None,), ("b",)]
+    assert rows(t.select(col("c").at(3))) == [(None,)] * 4
+    for index in (0, -1):
+        with pytest.raises(ValidationException,
+                           match=rf"^Array element access needs an index starting at 1 but was {index}\.$"):
+            t_env.sql_query(f"SELECT c[{index}] FROM arr_t")
+        with pytest.raises(ValidationException, match=rf"^The provided index must be a valid SQL index starting "
+                                                      rf"from 1, but was '{index}'$"):
+            t.select(col("c").at(index))

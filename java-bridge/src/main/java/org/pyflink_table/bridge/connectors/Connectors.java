@@ -387,14 +387,17 @@ public final class Connectors {
     return new StructType(fs);
   }
 
-  /** A scan that fails when (and only when) it runs, for sources whose files are missing. */
+  /**
+   * A scan that fails when (and only when) it runs, for sources whose files are missing. The filter
+   * fails it even when no column is read ({@code COUNT(*)}: the optimizer prunes unread columns).
+   */
   public static Dataset<Row> failingScan(SparkSession spark, StructType schema, String message) {
     Column[] cols = new Column[schema.fields().length];
     for (int i = 0; i < cols.length; i++) {
       StructField f = schema.fields()[i];
       cols[i] = raise_error(lit(message)).cast(f.dataType()).as(f.name(), f.metadata());
     }
-    return spark.range(1).select(cols);
+    return spark.range(1).where(raise_error(lit(message)).cast(DataTypes.BooleanType)).select(cols);
   }
 
   // --- writing -----------------------------------------------------------------------------------

@@ -17,9 +17,12 @@ import org.apache.spark.sql.types.MapType;
 final class CollectionFunctions {
   private CollectionFunctions() {}
 
-  /** ARRAY[i] (1-based) or MAP[key]; NULL when absent. */
+  /** ARRAY[i] (1-based) or MAP[key]; NULL when absent (see {@link ItemAccess}). */
   static Column at(CallContext c) {
-    return functions.try_element_at(c.arg(0), c.arg(1));
+    if (c.type(0) instanceof ArrayType && c.exprs.get(1) instanceof Expr.Literal) {
+      ItemAccess.checkConstantIndex(c.literal(1));
+    }
+    return ScalaInterop.call(ItemAccess.NAME, false, c.args);
   }
 
   /** ELEMENT: the only element, NULL for an empty array, an error for more than one. */

@@ -363,10 +363,10 @@ public final class ConnectorCatalog {
     Dataset<Row> df;
     if (e.invalid != null) {
       // Raised when a query reads the table, as Flink's planner does.
-      df = Connectors.failingScan(spark(), Connectors.physicalSchema(e.definition), "Unable to create a source for "
+      df = env.refusedScans.scan(spark(), Connectors.physicalSchema(e.definition), "Unable to create a source for "
           + "reading table " + identifier(e.name) + ". " + e.invalid);
     } else if (Connectors.isSinkOnly(e.definition)) {
-      df = Connectors.failingScan(spark(), Connectors.physicalSchema(e.definition), "Connector '"
+      df = env.refusedScans.scan(spark(), Connectors.physicalSchema(e.definition), "Connector '"
           + e.definition.connector() + "' can only be used as a sink; table '" + e.name + "' cannot be read.");
     } else {
       df = read(e.name, e.definition);
@@ -380,7 +380,7 @@ public final class ConnectorCatalog {
     String name = "*anonymous_" + def.connector() + "*";
     String invalid = connectorProblem(name, def);
     if (invalid != null) {
-      return env.fromDataset(Connectors.failingScan(spark(), Connectors.physicalSchema(def),
+      return env.fromDataset(env.refusedScans.scan(spark(), Connectors.physicalSchema(def),
           "Unable to create a source for reading table '" + name + "'. " + invalid));
     }
     return env.fromDataset(read(name, def));

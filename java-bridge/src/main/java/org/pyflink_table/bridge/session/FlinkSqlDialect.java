@@ -58,6 +58,7 @@ import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.sql.types.YearMonthIntervalType;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.ItemAccess;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.SqlText;
 import org.pyflink_table.bridge.types.FlinkTypes;
@@ -295,7 +296,8 @@ public final class FlinkSqlDialect {
           int close = Math.min(closing(i), to);
           String base = out.substring(primaryStart);
           out.setLength(primaryStart);
-          out.append("try_element_at(").append(base).append(", ").append(run(i + 1, close).strip()).append(')');
+          out.append(ItemAccess.NAME).append('(').append(base).append(", ").append(run(i + 1, close).strip())
+              .append(')');
           i = close + 1;
           wordStart = -1;
           dotBase = -1;

@@ -16,12 +16,14 @@ import org.apache.spark.sql.catalyst.parser.ParseException;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.connectors.ParseErrors;
+import org.pyflink_table.bridge.connectors.RefusedScans;
 import org.pyflink_table.bridge.errors.ErrorTranslator;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.FlinkFloatingComparisons;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
+import org.pyflink_table.bridge.expressions.ItemAccess;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.LateralJoins;
@@ -43,6 +45,8 @@ public final class TableEnv extends TableContext {
 
   // --- connectors (issue 5): connector tables, views, databases, INSERT ---
   public final ConnectorCatalog connectors = new ConnectorCatalog(this);
+  /** Tables Flink's planner refuses: checked when a query over them is planned. */
+  final RefusedScans refusedScans = new RefusedScans();
 
   public ConnectorCatalog connectors() {
     return connectors;
@@ -70,7 +74,8 @@ public final class TableEnv extends TableContext {
     // Spark: Flink's built-in wins.)
     // Flink's NaN comparisons and NULL-propagating GREATEST/LEAST, for the Table API and SQL alike.
     spark.experimental().extraOptimizations_$eq(ScalaInterop.seq(
-        List.of(new FlinkFloatingComparisons())));
+        List.of(new FlinkFloatingComparisons(), refusedScans)));
+    ItemAccess.register(spark);
   }
 
   /** A new environment on its own session of the running SparkContext. */
@@ -225,8 +230,10 @@ public final class TableEnv extends TableContext {
     String sparkSql = toSparkSql(sql);
     connectors.refresh();
     try {
-      if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(spark.sql(sparkSql)));
-      return new JTable(this, StreamOverSql.of(this, FlinkSqlDialect.withFlinkResultTypes(spark.sql(sparkSql), true)));
+      Dataset<Row> ds = spark.sql(sparkSql);
+      refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
+      if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(ds));
+      return new JTable(this, StreamOverSql.of(this, FlinkSqlDialect.withFlinkResultTypes(ds, true)));
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {

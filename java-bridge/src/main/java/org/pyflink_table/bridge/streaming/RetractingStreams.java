@@ -97,6 +97,11 @@ public final class RetractingStreams {
     return Jobs.streamOf(spark, out, false);
   }
 
+  /** Whether {@link #of} has anything to rewrite (so callers build no template when it has not). */
+  public static boolean applies(JTable table) {
+    return retractingNode(table.df.queryExecution().analyzed()) != null;
+  }
+
   /** Flink's name of the first retracting join or Top-N over unbounded sources in the plan, or null. */
   public static String retractingNode(LogicalPlan p) {
     if (p instanceof Join && isOuterStreamJoin((Join) p)) return joinName((Join) p);
