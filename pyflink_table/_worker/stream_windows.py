@@ -111,14 +111,18 @@ class _Aggregating(StatefulProcessor):
         self.kept = [TIME_COLUMN] + passed + sorted({c for a in arguments for c in a} | {b["argument"] for b in builtins})
 
 
-class WindowProcessor(_Aggregating):
-    """Tumbling (slide = size) and sliding windows of one key's rows; see the module docstring."""
+class _Sized(_Aggregating):
+    """A window processor of a size and a slide (a session's gap and 0; row counts for count windows)."""
 
     def __init__(self, size: int, slide: int, arguments: List[List[str]], columns: List[str],
                  evaluators: List[Any], builtins: List[Dict[str, Any]]) -> None:
         super().__init__(arguments, columns, evaluators, builtins, [])
         self.size = size
         self.slide = slide
+
+
+class WindowProcessor(_Sized):
+    """Tumbling (slide = size) and sliding windows of one key's rows; see the module docstring."""
 
     def init(self, handle: Any) -> None:
         lifecycle.prepare_task(self.evaluators)
@@ -280,19 +284,13 @@ class SessionProcessor(WindowProcessor):
         return self._fired(key, start, end, window)
 
 
-class CountWindowProcessor(_Aggregating):
+class CountWindowProcessor(_Sized):
     """Row-count tumbling (slide = size) and sliding windows of one key's rows, as Flink's count
     windows on a processing-time attribute: counted in arrival order from 0, window ``k`` holds
     rows ``k * slide`` to ``k * slide + size - 1`` and is emitted once, as soon as its last row
     arrives; an incomplete window never fires. State: the key's row count and the rows from the
     first window not yet fired on (a row is stored once, whatever the number of windows holding it;
     with ``slide > size`` the rows between two windows are not kept)."""
-
-    def __init__(self, size: int, slide: int, arguments: List[List[str]], columns: List[str],
-                 evaluators: List[Any], builtins: List[Dict[str, Any]]) -> None:
-        super().__init__(arguments, columns, evaluators, builtins, [])
-        self.size = size
-        self.slide = slide
 
     def init(self, handle: Any) -> None:
         lifecycle.prepare_task(self.evaluators)

@@ -8,7 +8,6 @@ import java.util.function.Function;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
 import org.apache.spark.sql.classic.RelationalGroupedDataset;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
@@ -84,8 +83,7 @@ public final class StreamWindowAggregation {
     StructType output = new StructType();
     for (int i = 0; i < keyCount; i++) output = output.add("k" + i, rowSchema.fields()[i].dataType(), true);
     output = output.add("__pft_start", DataTypes.TimestampNTZType, true).add("__pft_end", DataTypes.TimestampNTZType, true);
-    for (int j = 0; j < calls.size(); j++) output = output.add("r" + j, calls.get(j).resultSparkType(), true);
-    for (int j = 0; j < builtIns.size(); j++) output = output.add("o" + j, builtIns.get(j).type(), true);
+    output = withResults(output, calls, builtIns);
 
     String layout = PythonCommand.json(Map.of("size", sizeMs, "slide", slideMs, "arguments", arguments,
         "builtins", others,
@@ -99,9 +97,24 @@ public final class StreamWindowAggregation {
       Metadata md = rowSchema.fields()[i].metadata();
       out.add(fired.col("k" + i).as(keyNames.get(i), md));
     }
+    return fired.select(withResults(out, fired, calls, resultNames, builtIns));
+  }
+
+  /** {@code leading}, then the processor's result fields: {@code r<j>} per Python call, {@code o<j>} per built-in. */
+  private static StructType withResults(StructType leading, List<PythonAggregateFunction> calls, List<BuiltIn> builtIns) {
+    StructType output = leading;
+    for (int j = 0; j < calls.size(); j++) output = output.add("r" + j, calls.get(j).resultSparkType(), true);
+    for (int j = 0; j < builtIns.size(); j++) output = output.add("o" + j, builtIns.get(j).type(), true);
+    return output;
+  }
+
+  /** {@code leading}, then the result fields of {@code fired} under the names the user gave them. */
+  private static Column[] withResults(List<Column> leading, Dataset<Row> fired, List<PythonAggregateFunction> calls,
+      List<String> resultNames, List<BuiltIn> builtIns) {
+    List<Column> out = new ArrayList<>(leading);
     for (int j = 0; j < calls.size(); j++) out.add(fired.col("r" + j).as(resultNames.get(j)));
     for (int j = 0; j < builtIns.size(); j++) out.add(fired.col("o" + j).as(builtIns.get(j).resultName()));
-    return fired.select(out.toArray(new Column[0]));
+    return out.toArray(new Column[0]);
   }
 
   /** The operator's first input columns: the keys ({@code k<i>}, a constant one without keys) and the rowtime. */
@@ -183,8 +196,7 @@ public final class StreamWindowAggregation {
     int keyCount = keyCols.isEmpty() ? 1 : keyCols.size();
     StructType output = new StructType();
     for (int i = 0; i < keyCount; i++) output = output.add("k" + i, rowSchema.fields()[i].dataType(), true);
-    for (int j = 0; j < calls.size(); j++) output = output.add("r" + j, calls.get(j).resultSparkType(), true);
-    for (int j = 0; j < builtIns.size(); j++) output = output.add("o" + j, builtIns.get(j).type(), true);
+    output = withResults(output, calls, builtIns);
     Map<String, Object> spec = new HashMap<>();
     spec.put("kind", "count");
     spec.put("size", size);
@@ -193,16 +205,13 @@ public final class StreamWindowAggregation {
     spec.put("builtins", others);
     spec.put("columns", List.of(rows.columns()));
     spec.put("output", output.json());
-    Dataset<Row> fired = run(rows, keyCount, output, PythonCommand.json(spec), calls, "None",
-        template == null ? null : ((UserDefinedPythonFunction) template).func());
+    Dataset<Row> fired = run(rows, keyCount, output, PythonCommand.json(spec), calls, "None", template);
 
     List<Column> out = new ArrayList<>();
     for (int i = 0; i < keyCols.size(); i++) {
       out.add(fired.col("k" + i).as(keyNames.get(i), rowSchema.fields()[i].metadata()));
     }
-    for (int j = 0; j < calls.size(); j++) out.add(fired.col("r" + j).as(resultNames.get(j)));
-    for (int j = 0; j < builtIns.size(); j++) out.add(fired.col("o" + j).as(builtIns.get(j).resultName()));
-    return fired.select(out.toArray(new Column[0]));
+    return fired.select(withResults(out, fired, calls, resultNames, builtIns));
   }
 
   /** {@code rows} grouped by their first {@code keyCount} columns through the worker's event-time processor. */
@@ -258,8 +267,7 @@ public final class StreamWindowAggregation {
 
     StructType output = new StructType();
     for (int i = 0; i < inputSchema.size(); i++) output = output.add("c" + i, inputSchema.fields()[i].dataType(), true);
-    for (int j = 0; j < calls.size(); j++) output = output.add("r" + j, calls.get(j).resultSparkType(), true);
-    for (int j = 0; j < builtIns.size(); j++) output = output.add("o" + j, builtIns.get(j).type(), true);
+    output = withResults(output, calls, builtIns);
     Map<String, Object> spec = new HashMap<>();
     spec.put("kind", "over");
     spec.put("rows", rows);
@@ -277,8 +285,6 @@ public final class StreamWindowAggregation {
       StructField f = inputSchema.fields()[i];
       out.add(fired.col("c" + i).as(f.name(), f.metadata()));
     }
-    for (int j = 0; j < calls.size(); j++) out.add(fired.col("r" + j).as(resultNames.get(j)));
-    for (int j = 0; j < builtIns.size(); j++) out.add(fired.col("o" + j).as(builtIns.get(j).resultName()));
-    return fired.select(out.toArray(new Column[0]));
+    return fired.select(withResults(out, fired, calls, resultNames, builtIns));
   }
 }
