@@ -380,3 +380,32 @@ def test_legacy_csv_reads_the_first_fields_of_a_longer_record(tmp_path: Any, str
         'format' = 'csv', 'path' = '{path}')""")
     with pytest.raises(TableException, match="row length mismatch"):
         list(env.from_path("current_csv").execute().collect())
+
+
+def test_worker_memory_limit_is_the_configured_one(tmp_path: Any) -> None:
+    # Flink's worker variable _PYTHON_WORKER_MEMORY_LIMIT is set when the worker memory is known:
+    # python.worker.memory.size (512m here) over the executor's cores, in bytes, which Spark's
+    # worker enforces; without the option there is no limit and no variable. A SparkContext is
+    # configured once per process, so each case runs in its own.
+    import subprocess
+    import sys
+
+    program = tmp_path / "job.py"
+    program.write_text(
+        "import sys\n"
+        "from pyflink_table import Configuration, DataTypes, EnvironmentSettings, TableEnvironment\n"
+        "from pyflink_table.udf import udf\n"
+        "c = Configuration()\n"
+        "c.set_string('spark.master', 'local[2]')\n"
+        "if sys.argv[1] != '-':\n"
+        "    c.set_string('python.worker.memory.size', sys.argv[1])\n"
+        "t = TableEnvironment.create(EnvironmentSettings.new_instance().in_batch_mode().with_configuration(c).build())\n"
+        "limit = udf(lambda x: __import__('os').environ.get('_PYTHON_WORKER_MEMORY_LIMIT', 'unset'),\n"
+        "            result_type=DataTypes.STRING())\n"
+        "print('LIMIT', [r[0] for r in t.from_elements([(1,)], ['a']).select(limit(t.a)).execute().collect()])\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    for size, expected in (("512m", str(256 * 1024 * 1024)), ("-", "unset")):
+        done = subprocess.run([sys.executable, str(program), size], env=env, capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert f"LIMIT ['{expected}']" in done.stdout

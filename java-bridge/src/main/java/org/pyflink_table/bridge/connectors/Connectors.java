@@ -105,7 +105,9 @@ public final class Connectors {
     if (d.columns.isEmpty()) {
       throw new ValidationException("Table '" + path + "' declares no columns.");
     }
-    for (TableDefinition.Column c : d.physicalColumns()) {
+    List<TableDefinition.Column> typed = new ArrayList<>(d.physicalColumns());
+    typed.addAll(d.metadataColumns());
+    for (TableDefinition.Column c : typed) {
       try {
         FlinkTypes.parse(c.type());
       } catch (RuntimeException e) {
@@ -245,6 +247,18 @@ public final class Connectors {
     return out;
   }
 
+  /** The Spark schema of the columns a source reads (physical and metadata), in declaration order. */
+  public static StructType readSchema(TableDefinition d) {
+    List<String> names = new ArrayList<>();
+    List<String> types = new ArrayList<>();
+    for (TableDefinition.Column c : d.columns) {
+      if (c.isComputed()) continue;
+      names.add(c.name());
+      types.add(c.type());
+    }
+    return FlinkTypes.schema(names.toArray(new String[0]), types.toArray(new String[0]));
+  }
+
   /** The Spark schema of the physical columns, in declaration order. */
   public static StructType physicalSchema(TableDefinition d) {
     List<TableDefinition.Column> cols = d.physicalColumns();
@@ -271,7 +285,8 @@ public final class Connectors {
       throw new ValidationException("Connector '" + connector + "' can only be used as a sink; table '" + path
           + "' cannot be read.");
     }
-    Dataset<Row> physical = connector.equals("datagen") ? DataGen.read(spark, path, d) : readFiles(spark, path, d, hadoop);
+    Dataset<Row> physical = connector.equals("datagen") ? DataGen.read(spark, path, d)
+        : FileMetadata.withColumns(readFiles(spark, path, d, hadoop), d);
     return withComputedColumns(physical, d, path, functions);
   }
 
@@ -292,7 +307,7 @@ public final class Connectors {
   public static Dataset<Row> readUnbounded(SparkSession spark, String path, TableDefinition d,
       Configuration hadoop, FunctionCatalog functions) {
     Dataset<Row> physical = d.connector().equals("datagen") ? DataGen.readStream(spark, d)
-        : readFiles(spark, path, d, hadoop, true);
+        : FileMetadata.withColumns(readFiles(spark, path, d, hadoop, true), d);
     return withComputedColumns(physical, d, path, functions);
   }
 
