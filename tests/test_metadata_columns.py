@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from pyflink_table import DataTypes, Schema, TableDescriptor, TableEnvironment
+from pyflink_table.catalog import ObjectPath
 from pyflink_table.errors import ValidationException
 from pyflink_table.expressions import call_sql, col
 
@@ -82,3 +83,49 @@ def test_filesystem_metadata_in_a_descriptor(t_env: TableEnvironment, tmp_path: 
     assert sorted_rows(t_env.from_descriptor(descriptor)) == [(1, "x", "a.csv", 8), (2, "y", "a.csv", 8)]
     t_env.create_temporary_table("d", descriptor)
     assert sorted_rows(t_env.sql_query("SELECT n, b FROM d")) == [("a.csv", "x"), ("a.csv", "y")]
+
+
+def test_metadata_refusals_and_casts_as_pyflink(t_env: TableEnvironment, tmp_path: Any) -> None:
+    directory = _files(tmp_path)
+
+    def create(name: str, columns: str, options: str) -> None:
+        t_env.execute_sql(f"CREATE TABLE {name} ({columns}) WITH ({options})")
+
+    files = f"'connector' = 'filesystem', 'path' = '{directory}', 'format' = 'csv'"
+    # declared types are cast from the metadata's own (VARCHAR(3) cuts, as Flink's cast does)
+    create("casts", "a INT, b STRING, n VARCHAR(3) METADATA FROM 'file.name' VIRTUAL, "
+                   "s DECIMAL(10, 0) METADATA FROM 'file.size' VIRTUAL", files)
+    assert sorted_rows(t_env.from_path("casts")) == [(1, "x", "a.c", 8), (2, "y", "a.c", 8)]
+    # an unknown key: creating works, planning any query of the table fails (PyFlink's message)
+    create("unknown_key", "a INT, b STRING, k STRING METADATA FROM 'nope' VIRTUAL", files)
+    for query in ("SELECT a FROM unknown_key", "SELECT k FROM unknown_key"):
+        with pytest.raises(ValidationException) as e:
+            t_env.sql_query(query)
+        assert str(e.value) == (
+            "Invalid metadata key 'nope' in column 'k' of table 'default_catalog.default_database.unknown_key'. "
+            "The DynamicTableSource class 'org.apache.flink.connector.file.table.FileSystemTableSource' supports "
+            "the following metadata keys for reading:\nfile.path\nfile.name\nfile.size\nfile.modification-time")
+    create("gen", "a INT, m STRING METADATA FROM 'x' VIRTUAL", "'connector' = 'datagen', 'number-of-rows' = '1'")
+    with pytest.raises(ValidationException, match=r"^Table 'DataGenTableSource' declares metadata columns, but the "
+                       r"underlying DynamicTableSource doesn't implement the SupportsReadingMetadata interface\. "
+                       r"Therefore, metadata cannot be read from the given source\.$"):
+        t_env.sql_query("SELECT * FROM gen")
+    # a virtual metadata column is not written; a persisted one cannot be
+    create("virtual_out", "a INT, m STRING METADATA FROM 'x' VIRTUAL", "'connector' = 'blackhole'")
+    t_env.execute_sql("INSERT INTO virtual_out SELECT 1").wait()
+    create("persisted_out", "a INT, m STRING METADATA FROM 'x'", "'connector' = 'print'")
+    with pytest.raises(ValidationException, match=r"^Table 'default_catalog\.default_database\.persisted_out' declares "
+                       r"persistable metadata columns, but the underlying DynamicTableSink doesn't implement the "
+                       r"SupportsWritingMetadata interface\. If the column should not be persisted, it can be declared "
+                       r"with the VIRTUAL keyword\.$"):
+        t_env.execute_sql("INSERT INTO persisted_out SELECT 1, 'x'")
+
+
+def test_catalog_table_keeps_metadata_columns(t_env: TableEnvironment, tmp_path: Any) -> None:
+    directory = _files(tmp_path)
+    t_env.execute_sql(f"""CREATE TABLE t (a INT, `file.name` STRING METADATA VIRTUAL,
+        s BIGINT METADATA FROM 'file.size') WITH ('connector' = 'filesystem', 'path' = '{directory}',
+        'format' = 'csv')""")
+    catalog = t_env.get_catalog(t_env.get_current_catalog())
+    schema = catalog.get_table(ObjectPath(t_env.get_current_database(), "t")).get_unresolved_schema()
+    assert "\n  `file.name` METADATA VIRTUAL,\n  `s` METADATA FROM 'file.size'\n" in str(schema)

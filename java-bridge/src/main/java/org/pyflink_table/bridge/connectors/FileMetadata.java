@@ -1,6 +1,8 @@
 package org.pyflink_table.bridge.connectors;
 
 import static org.apache.spark.sql.functions.input_file_name;
+import static org.apache.spark.sql.functions.rpad;
+import static org.apache.spark.sql.functions.substring;
 import static org.apache.spark.sql.functions.substring_index;
 import static org.apache.spark.sql.functions.udf;
 
@@ -12,6 +14,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
@@ -54,7 +58,9 @@ public final class FileMetadata {
     List<TableDefinition.Column> meta = d.metadataColumns();
     if (meta.isEmpty()) return null;
     if (!"filesystem".equals(d.connector())) {
-      return "Table '" + table + "' declares metadata columns, but the underlying DynamicTableSource doesn't "
+      // Flink names the table by its source's summary here (measured: 'DataGenTableSource').
+      String source = "datagen".equals(d.connector()) ? "DataGenTableSource" : table;
+      return "Table '" + source + "' declares metadata columns, but the underlying DynamicTableSource doesn't "
           + "implement the SupportsReadingMetadata interface. Therefore, metadata cannot be read from the given source.";
     }
     for (TableDefinition.Column c : meta) {
@@ -113,10 +119,19 @@ public final class FileMetadata {
           break;
       }
       FlinkTypes.Parsed type = FlinkTypes.parse(c.type());
+      Matcher sized = SIZED_STRING.matcher(type.flink());
+      if (sized.matches()) {
+        // Flink's cast to VARCHAR(n) cuts the value to n characters, to CHAR(n) also pads it.
+        int n = Integer.parseInt(sized.group(2));
+        value = substring(value, 1, n);
+        if (sized.group(1).equalsIgnoreCase("CHAR")) value = rpad(value, n, " ");
+      }
       out.add(value.cast(type.spark()).as(c.name(), FlinkTypes.field(c.name(), type).metadata()));
     }
     return files.select(out.toArray(new Column[0]));
   }
+
+  private static final Pattern SIZED_STRING = Pattern.compile("(?i)^(VARCHAR|CHAR)\\((\\d+)\\)$");
 
   // Spark names a scanned file by its URI; Flink's file.path is the path of that URI.
   private static final UserDefinedFunction FILE_PATH = udf(
