@@ -186,6 +186,7 @@ class TableEnvironment:
 
             >>> t_env.from_elements([(1, 'Hi'), (2, 'Hello')], ['a', 'b'])
         """
+        self._config._check_parser()
         data = list(elements)
         from pyflink_table.expression import Expression
 
@@ -262,6 +263,7 @@ class TableEnvironment:
 
         :param schema: a ``DataTypes.ROW`` type, column names, or column types; inferred when None.
         """
+        self._config._check_parser()
         if isinstance(schema, RowType):
             names, types = schema.field_names(), schema.field_types()
         elif schema is not None and len(schema) > 0 and isinstance(list(schema)[0], DataType):
@@ -287,6 +289,7 @@ class TableEnvironment:
 
     def from_path(self, path: str) -> Table:
         """The registered table or view at ``path``."""
+        self._config._check_parser()
         check_argument("TableEnvironment.from_path", "path", path, str)
         return Table(self._j_env.fromPath(path), self)
 
@@ -298,6 +301,7 @@ class TableEnvironment:
 
     def create_temporary_view(self, view_path: str, table_or_data: Any, *fields: Any) -> None:
         """Register a table (or a pandas DataFrame / elements) as a temporary view."""
+        self._config._check_parser()
         check_argument("TableEnvironment.create_temporary_view", "view_path", view_path, str)
         table = table_or_data if isinstance(table_or_data, Table) else self.from_elements(table_or_data)
         if fields:
@@ -555,12 +559,14 @@ class TableEnvironment:
 
     def sql_query(self, query: str) -> Table:
         """A table from a SQL query (Spark SQL, which reads most Flink SQL queries the same)."""
+        self._config._check_parser()
         check_argument("TableEnvironment.sql_query", "query", query, str)
         self._offer_worker_template()
         return Table(self._j_env.sqlQuery(query), self)
 
     def execute_sql(self, stmt: str) -> TableResult:
         """Run one SQL statement: a query, SHOW, DESCRIBE, DDL or INSERT."""
+        self._config._check_parser()
         check_argument("TableEnvironment.execute_sql", "stmt", stmt, str)
         statement = self._j_env.classifySql(stmt)  # classified once, by the bridge's SqlStatement
         self._offer_worker_template()
@@ -603,6 +609,7 @@ class TableEnvironment:
     def explain_sql(self, stmt: str, *extra_details: Any) -> str:
         """Spark's plans for a SQL query, or for an INSERT's query once it is checked against its sink
         (nothing is written), as ``EXPLAIN INSERT ...`` does."""
+        self._config._check_parser()
         check_argument("TableEnvironment.explain_sql", "stmt", stmt, str)
         if self._j_env.classifySql(stmt).kindName() == "INSERT":
             return Table(self._j_env.connectors().prepareInsert(stmt).table(), self).explain(*extra_details)
@@ -633,6 +640,7 @@ class TableEnvironment:
         :param ignoreIfExists: when a table of that path exists, do nothing instead of raising
             :class:`~pyflink_table.ValidationException` (PyFlink's parameter name).
         """
+        self._config._check_parser()
         self._j_env.connectors().createTable(path, descriptor._java_definition(), False, bool(ignoreIfExists))
 
     def create_temporary_table(self, path: str, descriptor: Any, ignoreIfExists: Optional[bool] = False) -> None:
@@ -641,10 +649,12 @@ class TableEnvironment:
         :param ignoreIfExists: when a temporary table of that path exists, do nothing instead of
             raising :class:`~pyflink_table.ValidationException` (PyFlink's parameter name).
         """
+        self._config._check_parser()
         self._j_env.connectors().createTable(path, descriptor._java_definition(), True, bool(ignoreIfExists))
 
     def from_descriptor(self, descriptor: Any) -> Table:
         """A table reading the connector described by ``descriptor`` (not registered under a name)."""
+        self._config._check_parser()
         return Table(self._j_env.connectors().fromDefinition(descriptor._java_definition()), self)
 
     def register_table_source(self, name: str, table_source: Any) -> None:
