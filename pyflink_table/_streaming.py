@@ -88,9 +88,9 @@ def execute(table: "Table") -> TableResult:
     if bridge().streaming.Jobs.isUnbounded(j):
         # Regular outer joins and Top-N retract rows: stateful processors in the workers.
         retracting = bridge().streaming.RetractingStreams
-        j_changes = retracting.of(j, _worker_template()) if retracting.applies(j) else None
-        if j_changes is not None:
-            return StreamResult(table._t_env, j_changes, names, types, changes=True)
+        if retracting.applies(j):
+            offer_worker_template(table._t_env)  # the processors run in this environment's workers
+            return StreamResult(table._t_env, retracting.of(j), names, types, changes=True)
         j_updating = bridge().streaming.UpdatingStreams.of(j)  # refuses what cannot run on a stream, now
         if j_updating is not None:
             check_no_state_ttl(table._t_env, "an updating aggregation over an unbounded source")
@@ -115,11 +115,20 @@ def _worker_template() -> Any:
 
 
 def offer_worker_template(t_env: Any) -> None:
-    """Hand the bridge :func:`_worker_template` before it plans a streaming query: its over windows
-    and row-count windows with only built-in aggregates run a stateful Python processor without a
-    Python function of their own."""
-    if t_env._streaming:
+    """Hand the environment's bridge side (its ``TableContext``) :func:`_worker_template` before it
+    plans a streaming query or runs a job: stateful Python processors without a Python function of
+    their own (updating aggregations, joins and Top-N of changelogs, over and row-count windows with
+    only built-in aggregates) run in its interpreter with its shipped files.
+
+    The template is built again only when the Python dependencies it carries (the files shipped to
+    the workers, the workers' interpreter and environment) have changed since the last one."""
+    if not t_env._streaming:
+        return
+    sc = t_env._spark.sparkContext
+    key = (tuple(sc._python_includes), sc.pythonExec, tuple(sorted(sc.environment.items())))
+    if t_env._worker_template_key != key:
         t_env._j_env.useWorkerTemplate(_worker_template())
+        t_env._worker_template_key = key
 
 
 # --- streaming options ---------------------------------------------------------------------------

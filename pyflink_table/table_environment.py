@@ -59,6 +59,8 @@ class TableEnvironment:
         # Check-then-register of functions is one step for threads sharing this environment.
         self._registration_lock = threading.Lock()
         self._last_insert: Any = None  # the latest background insert (_batch_jobs.BatchJob)
+        # What the worker template handed to _j_env was built from (_streaming.offer_worker_template).
+        self._worker_template_key: Any = None
         config._attach(self._apply_option)
         _install_interrupt_handler()
 
@@ -161,11 +163,8 @@ class TableEnvironment:
         if name:
             self._spark.sparkContext.setJobDescription(name)
         self._udf_before_job()
-        if self._streaming:
-            from pyflink_table._streaming import _worker_template
-
-            # Aggregations of updating tables run in Python workers with this session's environment.
-            bridge().streaming.RetractingAggregates.useWorker(_worker_template())
+        # Stateful operators without Python functions of their own run in this environment's workers.
+        self._offer_worker_template()
 
     def get_spark_session(self) -> "SparkSession":
         """The Spark session this environment runs on (for interoperating with PySpark)."""

@@ -149,7 +149,7 @@ public final class StreamSinks {
       throw new TableException("Table sink '" + sink + "' doesn't support consuming update " + (retracting != null
           ? "and delete " : "") + "changes which is produced by node " + node);
     }
-    return RetractingStreams.changes(new JTable(env, rows), RetractingAggregates.template());
+    return RetractingStreams.changes(new JTable(env, rows));
   }
 
   /** Flink's refusal of updates by a sink that only appends. */
