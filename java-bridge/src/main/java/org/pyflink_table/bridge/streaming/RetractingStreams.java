@@ -50,6 +50,7 @@ import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.udf.PackedAggregation;
 import org.pyflink_table.bridge.udf.PythonCommand;
 
@@ -86,7 +87,7 @@ public final class RetractingStreams {
    * {@link #of} for any updating or retracting plan over unbounded sources (an updating aggregation
    * becomes a processor emitting its changes per input row), for sinks that take changelogs.
    */
-  static Dataset<Row> changes(JTable table, Object template) {
+  public static Dataset<Row> changes(JTable table, Object template) {
     LogicalPlan plan = table.df.queryExecution().analyzed();
     SparkSession spark = (SparkSession) table.env.spark;
     Set<ExprId> needed = new HashSet<>();
@@ -352,7 +353,7 @@ public final class RetractingStreams {
     String layout = PythonCommand.json(Map.of("keys", leftKeys.size(),
         "left_outer", t == LeftOuter$.MODULE$ || t == FullOuter$.MODULE$,
         "right_outer", t == RightOuter$.MODULE$ || t == FullOuter$.MODULE$, "output", output.json(),
-        "residual", conditions));
+        "residual", conditions, Protocol.LAYOUT_STATE_TTL_MS, StateTtl.ms(cx.spark)));
     Dataset<Row> changes = process(l.unionAll(r), leftKeys.size(), Protocol.STREAM_JOIN_FUNCTION, layout, output, cx);
     List<Column> values = fromJson(changes.col("l"), left);
     values.addAll(fromJson(changes.col("r"), right));
@@ -437,7 +438,8 @@ public final class RetractingStreams {
     for (int i = 0; i < keys; i++) keyCols[i] = rows.col("k" + i);
     RelationalGroupedDataset grouped =
         (RelationalGroupedDataset) rows.groupBy(keyCols);
-    return grouped.transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append", "None", null, "");
+    return grouped.transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append",
+        StateTtl.timeMode(cx.spark), null, "");
   }
 
   /** {@code value} under {@code like}'s name, id and metadata. */
