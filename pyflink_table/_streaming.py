@@ -91,9 +91,13 @@ def execute(table: "Table") -> TableResult:
         if retracting.applies(j):
             offer_worker_template(table._t_env)  # the processors run in this environment's workers
             return StreamResult(table._t_env, retracting.of(j), names, types, changes=True)
+        if state_ttl_ms(table._t_env) > 0 and bridge().streaming.Changelog.isUpdating(j):
+            # Spark's streaming aggregation has no state TTL: with one, the updating aggregation runs
+            # on the processor whose state expires (one change per input row, as Flink emits them).
+            table._t_env._before_job()  # also offers the worker template
+            return StreamResult(table._t_env, retracting.changes(j), names, types, changes=True)
         j_updating = bridge().streaming.UpdatingStreams.of(j)  # refuses what cannot run on a stream, now
         if j_updating is not None:
-            check_no_state_ttl(table._t_env, "an updating aggregation over an unbounded source")
             return StreamResult(table._t_env, j_updating, names, types, updating=True)
         j_stream = bridge().streaming.Jobs.streamOf(j)
         return StreamResult(table._t_env, j_stream, names, types)
@@ -165,7 +169,7 @@ def check_option(key: str, value: str) -> None:
             logging.getLogger("pyflink_table").warning(
                 "Option '%s' = '%s': state of bounded input is never expired (its rows are processed in one job, "
                 "as if they arrived at once), where Flink, in processing time, may expire a key's state between two "
-                "of its rows; an updating aggregation over an unbounded source refuses the option.", key, value)
+                "of its rows; over unbounded sources the state expires as in Flink.", key, value)
     off = _REFUSED_OPTIONS.get(key)
     if off is not None and str(value).strip().lower() not in off:
         raise TableException(f"Unsupported: option '{key}' = '{value}' changes streaming results and has no "
@@ -215,19 +219,6 @@ def state_ttl_ms(t_env: "TableEnvironment") -> int:
     """``table.exec.state.ttl`` in milliseconds; 0 when unset (state kept forever, Flink's default)."""
     text = t_env.get_config().get(STATE_TTL, None)
     return duration_ms(STATE_TTL, text) if text else 0
-
-
-def check_no_state_ttl(t_env: "TableEnvironment", what: str) -> None:
-    """Refuse a state TTL for a job whose state Spark keeps without one (``what`` names the operator).
-
-    Flink's TTL drops a key's state after it was idle that long, so later rows of the key start
-    afresh; state Spark cannot expire would give different results, silently.
-    """
-    if state_ttl_ms(t_env) > 0:
-        raise TableException(
-            f"Unsupported: option '{STATE_TTL}' = '{t_env.get_config().get(STATE_TTL, None)}' cannot be honoured by "
-            f"{what}: its state is Spark's streaming aggregation state, which has no time-to-live, so idle keys "
-            "would never expire as in Flink. Remove the option (or set it to 0) or run over bounded input.")
 
 
 def checkpoint_location(t_env: "TableEnvironment") -> Tuple[str, bool]:

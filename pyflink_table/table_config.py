@@ -127,7 +127,9 @@ class TableConfig:
         return _system_zone_id() if zone == "default" else zone
 
     def set_idle_state_retention(self, duration: datetime.timedelta) -> None:
-        """Kept for compatibility: batch jobs hold no idle state."""
+        """Flink's idle state retention (option ``table.exec.state.ttl``): in streaming mode, state of
+        an unbounded updating aggregation or outer join not written for ``duration`` is dropped (see
+        the streaming docs page); batch jobs hold no idle state."""
         self.set("table.exec.state.ttl", f"{int(duration.total_seconds() * 1000)} ms")
 
     def get_idle_state_retention(self) -> datetime.timedelta:

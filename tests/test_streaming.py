@@ -159,7 +159,7 @@ def test_result_changing_options_without_mapping_are_refused(s_env: TableEnviron
     assert sum("table.exec.mini-batch.size" in r.getMessage() for r in caplog.records) == 1
 
 
-def test_state_ttl_on_bounded_input_and_its_refusal_over_an_unbounded_source(
+def test_state_ttl_on_bounded_input_and_over_an_unbounded_source(
         s_env: TableEnvironment, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     # Flink's idle state retention: a key's state is dropped after it was idle that long (processing
     # time). A bounded input is one job, so nothing is idle within it: the changelog is the one
@@ -169,17 +169,15 @@ def test_state_ttl_on_bounded_input_and_its_refusal_over_an_unbounded_source(
     changes = [(str(r.get_row_kind()), tuple(r))
                for r in src.group_by(col("k")).select(col("k"), col("v").count).execute().collect()]
     assert changes == [("+I", ("a", 1)), ("+I", ("b", 1)), ("-U", ("a", 1)), ("+U", ("a", 2))]
-    # Over an unbounded source the state is Spark's streaming aggregation state, which has no TTL.
+    # Over an unbounded source the updating aggregation runs on a processor whose state expires
+    # (test_diff_streaming_state_ttl.py shows the expiry against PyFlink); a day changes nothing here.
     _publish(tmp_path, "f1.csv", "a,1\n")
     s_env.execute_sql(f"CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', "
                       "'format' = 'csv', 'source.monitor-interval' = '100ms')")
-    counts = s_env.from_path("src").group_by(col("k")).select(col("k"), col("v").count)
-    with pytest.raises(TableException, match="option 'table.exec.state.ttl' = '86400000 ms' cannot be honoured by an "
-                                             "updating aggregation over an unbounded source"):
-        counts.execute()
-    s_env.get_config().set("table.exec.state.ttl", "0 ms")  # off: the same query runs
+    counts = s_env.from_path("src").group_by(col("k")).select(col("k"), col("v").sum)
     with counts.execute().collect() as rows:
-        assert tuple(next(rows)) == ("a", 1)
+        first = next(rows)
+        assert (str(first.get_row_kind()), tuple(first)) == ("+I", ("a", 1))
     with pytest.raises(TableException, match="Invalid duration for 'table.exec.state.ttl': 'soon'"):
         s_env.get_config().set("table.exec.state.ttl", "soon")
     from pyflink_table import _streaming
@@ -188,6 +186,40 @@ def test_state_ttl_on_bounded_input_and_its_refusal_over_an_unbounded_source(
     with caplog.at_level("WARNING", logger="pyflink_table"):  # shorter than a job: Flink may expire state
         s_env.get_config().set("table.exec.state.ttl", "2 ms")
     assert sum("'table.exec.state.ttl' = '2 ms'" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_state_ttl_is_refused_by_operators_whose_state_cannot_expire(s_env: TableEnvironment, tmp_path: Path) -> None:
+    # Spark's stream-stream join, the Top-N and over-window processors keep their state without a
+    # time-to-live: with a TTL they are refused, naming the option, where Flink would expire state.
+    _publish(tmp_path, "f1.csv", "a,1\n")
+    s_env.execute_sql(f"CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', "
+                      "'format' = 'csv', 'source.monitor-interval' = '100ms')")
+    s_env.execute_sql(f"CREATE TABLE src2 (k2 STRING, w INT) WITH ('connector' = 'filesystem', "
+                      f"'path' = '{tmp_path}', 'format' = 'csv', 'source.monitor-interval' = '100ms')")
+    s_env.get_config().set("table.exec.state.ttl", "1 h")
+    refused = "option 'table.exec.state.ttl' = '3600000 ms' cannot be honoured by "
+    inner = s_env.from_path("src").join(s_env.from_path("src2"), col("k") == col("k2"))
+    with pytest.raises(TableException, match=refused + "a regular join of unbounded inputs \\(inner join"):
+        inner.execute()
+    s_env.execute_sql("CREATE TABLE pr (k STRING, v INT, k2 STRING, w INT) WITH ('connector' = 'print')")
+    with pytest.raises(TableException, match=refused + "a regular join"):
+        inner.execute_insert("pr")
+    top = s_env.sql_query("SELECT k, v FROM (SELECT k, v, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) AS rn "
+                          "FROM src) WHERE rn <= 2")
+    with pytest.raises(TableException, match=refused + "a Top-N"):
+        top.execute()
+    (tmp_path / "ts").mkdir()
+    s_env.execute_sql(f"CREATE TABLE timed (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' "
+                      f"SECOND) WITH ('connector' = 'filesystem', 'path' = '{tmp_path / 'ts'}', 'format' = 'csv', "
+                      "'source.monitor-interval' = '100ms')")
+    with pytest.raises(TableException, match=refused + "an over window"):
+        s_env.sql_query("SELECT k, SUM(v) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) "
+                        "FROM timed")
+    with pytest.raises(TableException, match="the query hint STATE_TTL"):
+        s_env.sql_query("SELECT /*+ STATE_TTL('src' = '1d') */ k, COUNT(*) FROM src GROUP BY k")
+    s_env.get_config().set("table.exec.state.ttl", "0 ms")  # off: the inner join runs
+    with inner.execute().collect() as rows:
+        assert tuple(next(rows)) == ("a", 1, "a", 1)
 
 
 def test_blackhole_sink_takes_an_updating_changelog(s_env: TableEnvironment, tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 from pyspark.sql.streaming.stateful_processor import StatefulProcessor
 from pyspark.sql.types import BinaryType, StructField, StructType, _parse_datatype_json_string
 
+from pyflink_table import _protocol
 from pyflink_table._worker import lifecycle
 
 _BLOB = StructType([StructField("state", BinaryType())])
@@ -60,11 +61,13 @@ def _frame(changes: List[Change], output: Any) -> Iterator[Any]:
 
 
 class _KeyedState(StatefulProcessor):
-    """One pickled Python object per key."""
+    """One pickled Python object per key; with ``ttl_ms``, Spark drops it once not written for that long."""
+
+    ttl_ms = 0
 
     def init(self, handle: Any) -> None:
         lifecycle.prepare_task()
-        self.state = handle.getValueState("state", _BLOB)
+        self.state = handle.getValueState("state", _BLOB, self.ttl_ms or None)
 
     def load(self, default: Any) -> Any:
         stored = self.state.get() if self.state.exists() else None
@@ -85,11 +88,12 @@ class JoinProcessor(_KeyedState):
     """
 
     def __init__(self, keys: int, left_outer: bool, right_outer: bool, output: Any,
-                 residual: Optional[List[Any]] = None) -> None:
+                 residual: Optional[List[Any]] = None, ttl_ms: int = 0) -> None:
         self.keys = keys
         self.outer = (left_outer, right_outer)
         self.output = output
         self.residual = residual or []
+        self.ttl_ms = ttl_ms
 
     def _matches(self, side: int, mine: str, entry: str) -> bool:
         """Whether the rest of the condition (beyond the key equalities) holds for the pair."""
@@ -104,8 +108,14 @@ class JoinProcessor(_KeyedState):
 
     def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
         null_key = any(k is None for k in key)
-        # Per side, [row, number of other-side rows it matches] in arrival order.
+        # Per side, [row, number of other-side rows it matches, time it was last written] in arrival
+        # order. With a state TTL, as Flink's join state: a row not written for the TTL is gone; a row
+        # is written when stored (an equal row stored again writes it too) and, on an outer side, when
+        # its match count changes.
         sides: List[List[List[Any]]] = [[], []] if null_key else self.load([[], []])
+        now = timerValues.getCurrentProcessingTimeInMs() if self.ttl_ms else 0
+        if self.ttl_ms:
+            sides = [[e for e in stored if len(e) < 3 or e[2] + self.ttl_ms > now] for stored in sides]
         changes: List[Change] = []
         for chunk in rows:
             for r in _values(chunk):
@@ -114,13 +124,21 @@ class JoinProcessor(_KeyedState):
                 if kind in ("+I", "+U"):
                     self._accumulate(side, mine, kind, others, changes)
                     if not null_key:
-                        sides[side].append([mine, len(others)])
+                        if self.ttl_ms:
+                            for entry in sides[side]:
+                                if entry[0] == mine and len(entry) > 2:
+                                    entry[2] = now
+                        sides[side].append([mine, len(others), now])
                 else:
                     if not null_key:
                         stored = next((e for e in sides[side] if e[0] == mine), None)
                         if stored is not None:
                             sides[side].remove(stored)
                     self._retract(side, mine, kind, others, changes)
+                if self.ttl_ms and self.outer[1 - side]:
+                    for entry in others:
+                        if len(entry) > 2:
+                            entry[2] = now
         if not null_key:
             self.save(sides)
         return _frame(changes, self.output)
@@ -479,9 +497,10 @@ def stream_join(layout: str) -> Tuple[Any, Any]:
     """
     spec = json.loads(layout)
     output = _parse_datatype_json_string(spec["output"])
+    ttl = int(spec.get(_protocol.LAYOUT_STATE_TTL_MS) or 0)
     processor = JoinProcessor(int(spec["keys"]), bool(spec["left_outer"]), bool(spec["right_outer"]), output,
-                              list(spec.get("residual") or []))
-    return _udf(processor), output
+                              list(spec.get("residual") or []), ttl)
+    return _udf(processor, ttl), output
 
 
 def stream_top_n(layout: str) -> Tuple[Any, Any]:
@@ -500,7 +519,8 @@ def stream_top_n(layout: str) -> Tuple[Any, Any]:
     return _udf(processor), output
 
 
-def _udf(processor: StatefulProcessor) -> Any:
+def _udf(processor: StatefulProcessor, ttl_ms: int = 0) -> Any:
     from pyspark.sql.streaming.stateful_processor_util import TransformWithStateInPandasUdfUtils
 
-    return TransformWithStateInPandasUdfUtils(processor, "None").transformWithStateUDF
+    # Spark's state TTL runs on processing time (the bridge starts the processor in that mode then).
+    return TransformWithStateInPandasUdfUtils(processor, "ProcessingTime" if ttl_ms else "None").transformWithStateUDF

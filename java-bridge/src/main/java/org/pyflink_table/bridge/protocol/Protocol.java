@@ -77,6 +77,12 @@ public final class Protocol {
   public static final String RETRACTING_AGGREGATION_MODULE = "pyflink_table._worker.retracting_aggregation";
   public static final String RETRACTING_AGGREGATION_BOUNDED = "bounded_changelog";
   public static final String RETRACTING_AGGREGATION_STREAM = "stream_retracting_aggregate";
+  /**
+   * Flink's idle state retention ({@code table.exec.state.ttl}) in milliseconds, 0 when off; and the
+   * key of the stateful processors' layouts that carries it to the workers.
+   */
+  public static final String CONF_STATE_TTL_MS = "spark.sql.pyflink_table.state-ttl-ms";
+  public static final String LAYOUT_STATE_TTL_MS = "state_ttl_ms";
 
   /** First word of an INSERT's printed answer when it started a streaming job (its id follows). */
   public static final String STREAM_JOB = "stream-job";

@@ -28,6 +28,7 @@ import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.LateralJoins;
 import org.pyflink_table.bridge.table.PlanExplain;
+import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.window.SqlWindows;
@@ -202,6 +203,7 @@ public final class TableEnv extends TableContext {
 
   /** A Flink SQL query as Spark SQL: every rewrite that makes Spark read it as Flink does. */
   public String toSparkSql(String sql) {
+    if (isStreaming()) StateTtl.checkNoHint(sql); // Spark would drop Flink's per-operator TTL hint silently
     // First, on the user's own text: DISTINCT/FILTER of Python aggregates, which Spark's SQL refuses,
     // then the user's functions named like a Spark built-in.
     sql = FlinkSqlDialect.rewriteAggregateClauses(sql, this::selectingAggregate);

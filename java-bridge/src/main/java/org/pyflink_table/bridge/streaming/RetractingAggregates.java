@@ -31,6 +31,7 @@ import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
+import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PackedAggregation;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
@@ -242,8 +243,10 @@ public final class RetractingAggregates {
     int keys = Math.max(1, groupKeys.size());
     StructType output = new StructType().add("key", DataTypes.StringType, true)
         .add("values", DataTypes.StringType, true).add("op", DataTypes.StringType, true);
+    // Flink's table.exec.state.ttl: a key whose accumulators were not written for that long starts afresh.
+    long ttl = StateTtl.ms(spark);
     String layout = PythonCommand.json(Map.of("aggregates", calls.specs, "keys", keys,
-        "per_change", calls.environment == null, "output", output.json()));
+        "per_change", calls.environment == null, "output", output.json(), Protocol.LAYOUT_STATE_TTL_MS, ttl));
     // transformWithStateInPandas keeps its state in RocksDB only; users should not have to know.
     spark.conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
     UserDefinedPythonFunction udf = function(env, calls, PythonCommand.command(Protocol.RETRACTING_AGGREGATION_MODULE,
@@ -254,7 +257,8 @@ public final class RetractingAggregates {
     Column[] byKey = new Column[keys];
     for (int i = 0; i < keys; i++) byKey[i] = rows.col("k" + i);
     return ((RelationalGroupedDataset) rows.groupBy(byKey))
-        .transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append", "None", null, "");
+        .transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append", StateTtl.timeMode(spark),
+            null, "");
   }
 
   private static Object[] arguments(String layout, Calls calls) {

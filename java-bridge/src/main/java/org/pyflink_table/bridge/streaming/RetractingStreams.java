@@ -55,6 +55,7 @@ import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PackedAggregation;
 import org.pyflink_table.bridge.udf.PythonCommand;
@@ -90,7 +91,7 @@ public final class RetractingStreams {
    * {@link #of} for any updating or retracting plan over unbounded sources (an updating aggregation
    * becomes a processor emitting its changes per input row), for sinks that take changelogs.
    */
-  static Dataset<Row> changes(JTable table) {
+  public static Dataset<Row> changes(JTable table) {
     LogicalPlan plan = table.df.queryExecution().analyzed();
     SparkSession spark = (SparkSession) table.env.spark;
     Set<ExprId> needed = new HashSet<>();
@@ -445,7 +446,7 @@ public final class RetractingStreams {
     String layout = PythonCommand.json(Map.of("keys", leftKeys.size(),
         "left_outer", t == LeftOuter$.MODULE$ || t == FullOuter$.MODULE$,
         "right_outer", t == RightOuter$.MODULE$ || t == FullOuter$.MODULE$, "output", output.json(),
-        "residual", conditions));
+        "residual", conditions, Protocol.LAYOUT_STATE_TTL_MS, StateTtl.ms(cx.spark)));
     Dataset<Row> changes = process(l.unionAll(r), leftKeys.size(), Protocol.STREAM_JOIN_FUNCTION, layout, output, cx);
     List<Column> values = fromJson(changes.col("l"), left);
     values.addAll(fromJson(changes.col("r"), right));
@@ -531,7 +532,8 @@ public final class RetractingStreams {
     for (int i = 0; i < keys; i++) keyCols[i] = rows.col("k" + i);
     RelationalGroupedDataset grouped =
         (RelationalGroupedDataset) rows.groupBy(keyCols);
-    return grouped.transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append", "None", null, "");
+    return grouped.transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append",
+        StateTtl.timeMode(cx.spark), null, "");
   }
 
   /** {@code value} under {@code like}'s name, id and metadata. */

@@ -16,6 +16,7 @@ import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.PythonAggregateSelect;
+import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.udf.StreamWindowAggregation;
 
@@ -77,6 +78,7 @@ final class StreamOverSelect {
     List<StreamWindowAggregation.BuiltIn> others = StreamWindowSelect.builtIns(builtIns, table, tableScope,
         replacements);
     List<Column> keys = ExprCompiler.compileAll(ExprCompiler.expand(window.partitionBy, tableScope), tableScope);
+    StateTtl.refuse(table.env.spark, "an over window over an unbounded source (its processor keeps rows without a TTL)");
     Dataset<Row> rows = StreamWindowAggregation.over(table.df, table.df.col(Scope.quote(timeField)), delayMs,
         rowsFrame ? lower.value : -1, rowsFrame ? -1 : lower.value, keys, run.functions(), run.args(),
         run.resultNames(), others, table.env.workerTemplate());

@@ -35,6 +35,7 @@ import org.apache.spark.unsafe.types.CalendarInterval;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.UserFunction;
+import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.udf.StreamWindowAggregation;
@@ -165,6 +166,7 @@ public final class StreamOverSql {
     long lower = lowerBound(frame.lower(), rowsFrame);
     List<Column> keys = new ArrayList<>();
     for (Expression k : ScalaInterop.list(w.partitionSpec())) keys.add(column(k));
+    StateTtl.refuse(env.spark, "an over window over an unbounded source (its processor keeps rows without a TTL)");
     Dataset<Row> fired = StreamWindowAggregation.over(input, column(time), delayMs, rowsFrame ? lower : -1,
         rowsFrame ? -1 : lower, keys, calls, args, resultNames, builtIns, env.workerTemplate());
 
