@@ -48,6 +48,7 @@ public final class StreamSources {
     if (d.watermark == null) return df;
     validateWatermark(df, d, path);
     Matcher m = WATERMARK.matcher(d.watermark.strip());
+    m.matches(); // validated above
     String column = unquote(m.group(1));
     StructField f = df.schema().apply(column);
     String expression = m.group(2).strip();
