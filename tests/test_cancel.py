@@ -63,7 +63,7 @@ READ_CHILD = textwrap.dedent("""
     @udf(result_type=DataTypes.INT())
     def slow(x):
         with open(calls, "a") as f:  # one line per call, so the test sees whether the job runs on
-            f.write("x\\n")
+            f.write("x\\\\n")
         time.sleep(0.2)
         return x
 
