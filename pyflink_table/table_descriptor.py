@@ -94,7 +94,12 @@ class TableDescriptor(_EqualWhenPrintedAlike):
             elif expr is not None and not isinstance(expr, str):
                 definition.addExpressionColumn(name, expr._j_expr)
         if self._schema is not None and self._schema._watermarks:
-            definition.watermark = str(self._schema._watermarks)
+            column, expr = self._schema._watermarks[0]
+            names = [n for n, _, _ in columns]
+            if column not in names:  # Flink's check when the table is created
+                raise ValidationException(f"Invalid column name '{column}' for rowtime attribute in watermark "
+                                          f"declaration. Available columns are: [{', '.join(names)}]")
+            definition.watermark = f"WATERMARK FOR {_quote_name(column)} AS {expr}"
         return definition
 
     def __str__(self) -> str:

@@ -1148,6 +1148,9 @@ def _install_interrupt_handler() -> None:
 
         try:
             bridge().connectors.Connectors.interruptWrites()
+            from pyflink_table._streaming import cancel_running_jobs
+
+            cancel_running_jobs()  # stopped, not failed by the job cancellation below
             sc = SparkContext._active_spark_context
             if sc is not None:
                 sc.cancelAllJobs()

@@ -33,7 +33,6 @@ def test_table_descriptor_create_read_write(t_env, tmp_path):
         .column("name", "STRING") \
         .column_by_expression("id10", col("id") * 10) \
         .column_by_expression("upper_name", "UPPER(name)") \
-        .watermark("id", "id - 1") \
         .primary_key("id") \
         .build()
     descriptor = TableDescriptor.for_connector("filesystem") \

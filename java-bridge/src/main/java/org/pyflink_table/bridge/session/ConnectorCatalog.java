@@ -401,8 +401,10 @@ public final class ConnectorCatalog {
 
   /** A source's rows; in streaming mode unbounded sources are Spark streams (streaming package). */
   private Dataset<Row> read(String name, TableDefinition def) {
-    return env.isStreaming() ? StreamSources.read(spark(), name, def, hadoop(), env.functions)
-        : Connectors.read(spark(), name, def, hadoop(), env.functions);
+    if (env.isStreaming()) return StreamSources.read(spark(), name, def, hadoop(), env.functions);
+    Dataset<Row> df = Connectors.read(spark(), name, def, hadoop(), env.functions);
+    StreamSources.validateWatermark(df, def, name); // batch jobs see all rows at once; Flink checks it anyway
+    return df;
   }
 
   // --- inserts -----------------------------------------------------------------------------------

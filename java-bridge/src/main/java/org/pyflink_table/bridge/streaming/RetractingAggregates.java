@@ -318,9 +318,8 @@ public final class RetractingAggregates {
     Map<String, Object> spec = new LinkedHashMap<>();
     List<Expression> args = ScalaInterop.list(f.children());
     if (f instanceof PythonUDAF) {
-      PythonAggregateFunction python = PythonAggregateFunction.of(((PythonUDAF) f).func());
-      if (python == null) throw unsupported("the Python aggregate function " + ((PythonUDAF) f).name());
-      Object[] found = python.evaluatorAndEnvironment();
+      Object[] found = PythonAggregateFunction.evaluatorAndEnvironment(((PythonUDAF) f).func());
+      if (found == null) throw unsupported("the Python aggregate function " + ((PythonUDAF) f).name());
       spec.put("function", "python");
       spec.put("evaluator", calls.evaluators.size());
       calls.evaluators.add((byte[]) found[0]);
