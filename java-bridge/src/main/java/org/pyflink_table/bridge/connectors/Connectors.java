@@ -20,6 +20,7 @@ import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -59,6 +60,8 @@ public final class Connectors {
    * that, in streaming mode, receives the final result of an updating query over bounded input.
    */
   public static final String LEGACY_SINK = "pyflink-table.legacy-sink";
+  /** Column metadata key (true) of a computed column declared {@code AS PROCTIME()}: a processing-time attribute. */
+  public static final String PROCTIME_MARK = "pyflink_table.proctime";
   /**
    * Internal option of FLIP-38's legacy csv format ({@code 'format.type' = 'csv'}): like Flink's
    * legacy csv source, a record with more fields than the table reads its first fields.
@@ -320,9 +323,11 @@ public final class Connectors {
         String sql = c.expression().replaceAll("(?i)\\bPROCTIME\\s*\\(\\s*\\)", "CURRENT_TIMESTAMP");
         try {
           Expr ast = d.expressionColumns.get(c.name());
-          df = df.withColumn(c.name(), ast != null
-              ? ExprCompiler.compile(ast, new Scope(df, functions))
-              : functions.sqlExpression(sql));
+          Column value = ast != null ? ExprCompiler.compile(ast, new Scope(df, functions)) : functions.sqlExpression(sql);
+          // Over windows ordered by it need to tell a processing-time attribute from a plain timestamp.
+          boolean proctime = c.expression().strip().matches("(?i)PROCTIME\\s*\\(\\s*\\)");
+          if (proctime) value = value.as(c.name(), new MetadataBuilder().putBoolean(PROCTIME_MARK, true).build());
+          df = df.withColumn(c.name(), value);
           df.schema();
         } catch (Exception e) { // Spark's AnalysisException is a checked exception
           throw new ValidationException("Computed column '" + c.name() + "' of table '" + path + "' is invalid: "

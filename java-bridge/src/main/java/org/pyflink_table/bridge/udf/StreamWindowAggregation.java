@@ -236,12 +236,19 @@ public final class StreamWindowAggregation {
         timeMode, null, "");
   }
 
+  /** The frame bound ({@code rows} or {@code rangeMs} of {@link #over}) of an UNBOUNDED PRECEDING window. */
+  public static final long UNBOUNDED = Long.MAX_VALUE;
+
   /**
-   * Bounded over windows over an unbounded stream, ordered by the rowtime {@code time}: each row
+   * Over windows over an unbounded stream, ordered by the rowtime {@code time}: each row
    * is emitted, with its aggregates over the {@code rows} preceding rows ({@code rangeMs < 0}) or
    * the rows within {@code rangeMs} before it, once the watermark reaches its time, as Flink's
    * row-time over functions do; a row at or before its key's last emitted time is dropped
-   * (Flink's rule for late rows).
+   * (Flink's rule for late rows). With {@code rows} or {@code rangeMs} {@link #UNBOUNDED} the
+   * frame starts at the key's first row (UNBOUNDED PRECEDING): the processor keeps accumulators,
+   * and a row at or before the watermark is late (Flink's rule there). With {@code delayMs < 0}
+   * {@code time} is a processing-time attribute (UNBOUNDED PRECEDING only): each row is emitted
+   * on arrival with the aggregates of its key's rows so far.
    *
    * @param template a Spark {@code UserDefinedPythonFunction} of the session, whose interpreter and
    *     shipped files run the processor when there is no Python function ({@code calls} empty)
@@ -263,7 +270,10 @@ public final class StreamWindowAggregation {
     List<Map<String, Object>> others = new ArrayList<>();
     List<List<String>> arguments = projectArguments(projected, args, builtIns, others);
     // Whether a row is late depends on its key's last emitted time, which only the processor knows.
-    Dataset<Row> stored = watermarked(input, projected, time, delayMs, millis -> functions.lit(NEVER_LATE_MS));
+    // A processing-time window has no watermark: its rows are taken in arrival order.
+    boolean proctime = delayMs < 0;
+    Dataset<Row> stored = proctime ? input.select(projected.toArray(new Column[0]))
+        : watermarked(input, projected, time, delayMs, millis -> functions.lit(NEVER_LATE_MS));
 
     StructType output = new StructType();
     for (int i = 0; i < inputSchema.size(); i++) output = output.add("c" + i, inputSchema.fields()[i].dataType(), true);
@@ -277,8 +287,9 @@ public final class StreamWindowAggregation {
     spec.put("builtins", others);
     spec.put("columns", List.of(stored.columns()));
     spec.put("output", output.json());
+    if (proctime) spec.put("proctime", true);
     Dataset<Row> fired = run(stored, constantKey ? 1 : keyCols.size(), output, PythonCommand.json(spec), calls,
-        "EventTime", template);
+        proctime ? "None" : "EventTime", template);
 
     List<Column> out = new ArrayList<>();
     for (int i = 0; i < inputSchema.size(); i++) {
