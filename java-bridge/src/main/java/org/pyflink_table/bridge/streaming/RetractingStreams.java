@@ -104,27 +104,38 @@ public final class RetractingStreams {
 
   /** Flink's name of the first retracting join or Top-N over unbounded sources in the plan, or null. */
   public static String retractingNode(LogicalPlan p) {
-    if (p instanceof Join && isOuterStreamJoin((Join) p)) return joinName((Join) p);
-    if (isAggregationOfUpdates(p)) return Changelog.updatingNode(p);
-    if (p instanceof Window && p.isStreaming() && rowNumber((Window) p) != null) return "Rank(" + p.simpleString(50) + ")";
+    return retractingNode(p, false);
+  }
+
+  /**
+   * As {@link #retractingNode(LogicalPlan)}; with {@code bounded}, over bounded inputs too: a
+   * streaming-mode environment plans them with the same operators, whose deletes an append-only
+   * sink refuses (measured on PyFlink 2.3).
+   */
+  public static String retractingNode(LogicalPlan p, boolean bounded) {
+    if (p instanceof Join && isOuterStreamJoin((Join) p, bounded)) return joinName((Join) p);
+    if (isAggregationOfUpdates(p, bounded)) return Changelog.updatingNode(p);
+    if (p instanceof Window && (bounded || p.isStreaming()) && rowNumber((Window) p) != null) {
+      return "Rank(" + p.simpleString(50) + ")";
+    }
     for (LogicalPlan c : ScalaInterop.list(p.children())) {
-      String found = retractingNode(c);
+      String found = retractingNode(c, bounded);
       if (found != null) return found;
     }
     return null;
   }
 
   /** An unbounded aggregation of an updating stream (it retracts what it emitted before). */
-  private static boolean isAggregationOfUpdates(LogicalPlan p) {
-    if (!(p instanceof Aggregate) || !p.isStreaming() || Changelog.isWindowed((Aggregate) p)) return false;
+  private static boolean isAggregationOfUpdates(LogicalPlan p, boolean bounded) {
+    if (!(p instanceof Aggregate) || !(bounded || p.isStreaming()) || Changelog.isWindowed((Aggregate) p)) return false;
     LogicalPlan child = ((Aggregate) p).child();
-    return Changelog.updatingNode(child) != null || retractingNode(child) != null;
+    return Changelog.updatingNode(child) != null || retractingNode(child, bounded) != null;
   }
 
-  private static boolean isOuterStreamJoin(Join j) {
+  private static boolean isOuterStreamJoin(Join j, boolean bounded) {
     JoinType t = j.joinType();
     boolean outer = t == LeftOuter$.MODULE$ || t == RightOuter$.MODULE$ || t == FullOuter$.MODULE$;
-    return outer && j.left().isStreaming() && j.right().isStreaming();
+    return outer && (bounded || j.left().isStreaming() && j.right().isStreaming());
   }
 
   private static String joinName(Join j) {
@@ -165,7 +176,7 @@ public final class RetractingStreams {
       items.add(Changelog.alias(Literal.create("+I", DataTypes.StringType), Changelog.OP));
       return new Project(ScalaInterop.seq(items), p);
     }
-    if (p instanceof Join && isOuterStreamJoin((Join) p)) return join((Join) p, cx);
+    if (p instanceof Join && isOuterStreamJoin((Join) p, false)) return join((Join) p, cx);
     if (p instanceof Window && cx.rankId != null && rowNumber((Window) p) != null
         && rowNumber((Window) p).exprId().equals(cx.rankId)) {
       return topN((Window) p, cx);
