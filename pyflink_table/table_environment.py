@@ -8,7 +8,7 @@ import logging
 import signal
 import sys
 import threading
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from pyflink_table import _options, _protocol
 from pyflink_table.configuration import Configuration
@@ -58,6 +58,9 @@ class TableEnvironment:
         self._modules_in_use: List[str] = ["core"]  # list_modules/use_modules
         # Check-then-register of functions is one step for threads sharing this environment.
         self._registration_lock = threading.Lock()
+        # Lower-case names of the catalog functions (create_function, CREATE FUNCTION): they live in
+        # the session like temporary ones, but DROP [TEMPORARY] FUNCTION tells the two apart.
+        self._catalog_functions: Set[str] = set()
         self._last_insert: Any = None  # the latest background insert (_batch_jobs.BatchJob)
         # What the worker template handed to _j_env was built from (_streaming.offer_worker_template).
         self._worker_template_key: Any = None
@@ -426,6 +429,7 @@ class TableEnvironment:
                 "wrapped with udf(), udtf(), udaf() or udtaf().")
         self._register_user_function(self._function_name(path), function, system=False,
                                      ignore_if_exists=ignore_if_exists)
+        self._catalog_functions.add(self._function_name(path).lower())
 
     def register_function(self, name: str, function: Any) -> None:
         """FLIP-38/58: register a Python function as a temporary system function.
@@ -445,6 +449,7 @@ class TableEnvironment:
 
     def drop_function(self, path: str) -> bool:
         """Drop a function registered with :meth:`create_function`; False when there was none."""
+        self._catalog_functions.discard(self._function_name(path).lower())
         return self._drop_user_function(self._function_name(path), system=False)
 
     def create_java_temporary_system_function(self, name: str, function_class_name: str) -> None:
@@ -568,6 +573,10 @@ class TableEnvironment:
         self._config._check_parser()
         check_argument("TableEnvironment.execute_sql", "stmt", stmt, str)
         statement = self._j_env.classifySql(stmt)  # classified once, by the bridge's SqlStatement
+        if statement.runsInPython():  # function DDL names a Python object
+            from pyflink_table import _function_ddl
+
+            return _function_ddl.execute(self, statement)
         self._offer_worker_template()
         if statement.runsJob():
             self._await_inserts()

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
@@ -232,7 +233,7 @@ public final class TableEnv extends TableContext {
     String sparkSql = toSparkSql(sql);
     connectors.refresh();
     try {
-      Dataset<Row> ds = spark.sql(sparkSql);
+      Dataset<Row> ds = FlinkSqlDialect.withFlinkColumnNames(spark.sql(sparkSql));
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
       if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(ds));
       return new JTable(this, StreamOverSql.of(this, FlinkSqlDialect.withFlinkResultTypes(ds, true)));
@@ -292,6 +293,13 @@ public final class TableEnv extends TableContext {
     return FunctionCatalog.builtinNames().toArray(new String[0]);
   }
 
+  /** Built-in and user-defined function names, sorted, each once (Flink's SHOW FUNCTIONS). */
+  public String[] listFunctions() {
+    TreeSet<String> all = new TreeSet<>(FunctionCatalog.builtinNames());
+    all.addAll(functions.userFunctionNames());
+    return all.toArray(new String[0]);
+  }
+
   /** Classifies one SQL statement (see {@link SqlStatement}); Python asks before running it. */
   public SqlStatement classifySql(String statement) {
     return SqlStatement.classify(statement);
@@ -329,8 +337,15 @@ public final class TableEnv extends TableContext {
         return names("current catalog name", new String[] {ConnectorCatalog.CATALOG});
       case SHOW_CURRENT_DATABASE:
         return names("current database name", new String[] {connectors.currentDatabase()});
+      case SHOW_FUNCTIONS:
+        // Flink lists built-in and user functions together, user functions alone with USER.
+        return names("function name", parts.get(0) != null ? listUserDefinedFunctions() : listFunctions());
       case SHOW_OTHER:
         return new StatementResult(new JTable(this, spark.sql(s)), true);
+      case CREATE_FUNCTION:
+      case DROP_FUNCTION:
+      case ALTER_FUNCTION:
+        throw new IllegalStateException(statement.kind() + " is run by Python (SqlStatement.runsInPython)");
       case CREATE_TABLE:
         connectors.createTableStatement(s);
         return StatementResult.ok();

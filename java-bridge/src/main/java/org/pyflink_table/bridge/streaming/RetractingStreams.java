@@ -109,26 +109,39 @@ public final class RetractingStreams {
 
   /** Flink's name of the first retracting join or Top-N over unbounded sources in the plan, or null. */
   public static String retractingNode(LogicalPlan p) {
-    if (p instanceof Join && (isOuterStreamJoin((Join) p) || isJoinOfUpdates((Join) p))) return joinName((Join) p);
-    if (isAggregationOfUpdates(p)) return Changelog.updatingNode(p);
-    if (p instanceof Window && p.isStreaming() && rowNumber((Window) p) != null) return "Rank(" + p.simpleString(50) + ")";
+    return retractingNode(p, false);
+  }
+
+  /**
+   * As {@link #retractingNode(LogicalPlan)}; with {@code bounded}, over bounded inputs too: a
+   * streaming-mode environment plans them with the same operators, whose deletes an append-only
+   * sink refuses (measured on PyFlink 2.3).
+   */
+  public static String retractingNode(LogicalPlan p, boolean bounded) {
+    if (p instanceof Join && (isOuterStreamJoin((Join) p, bounded) || isJoinOfUpdates((Join) p))) {
+      return joinName((Join) p);
+    }
+    if (isAggregationOfUpdates(p, bounded)) return Changelog.updatingNode(p);
+    if (p instanceof Window && (bounded || p.isStreaming()) && rowNumber((Window) p) != null) {
+      return "Rank(" + p.simpleString(50) + ")";
+    }
     for (LogicalPlan c : ScalaInterop.list(p.children())) {
-      String found = retractingNode(c);
+      String found = retractingNode(c, bounded);
       if (found != null) return found;
     }
     return null;
   }
 
   /**
-   * An unbounded aggregation of an updating stream (it retracts what it emitted before): SQL's and
-   * built-in ones are Spark Aggregates, the Table API's of Python functions a packed aggregation.
+   * An aggregation of an updating stream (it retracts what it emitted before): SQL's and built-in
+   * ones are Spark Aggregates, the Table API's of Python functions a packed aggregation.
    */
-  private static boolean isAggregationOfUpdates(LogicalPlan p) {
-    if (!p.isStreaming()) return false;
+  private static boolean isAggregationOfUpdates(LogicalPlan p, boolean bounded) {
+    if (!(bounded || p.isStreaming())) return false;
     PackedAggregation.Aggregation packed = PackedAggregation.aggregationOf(p);
     LogicalPlan child = packed != null ? packed.df().queryExecution().analyzed()
         : p instanceof Aggregate && !Changelog.isWindowed((Aggregate) p) ? ((Aggregate) p).child() : null;
-    return child != null && (Changelog.updatingNode(child) != null || retractingNode(child) != null);
+    return child != null && (Changelog.updatingNode(child) != null || retractingNode(child, bounded) != null);
   }
 
   /** A regular join of two streams of which one is updating (an inner join of insert-only streams stays Spark's). */
@@ -140,10 +153,10 @@ public final class RetractingStreams {
     return false;
   }
 
-  private static boolean isOuterStreamJoin(Join j) {
+  private static boolean isOuterStreamJoin(Join j, boolean bounded) {
     JoinType t = j.joinType();
     boolean outer = t == LeftOuter$.MODULE$ || t == RightOuter$.MODULE$ || t == FullOuter$.MODULE$;
-    return outer && j.left().isStreaming() && j.right().isStreaming();
+    return outer && (bounded || j.left().isStreaming() && j.right().isStreaming());
   }
 
   private static String joinName(Join j) {
@@ -187,7 +200,7 @@ public final class RetractingStreams {
       items.add(Changelog.alias(Literal.create("+I", DataTypes.StringType), Changelog.OP));
       return new Project(ScalaInterop.seq(items), p);
     }
-    if (p instanceof Join && (isOuterStreamJoin((Join) p) || isJoinOfUpdates((Join) p))) return join((Join) p, cx);
+    if (p instanceof Join && (isOuterStreamJoin((Join) p, false) || isJoinOfUpdates((Join) p))) return join((Join) p, cx);
     if (p instanceof Window && cx.rankId != null && rowNumber((Window) p) != null
         && rowNumber((Window) p).exprId().equals(cx.rankId)) {
       return topN((Window) p, cx);
@@ -426,7 +439,7 @@ public final class RetractingStreams {
       }
     }
     if (leftKeys.isEmpty()) {
-      throw unsupported("a regular " + (isOuterStreamJoin(j) ? "outer " : "") + "join without an equality condition "
+      throw unsupported("a regular " + (isOuterStreamJoin(j, false) ? "outer " : "") + "join without an equality condition "
           + "between its inputs (" + joinName(j) + ") over unbounded sources");
     }
     JoinType t = j.joinType();
