@@ -315,6 +315,23 @@ def test_unbounded_over_window_ordered_by_a_non_time_column_is_refused_by_name(s
                         "AND CURRENT ROW) FROM ev")
 
 
+def test_window_table_function_aggregation_over_a_stream_is_refused_by_name(s_env: TableEnvironment,
+                                                                           tmp_path: Path) -> None:
+    # Flink's window aggregation fires a TUMBLE TVF window once, when the watermark passes it (its
+    # documented semantics); grouped by window_start/window_end, Spark emitted the open window at once
+    # (measured here before this refusal) and would update it later, late rows included.
+    _events(s_env, tmp_path)
+    tvf = "TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '5' SECOND))"
+    with pytest.raises(TableException, match="grouped by a window table function's window_start/window_end"):
+        s_env.sql_query(f"SELECT k, window_start, window_end, SUM(v) FROM {tvf} GROUP BY k, window_start, window_end")
+    with pytest.raises(TableException, match="grouped by a window table function's window_start/window_end"):
+        s_env.sql_query(f"SELECT ws, SUM(v) FROM (SELECT window_start AS ws, v FROM {tvf}) GROUP BY ws")
+    # The windowed rows themselves, and the group window form, still plan.
+    s_env.sql_query(f"SELECT k, v, window_start, window_end FROM {tvf}")
+    s_env.sql_query("SELECT k, TUMBLE_END(ts, INTERVAL '5' SECOND), SUM(v) FROM ev "
+                    "GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)")
+
+
 def test_current_watermark_over_a_stream_is_refused_by_name(s_env: TableEnvironment, tmp_path: Path) -> None:
     # PyFlink gives each row its operator's watermark so far; Spark's is one value per micro-batch.
     from pyflink_table.expressions import current_watermark

@@ -236,6 +236,7 @@ public final class TableEnv extends TableContext {
       Dataset<Row> ds = FlinkSqlDialect.withFlinkColumnNames(spark.sql(sparkSql));
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
       if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(ds));
+      SqlWindows.refuseUnboundedTvfAggregation(ds.queryExecution().analyzed());
       return new JTable(this, StreamOverSql.of(this, FlinkSqlDialect.withFlinkResultTypes(ds, true)));
     } catch (RuntimeException e) {
       throw e;
