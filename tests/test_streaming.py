@@ -315,6 +315,23 @@ def test_unbounded_over_window_ordered_by_a_non_time_column_is_refused_by_name(s
                         "AND CURRENT ROW) FROM ev")
 
 
+def test_table_api_over_window_ordered_by_a_non_time_column_gets_pyflinks_validation_error(
+        s_env: TableEnvironment, tmp_path: Path) -> None:
+    # PyFlink 2.3 streaming, measured for row_interval(2), lit(2).seconds and UNBOUNDED_ROW:
+    # ValidationException "Invalid function call:", whose innermost cause reads as below.
+    from pyflink_table import ValidationException
+    from pyflink_table.expressions import UNBOUNDED_ROW, row_interval
+    from pyflink_table.window import Over
+
+    _events(s_env, tmp_path)
+    for preceding in (UNBOUNDED_ROW, row_interval(2)):
+        w = s_env.from_path("ev").over_window(
+            Over.partition_by(col("k")).order_by(col("v")).preceding(preceding).alias("o"))
+        with pytest.raises(ValidationException,
+                           match=r"^Second argument in OVER window must be a TIME ATTRIBUTE, but is: INT$"):
+            w.select(col("k"), col("v").sum.over(col("o")))
+
+
 def test_window_table_function_aggregation_over_a_stream_is_refused_by_name(s_env: TableEnvironment,
                                                                            tmp_path: Path) -> None:
     # Flink's window aggregation fires a TUMBLE TVF window once, when the watermark passes it (its

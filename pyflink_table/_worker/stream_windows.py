@@ -64,9 +64,11 @@ def stream_window_aggregation(layout: str, *evaluators: bytes) -> Tuple[Any, Any
                                            list(spec["builtins"]))
         time_mode = "None" if proctime else "EventTime"
     elif spec.get("kind") == "over":
+        proctime = bool(spec.get("proctime", False))
         processor = OverProcessor(int(spec["rows"]), int(spec["range"]), list(spec["passed"]),
                                   [list(a) for a in spec["arguments"]], list(spec["columns"]), loaded,
-                                  list(spec["builtins"]))
+                                  list(spec["builtins"]), proctime)
+        time_mode = "None" if proctime else "EventTime"
     else:
         kind = SessionProcessor if int(spec["slide"]) == 0 else WindowProcessor
         processor = kind(int(spec["size"]), int(spec["slide"]), [list(a) for a in spec["arguments"]],
@@ -384,13 +386,20 @@ class OverProcessor(_Aggregating):
     * when the timer at ``t`` fires, the waiting rows at ``t`` are emitted in arrival order, each
       with its aggregates over the ``rows`` rows before it (ROWS) or over all rows in
       ``[t - range, t]`` (RANGE); the rows later windows still need stay in a history state.
+
+    Ordered by a processing-time attribute (``proctime``; Flink's ``ProcTimeRowsBoundedPrecedingFunction``
+    and ``ProcTimeRangeBoundedPrecedingFunction``) there are no timers and nothing is late: each row
+    is emitted when it arrives, with the same frames over the rows that arrived before it. The
+    attribute's value is the micro-batch's time, so in a RANGE frame a micro-batch's rows of one
+    key are peers, as Flink's rows of one millisecond are.
     """
 
     def __init__(self, rows: int, range_ms: int, passed: List[str], arguments: List[List[str]], columns: List[str],
-                 evaluators: List[Any], builtins: List[Dict[str, Any]]) -> None:
+                 evaluators: List[Any], builtins: List[Dict[str, Any]], proctime: bool = False) -> None:
         super().__init__(arguments, columns, evaluators, builtins, passed)
         self.rows = rows
         self.range = range_ms
+        self.proctime = proctime
 
     def init(self, handle: Any) -> None:
         lifecycle.prepare_task(self.evaluators)
@@ -418,6 +427,8 @@ class OverProcessor(_Aggregating):
     def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
         import numpy as np
 
+        if self.proctime:
+            return self._on_arrival(rows)
         last = self._last()
         for chunk in rows:
             chunk = chunk.set_axis(self.columns, axis=1)
@@ -461,6 +472,27 @@ class OverProcessor(_Aggregating):
             self.pending.put([(int(rest_ts.min()), int(rest_ts.max()), pickle.dumps(rest, protocol=5))])
         if len(current) == 0:
             return iter([])
+        out = self._emit(current, t)
+        self.last.update((t,))
+        return iter([out])
+
+    def _on_arrival(self, rows: Iterator[Any]) -> Iterator[Any]:
+        """Processing time: the rows of the micro-batch emitted at once, in arrival order."""
+        import pandas as pd
+
+        chunks = [chunk.set_axis(self.columns, axis=1)[self.kept] for chunk in rows]
+        if not chunks:
+            return iter([])
+        current = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0].reset_index(drop=True)
+        if len(current) == 0:
+            return iter([])
+        return iter([self._emit(current, int(_millis(current[TIME_COLUMN]).max()))])
+
+    def _emit(self, current: Any, t: int) -> Any:
+        """``current`` (the rows at time ``t``, in arrival order) with their aggregates over the key's
+        history, which then keeps the rows later frames still need."""
+        import pandas as pd
+
         past = [pickle.loads(rows) for _, _, rows in self.history.get()]
         history = past[0] if past else current.iloc[0:0]
         combined = pd.concat([history, current], ignore_index=True)
@@ -484,8 +516,7 @@ class OverProcessor(_Aggregating):
         if len(kept):
             kept_ts = _millis(kept[TIME_COLUMN])
             self.history.put([(int(kept_ts.min()), int(kept_ts.max()), pickle.dumps(kept, protocol=5))])
-        self.last.update((t,))
-        return iter([out])
+        return out
 
     def close(self) -> None:
         pass

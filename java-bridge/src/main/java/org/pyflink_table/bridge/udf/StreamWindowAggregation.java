@@ -247,8 +247,8 @@ public final class StreamWindowAggregation {
    * (Flink's rule for late rows). With {@code rows} or {@code rangeMs} {@link #UNBOUNDED} the
    * frame starts at the key's first row (UNBOUNDED PRECEDING): the processor keeps accumulators,
    * and a row at or before the watermark is late (Flink's rule there). With {@code delayMs < 0}
-   * {@code time} is a processing-time attribute (UNBOUNDED PRECEDING only): each row is emitted
-   * on arrival with the aggregates of its key's rows so far.
+   * {@code time} is a processing-time attribute: each row is emitted on arrival with the aggregates
+   * over its frame of its key's rows so far.
    *
    * @param template a Spark {@code UserDefinedPythonFunction} of the session, whose interpreter and
    *     shipped files run the processor when there is no Python function ({@code calls} empty)

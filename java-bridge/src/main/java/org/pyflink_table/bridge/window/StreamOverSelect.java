@@ -10,6 +10,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructField;
 import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
@@ -17,14 +18,14 @@ import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.PythonAggregateSelect;
 import org.pyflink_table.bridge.table.StateTtl;
+import org.pyflink_table.bridge.types.FlinkTypes;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.udf.StreamWindowAggregation;
 
 /**
  * An over-window select over an unbounded stream. Spark has no streaming over windows
- * ({@code NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING}): a ROWS or RANGE PRECEDING window ordered by
- * the rowtime, and an UNBOUNDED PRECEDING one ordered by the rowtime or a processing-time
- * attribute, run on {@link StreamWindowAggregation#over}, which computes their Python and built-in
+ * ({@code NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING}): ROWS or RANGE PRECEDING and UNBOUNDED
+ * PRECEDING windows ordered by the rowtime or a processing-time attribute run on {@link StreamWindowAggregation#over}, which computes their Python and built-in
  * aggregates alike; PyFlink's refusals get PyFlink's message; the rest is refused by
  * name before the job starts.
  */
@@ -72,11 +73,10 @@ final class StreamOverSelect {
     String timeField = ((Expr.FieldRef) window.orderBy).name;
     StructField time = table.df.schema().apply(timeField);
     boolean proctime = time.metadata().contains(TimeAttributes.PROCTIME);
-    if (proctime && !unbounded) {
-      throw refused("a bounded window ordered by the processing-time attribute " + timeField);
-    }
     if (!proctime && !time.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
-      throw refused("a window ordered by " + timeField + ", which is not a rowtime attribute with a watermark");
+      // PyFlink's planner refuses it when it checks the over call, for bounded and unbounded windows alike.
+      throw new ValidationException("Second argument in OVER window must be a TIME ATTRIBUTE, but is: "
+          + FlinkTypes.fromSparkField(time));
     }
     long delayMs = proctime ? -1 : time.metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
     long frameRows = unbounded && rowsFrame ? StreamWindowAggregation.UNBOUNDED : rowsFrame ? lower.value : -1;
@@ -105,8 +105,8 @@ final class StreamOverSelect {
 
   private static TableException refused(String what) {
     return TableException.unsupported("over windows over an unbounded source in streaming mode with " + what
-        + " (supported: ROWS or RANGE PRECEDING ordered by the rowtime, UNBOUNDED_ROW or UNBOUNDED_RANGE ordered by "
-        + "the rowtime or a processing-time attribute)");
+        + " (supported: ROWS or RANGE PRECEDING, UNBOUNDED_ROW or UNBOUNDED_RANGE, ordered by the rowtime or a "
+        + "processing-time attribute)");
   }
 
   private static void collectOvers(Expr e, Map<String, Expr.Call> overs) {

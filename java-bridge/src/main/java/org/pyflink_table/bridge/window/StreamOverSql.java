@@ -44,8 +44,8 @@ import org.pyflink_table.bridge.udf.StreamWindowAggregation;
  * SQL {@code OVER} windows over an unbounded stream. Spark has no streaming over windows
  * ({@code NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING}): the analyzed plan's aggregate {@code Window}
  * node is replaced by the over processor the Table API's over windows run on
- * ({@link StreamWindowAggregation#over}: ROWS or RANGE PRECEDING ordered by the rowtime, UNBOUNDED
- * PRECEDING ordered by the rowtime or a processing-time attribute, built-in and Python aggregates),
+ * ({@link StreamWindowAggregation#over}: ROWS or RANGE PRECEDING and UNBOUNDED PRECEDING ordered by
+ * the rowtime or a processing-time attribute, built-in and Python aggregates),
  * under the node's own output attributes so the plan above still resolves.
  * The Window nodes Spark stacks for one window (Python aggregates apart from built-ins) become one.
  * The shapes Flink refuses get Flink's messages; the others we cannot run are refused by name.
@@ -130,7 +130,6 @@ public final class StreamOverSql {
     if (frame.upper() != CurrentRow$.MODULE$) {
       throw new TableException("OVER RANGE FOLLOWING windows are not supported yet.");
     }
-    if (proctime && !unbounded) throw refused("a bounded window ordered by the processing-time attribute " + time.sql());
     long delayMs = proctime ? -1 : ((Attribute) time).metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
 
     LogicalPlan child = w.child();
@@ -222,8 +221,7 @@ public final class StreamOverSql {
 
   private static TableException refused(String what) {
     return TableException.unsupported("SQL over windows over an unbounded source in streaming mode with " + what
-        + " (supported: ROWS or RANGE BETWEEN ... PRECEDING AND CURRENT ROW ordered by the rowtime or, UNBOUNDED "
-        + "PRECEDING, by a processing-time attribute, with SUM, "
-        + "COUNT, MIN, MAX, AVG and Python aggregate functions)");
+        + " (supported: ROWS or RANGE BETWEEN ... PRECEDING AND CURRENT ROW ordered by the rowtime or a "
+        + "processing-time attribute, with SUM, COUNT, MIN, MAX, AVG and Python aggregate functions)");
   }
 }
