@@ -29,6 +29,8 @@ from pyflink_table.expressions import col
 from pyflink_table.table import Table
 from pyflink_table.udf import udaf
 
+from _cpu import tree_cpu as _tree_cpu
+
 ROWS = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000_000
 REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 2
 KEY_COUNTS = tuple(int(k) for k in sys.argv[3].split(",")) if len(sys.argv) > 3 else (1_000, 1_000_000)
@@ -36,21 +38,6 @@ KEY_COUNTS = tuple(int(k) for k in sys.argv[3].split(",")) if len(sys.argv) > 3 
 PYSPARK_FIRST = len(sys.argv) > 4 and sys.argv[4] == "pyspark-first"
 MAX_BYTES = "spark.sql.execution.arrow.maxBytesPerBatch"
 SPARK_DEFAULT_MAX_BYTES = str(64 * 1024 * 1024)
-
-
-def _tree_cpu() -> float:
-    """CPU seconds (user + system) of this process and all its descendants (the JVM, Python workers)."""
-    import psutil
-
-    total = 0.0
-    me = psutil.Process()
-    for p in [me] + me.children(recursive=True):
-        try:
-            t = p.cpu_times()
-            total += t.user + t.system
-        except psutil.Error:
-            pass
-    return total
 
 
 def main() -> None:

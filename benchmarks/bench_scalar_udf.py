@@ -30,6 +30,8 @@ from pyflink_table.expressions import col, lit
 from pyflink_table.table import Table
 from pyflink_table.udf import udf
 
+from _cpu import tree_cpu
+
 _POSITIONAL = [a for a in sys.argv[1:] if not a.startswith("--")]
 ROWS = int(_POSITIONAL[0]) if _POSITIONAL else 5_000_000
 REPEATS = int(_POSITIONAL[1]) if len(_POSITIONAL) > 1 else 2
@@ -110,16 +112,19 @@ def main() -> None:
         ("spark arrow_udf", theirs(pa_int("i"), pa_str("s"))),
     ]
     rates: Dict[str, float] = {}
+    cpu: Dict[str, float] = {}  # best CPU of the process tree (driver, JVM, Python workers) per variant
     print(f"{ROWS:,} rows, i + 1 and upper(s) + '!' in one projection, best of {REPEATS} interleaved rounds")
     for name, run in variants:  # warm-up: starts the Python workers and imports of every variant
         run()
     for r in range(REPEATS):
         for name, run in (variants if r % 2 == 0 else variants[::-1]):
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), tree_cpu()
             run()
             rates[name] = max(ROWS / (time.perf_counter() - start), rates.get(name, 0.0))
+            cpu[name] = min(tree_cpu() - cpu_start, cpu.get(name, float("inf")))
     for name, _ in variants:
-        print(f"  {name:32s} {ROWS / rates[name]:7.2f} s  {rates[name]:>12,.0f} rows/s", flush=True)
+        print(f"  {name:32s} {ROWS / rates[name]:7.2f} s  {rates[name]:>12,.0f} rows/s  cpu {cpu[name]:6.2f} s",
+              flush=True)
     print("ratios ours / PySpark:")
     for ours_name, theirs_name in [("ours built-in", "spark built-in"),
                                    ("ours general UDF", "spark classic pickled @udf"),
@@ -128,6 +133,9 @@ def main() -> None:
                                    ("ours pyarrow UDF", "spark arrow_udf"),
                                    ("ours pyarrow UDF", "spark pandas_udf")]:
         print(f"  {ours_name} / {theirs_name}: {rates[ours_name] / rates[theirs_name]:.2f}x")
+    print("CPU of the process tree (best round), PySpark / ours (higher means ours uses less):")
+    for ours_name, theirs_name in [("ours general UDF", "spark arrow @udf"), ("ours pandas UDF", "spark pandas_udf")]:
+        print(f"    {ours_name} vs {theirs_name}: {cpu[theirs_name] / cpu[ours_name]:.2f}x")
     print("targets: general UDF / arrow @udf >= 1.20x; pandas UDF / pandas_udf >= 1.00x")
     if SWEEP:
         sweep(t_env, ours, plus_one, shout, plus_one_pd, shout_pd)
