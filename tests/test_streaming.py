@@ -332,8 +332,11 @@ def test_window_table_function_aggregation_over_a_stream_needs_both_window_colum
     # Python aggregates in TVF windows over streams stay refused, naming the function.
     from pyflink_table import DataTypes
     from pyflink_table.udf import udaf
-    s_env.create_temporary_function("mean_v", udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(),
-                                                   func_type="pandas"))
+
+    def mean_v(v):  # type: ignore[no-untyped-def]
+        return v.mean()
+
+    s_env.create_temporary_function("mean_v", udaf(mean_v, result_type=DataTypes.DOUBLE(), func_type="pandas"))
     with pytest.raises(TableException, match="the Python aggregate function mean_v in a window table function "
                                              "aggregation"):
         s_env.sql_query(f"SELECT k, window_start, mean_v(v) FROM {tvf} GROUP BY k, window_start, window_end")
