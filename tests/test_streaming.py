@@ -329,6 +329,13 @@ def test_window_table_function_aggregation_over_a_stream_needs_both_window_colum
     with pytest.raises(TableException, match="grouped by a window table function's columns other than both "
                                              "window_start and window_end"):
         s_env.sql_query(f"SELECT k, SUM(v) FROM {tvf} GROUP BY k, window_end")
+    # The watermark is placed on the time column below the aggregation: a subquery must keep it.
+    with pytest.raises(TableException, match="does not carry the table function's time column with its WATERMARK"):
+        s_env.sql_query(f"SELECT k, window_start, window_end, SUM(v) FROM (SELECT k, v, window_start, window_end "
+                        f"FROM {tvf}) GROUP BY k, window_start, window_end")
+    # Spark's streaming aggregation has no DISTINCT aggregates (PyFlink 2.3 runs them).
+    with pytest.raises(TableException, match="a DISTINCT aggregate in a window table function aggregation"):
+        s_env.sql_query(f"SELECT k, COUNT(DISTINCT v) FROM {tvf} GROUP BY k, window_start, window_end")
     # Python aggregates in TVF windows over streams stay refused, naming the function.
     from pyflink_table import DataTypes
     from pyflink_table.udf import udaf

@@ -18,6 +18,7 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.PythonUDAF;
 import org.apache.spark.sql.catalyst.expressions.PythonUDF;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
@@ -126,6 +127,21 @@ public final class TvfWindowAggregates {
             + "aggregation over an unbounded source in streaming mode; use the Table API: "
             + "table.window(Tumble/Slide...).group_by(...).select(...)");
       }
+      if (distinct(a)) {
+        // Spark's streaming aggregation refuses distinct aggregates when the query starts.
+        throw TableException.unsupported("a DISTINCT aggregate in a window table function aggregation over an "
+            + "unbounded source in streaming mode");
+      }
+      boolean rowtime = false;
+      for (Attribute c : ScalaInterop.list(a.child().output())) {
+        rowtime |= c.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS);
+      }
+      if (!rowtime) {
+        // The watermark is placed below the aggregation, on the event-time column.
+        throw TableException.unsupported("a window table function aggregation over an unbounded source whose input "
+            + "does not carry the table function's time column with its WATERMARK (keep that column in the "
+            + "subquery's select list)");
+      }
       Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
       LogicalPlan withWindow = child.withColumn(WINDOW, struct(column(start).as("start"), column(end).as("end")))
           .queryExecution().analyzed();
@@ -140,6 +156,21 @@ public final class TvfWindowAggregates {
 
   private static Column column(Expression e) {
     return new Column(ExpressionColumnNode.apply(e, ExpressionColumnNode.apply$default$2()));
+  }
+
+  private static boolean distinct(Aggregate a) {
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+      if (distinct((Expression) (Object) e)) return true;
+    }
+    return false;
+  }
+
+  private static boolean distinct(Expression e) {
+    if (e instanceof AggregateExpression && ((AggregateExpression) e).isDistinct()) return true;
+    for (Expression c : ScalaInterop.list(e.children())) {
+      if (distinct(c)) return true;
+    }
+    return false;
   }
 
   /** The name of the first Python aggregate function (general or pandas) among the aggregation's results, or null. */
