@@ -34,6 +34,7 @@ import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.window.SqlWindows;
 import org.pyflink_table.bridge.window.StreamOverSql;
+import org.pyflink_table.bridge.window.TvfWindowAggregates;
 
 /**
  * The JVM half of a TableEnvironment: its own Spark session (temporary views and SQL settings are
@@ -236,7 +237,7 @@ public final class TableEnv extends TableContext {
       Dataset<Row> ds = FlinkSqlDialect.withFlinkColumnNames(spark.sql(sparkSql));
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
       if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(ds));
-      SqlWindows.refuseUnboundedTvfAggregation(ds.queryExecution().analyzed());
+      ds = TvfWindowAggregates.of(ds); // window table function aggregations as group windows
       return new JTable(this, StreamOverSql.of(this, FlinkSqlDialect.withFlinkResultTypes(ds, true)));
     } catch (RuntimeException e) {
       throw e;

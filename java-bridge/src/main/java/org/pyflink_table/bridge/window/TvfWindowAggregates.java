@@ -1,0 +1,196 @@
+package org.pyflink_table.bridge.window;
+
+import static org.apache.spark.sql.functions.struct;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.PythonUDAF;
+import org.apache.spark.sql.catalyst.expressions.PythonUDF;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.classic.ExpressionColumnNode;
+import org.apache.spark.sql.classic.SparkSession;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.protocol.Protocol;
+
+/**
+ * Aggregations grouped by a window table function's {@code window_start} and {@code window_end}
+ * over an unbounded source ({@code FROM TABLE(TUMBLE|HOP|CUMULATE(...)) GROUP BY k, window_start,
+ * window_end}), planned as group windows: the aggregation also groups by a struct
+ * {@code (start, end)} of those two columns, the shape of Spark's {@code window()} column, so the
+ * streaming package places the watermark below it and groups by the window's last instant as for
+ * {@code GROUP BY TUMBLE(...)}. Each window then fires once, when the watermark passes its end,
+ * and a row is dropped from each of its windows that has already fired (Flink's window
+ * aggregation: a HOP or CUMULATE row late for one window still counts in its later ones).
+ * Grouping by only one of the two columns, or by an expression of them, is refused by name.
+ */
+public final class TvfWindowAggregates {
+  private TvfWindowAggregates() {}
+
+  /** The hidden grouping column: Spark's window struct of a table function's window. */
+  private static final String WINDOW = "__pft_tvf_window";
+
+  /** {@code rows} (a SQL query's) with its window table function aggregations over a stream planned as group windows. */
+  public static Dataset<Row> of(Dataset<Row> rows) {
+    LogicalPlan plan = rows.queryExecution().analyzed();
+    if (!plan.isStreaming()) return rows;
+    SparkSession spark = (SparkSession) rows.sparkSession();
+    LogicalPlan out = new Planner(spark).plan(plan);
+    return out == plan ? rows : org.apache.spark.sql.classic.Dataset.ofRows(spark, out);
+  }
+
+  private static final class Planner {
+    private final SparkSession spark;
+    /** Columns that are a table function's window_start / window_end, by id, to the function's number. */
+    private final Map<ExprId, String> starts = new HashMap<>();
+    private final Map<ExprId, String> ends = new HashMap<>();
+    /** Columns computed from a table function's window in any other way. */
+    private final Set<ExprId> derived = new HashSet<>();
+
+    Planner(SparkSession spark) {
+      this.spark = spark;
+    }
+
+    LogicalPlan plan(LogicalPlan p) {
+      LogicalPlan node = ScalaInterop.mapChildren(p, this::plan);
+      if (node instanceof Project) collect((Project) node);
+      if (node instanceof Aggregate && node.isStreaming()) return windowed((Aggregate) node);
+      return node;
+    }
+
+    /** Records the window columns a projection defines or renames. */
+    private void collect(Project p) {
+      for (NamedExpression e : ScalaInterop.list(p.projectList())) {
+        // The table function's own helper columns (__pft_w0, __pft_e0) are not results.
+        if (!(e instanceof Alias) || e.name().startsWith(SqlWindows.TVF_WINDOW) || e.name().startsWith(SqlWindows.TVF_END)) {
+          continue;
+        }
+        Expression child = ((Alias) e).child();
+        if (child instanceof Attribute) {
+          ExprId id = ((Attribute) child).exprId();
+          if (starts.containsKey(id)) starts.put(e.exprId(), starts.get(id));
+          if (ends.containsKey(id)) ends.put(e.exprId(), ends.get(id));
+          if (derived.contains(id)) derived.add(e.exprId());
+          if (starts.containsKey(id) || ends.containsKey(id) || derived.contains(id)) continue;
+        }
+        for (Attribute r : ScalaInterop.list(child.references().toSeq())) {
+          String name = r.name();
+          if (e.name().equals("window_start") && name.startsWith(SqlWindows.TVF_WINDOW)) {
+            starts.put(e.exprId(), name.substring(SqlWindows.TVF_WINDOW.length()));
+          } else if (e.name().equals("window_end") && name.startsWith(SqlWindows.TVF_END) && child instanceof Attribute) {
+            ends.put(e.exprId(), name.substring(SqlWindows.TVF_END.length()));
+          } else if (name.startsWith(SqlWindows.TVF_WINDOW) || name.startsWith(SqlWindows.TVF_END)
+              || starts.containsKey(r.exprId()) || ends.containsKey(r.exprId()) || derived.contains(r.exprId())) {
+            derived.add(e.exprId());
+          }
+        }
+      }
+    }
+
+    private Aggregate windowed(Aggregate a) {
+      Attribute start = null;
+      Attribute end = null;
+      boolean byWindow = false;
+      for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+        for (Attribute r : ScalaInterop.list(g.references().toSeq())) {
+          ExprId id = r.exprId();
+          boolean plain = g instanceof Attribute;
+          if (plain && starts.containsKey(id)) start = r;
+          else if (plain && ends.containsKey(id)) end = r;
+          byWindow |= starts.containsKey(id) || ends.containsKey(id) || derived.contains(id);
+        }
+      }
+      if (!byWindow) return a;
+      if (start == null || end == null || !starts.get(start.exprId()).equals(ends.get(end.exprId()))) {
+        throw TableException.unsupported("an aggregation over an unbounded source in streaming mode grouped by a "
+            + "window table function's columns other than both window_start and window_end (group by window_start, "
+            + "window_end and other keys, as Flink's window aggregation requires)");
+      }
+      String python = pythonAggregate(a);
+      if (python != null) {
+        throw TableException.unsupported("the Python aggregate function " + python + " in a window table function "
+            + "aggregation over an unbounded source in streaming mode; use the Table API: "
+            + "table.window(Tumble/Slide...).group_by(...).select(...)");
+      }
+      if (distinct(a)) {
+        // Spark's streaming aggregation refuses distinct aggregates when the query starts.
+        throw TableException.unsupported("a DISTINCT aggregate in a window table function aggregation over an "
+            + "unbounded source in streaming mode");
+      }
+      boolean rowtime = false;
+      for (Attribute c : ScalaInterop.list(a.child().output())) {
+        rowtime |= c.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS);
+      }
+      if (!rowtime) {
+        // The watermark is placed below the aggregation, on the event-time column.
+        throw TableException.unsupported("a window table function aggregation over an unbounded source whose input "
+            + "does not carry the table function's time column with its WATERMARK (keep that column in the "
+            + "subquery's select list)");
+      }
+      Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
+      LogicalPlan withWindow = child.withColumn(WINDOW, struct(column(start).as("start"), column(end).as("end")))
+          .queryExecution().analyzed();
+      List<Attribute> out = ScalaInterop.list(withWindow.output());
+      Attribute window = out.get(out.size() - 1);
+      List<Expression> grouping = new ArrayList<>();
+      grouping.add(window); // first: the streaming package takes the first struct key as the window
+      grouping.addAll(ScalaInterop.list(a.groupingExpressions()));
+      return new Aggregate(ScalaInterop.seq(grouping), a.aggregateExpressions(), withWindow, a.hint());
+    }
+  }
+
+  private static Column column(Expression e) {
+    return new Column(ExpressionColumnNode.apply(e, ExpressionColumnNode.apply$default$2()));
+  }
+
+  private static boolean distinct(Aggregate a) {
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+      if (distinct((Expression) (Object) e)) return true;
+    }
+    return false;
+  }
+
+  private static boolean distinct(Expression e) {
+    if (e instanceof AggregateExpression && ((AggregateExpression) e).isDistinct()) return true;
+    for (Expression c : ScalaInterop.list(e.children())) {
+      if (distinct(c)) return true;
+    }
+    return false;
+  }
+
+  /** The name of the first Python aggregate function (general or pandas) among the aggregation's results, or null. */
+  private static String pythonAggregate(Aggregate a) {
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+      String name = pythonAggregate((Expression) (Object) e);
+      if (name != null) return name;
+    }
+    return null;
+  }
+
+  private static String pythonAggregate(Expression e) {
+    if (e instanceof PythonUDAF) return ((PythonUDAF) e).name();
+    if (e instanceof PythonUDF && ((PythonUDF) e).evalType() == Protocol.EVAL_GROUPED_AGG_PANDAS_UDF) {
+      return ((PythonUDF) e).name();
+    }
+    for (Expression c : ScalaInterop.list(e.children())) {
+      String name = pythonAggregate(c);
+      if (name != null) return name;
+    }
+    return null;
+  }
+}
