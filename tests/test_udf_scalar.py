@@ -259,3 +259,64 @@ def test_row_argument_is_flink_row_and_row_result(t_env):
     assert [r[2] for r in got] == [Decimal("0.67"), Decimal("1.33")]  # 2/3, 4/3
     assert [tuple(r[0]) for r in got] == [(3, "pyflink_table.row.Row"), (7, "pyflink_table.row.Row")]
     assert [tuple(r[1]) for r in got] == [(1, "1"), (3, "3")]
+
+
+# --- a numeric literal cast to DECIMAL reaches a Python function unrounded, as in Flink ----------
+
+# (argument SQL, repr of what the Python function gets), measured on PyFlink 2.3 batch
+# (SELECT seen(<argument>) FROM v with seen = udf(repr)); Flink's planner keeps the literal's own value
+# under the DECIMAL type, so only what consumes it in Flink's generated code rounds it.
+LITERAL_DECIMAL_ARGUMENTS = [
+    ("CAST(1.05 AS DECIMAL)", "Decimal('1.05')"),
+    ("CAST(1.05 AS DECIMAL(10, 3))", "Decimal('1.05')"),
+    ("CAST(123.456 AS DECIMAL(5, 1))", "Decimal('123.456')"),
+    ("CAST(-1.55 AS DECIMAL)", "Decimal('-1.55')"),
+    ("CAST(1.05e0 AS DECIMAL)", "Decimal('1.05')"),
+    ("CAST(1 AS DECIMAL(10, 2))", "Decimal('1')"),
+    ("CAST(99.99 AS DECIMAL(3, 1))", "Decimal('99.99')"),
+    ("CAST(9999999999.5 AS DECIMAL)", "Decimal('9999999999.5')"),
+    ("CAST(12345678901.5 AS DECIMAL)", "None"),          # integer digits do not fit: NULL
+    ("CAST(12.345 AS DECIMAL(3, 2))", "None"),
+    ("CAST(1.5e40 AS DECIMAL)", "None"),
+    ("CAST(CAST(1.05 AS DECIMAL) AS DECIMAL(10, 2))", "Decimal('1.05')"),
+    ("CAST(CAST(1.05 AS DOUBLE) AS DECIMAL)", "Decimal('1.05')"),
+    ("CAST(1.05 AS DECIMAL) + 0", "Decimal('1.05')"),     # Calcite's identity simplifications
+    ("0 + CAST(1.05 AS DECIMAL)", "Decimal('1.05')"),
+    ("CAST(1.05 AS DECIMAL) - 0", "Decimal('1.05')"),
+    ("CAST(1.05 AS DECIMAL) * 1", "Decimal('1.05')"),
+    ("COALESCE(CAST(1.05 AS DECIMAL), 0)", "Decimal('1.05')"),
+    ("CAST(1.05 AS DECIMAL) + 1", "Decimal('2')"),        # real arithmetic sees the rounded value
+    ("CAST(1.05 AS DECIMAL) * 2", "Decimal('2')"),
+    ("-CAST(1.05 AS DECIMAL)", "Decimal('-1')"),
+    ("CAST(1.05 AS DECIMAL) + a", "Decimal('2')"),
+    ("CAST(1.05 AS DECIMAL) + CAST(1.05 AS DECIMAL)", "Decimal('2')"),
+    ("CASE WHEN a > 0 THEN CAST(1.05 AS DECIMAL) ELSE 0 END", "Decimal('1')"),
+    ("CAST(CAST(1.05 AS DECIMAL) AS STRING)", "'1'"),
+    ("CAST('1.05' AS DECIMAL)", "Decimal('1')"),          # not a numeric literal
+    ("CAST(a + 0.05 AS DECIMAL)", "Decimal('1')"),
+    ("TRY_CAST(1.05 AS DECIMAL)", "Decimal('1')"),
+    ("CAST(TRUE AS DECIMAL)", "Decimal('1')"),
+]
+
+
+def test_literal_cast_to_decimal_reaches_python_unrounded(t_env):
+    seen = udf(lambda x: repr(x), result_type=DataTypes.STRING())
+    declared = udf(lambda x: repr(x), result_type=DataTypes.STRING(), input_types=[DataTypes.DECIMAL(10, 0)])
+    t_env.create_temporary_system_function("seen", seen)
+    t_env.create_temporary_system_function("seen_declared", declared)
+    t = t_env.from_elements([(1,)], ["a"])
+    t_env.create_temporary_view("v", t)
+    items = ", ".join(f"seen({arg})" for arg, _ in LITERAL_DECIMAL_ARGUMENTS)
+    # same measurements: a declared DECIMAL input type, the plain projection (rounded), a filter
+    query = (f"SELECT {items}, seen_declared(CAST(1.05 AS DECIMAL)), seen_declared(1.05), "
+             f"CAST(1.05 AS DECIMAL), CAST(123.456 AS DECIMAL(5, 1)) FROM v "
+             f"WHERE seen(CAST(1.05 AS DECIMAL)) = 'Decimal(''1.05'')'")
+    [got] = rows(t_env.sql_query(query))
+    n = len(LITERAL_DECIMAL_ARGUMENTS)
+    assert dict(zip((a for a, _ in LITERAL_DECIMAL_ARGUMENTS), got[:n])) == dict(LITERAL_DECIMAL_ARGUMENTS)
+    assert got[n:] == ("Decimal('1.05')", "Decimal('1.05')", Decimal("1"), Decimal("123.5"))
+    # the Table API, measured the same way: lit(1.05).cast(DECIMAL(10, 0)) and + 1
+    dec = DataTypes.DECIMAL(10, 0)
+    assert rows(t.select(seen(lit(1.05).cast(dec)), seen(lit(123.456).cast(DataTypes.DECIMAL(5, 1))),
+                         seen(lit(1.05).cast(dec) + 1))) == [
+        ("Decimal('1.05')", "Decimal('123.456')", "Decimal('2')")]

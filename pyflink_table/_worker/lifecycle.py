@@ -115,15 +115,14 @@ def prepare_task(evaluators: Iterable[Any] = ()) -> None:
         # zip imports resolve from first: a reused worker's sys.path also holds zips shipped before,
         # behind the newest).
         os.environ["_PYTHON_REQUIREMENTS_INSTALL_DIR"] = installed[0]
-    limit_mb = os.environ.get("PYSPARK_EXECUTOR_MEMORY_MB", "")
-    if limit_mb.isdigit() and int(limit_mb) > 0:
-        # Flink's worker variable: the memory the worker may use, in bytes. Spark passes its share
-        # of python.worker.memory.size (spark.executor.pyspark.memory over the executor's cores)
-        # and its worker enforces it as the address-space limit (unless a lower one was in place,
-        # which then holds); without the option there is no limit and no variable.
-        limit = _address_space_limit()
-        if limit is not None:
-            os.environ["_PYTHON_WORKER_MEMORY_LIMIT"] = str(limit)
+    # Flink's worker variable: the memory the worker may use, in bytes. Flink sets it in every
+    # process-mode worker, to its managed-memory budget or to -1 when the worker has none
+    # (python.fn-execution.memory.managed off). Here the budget is the address-space limit the
+    # worker runs under: Spark enforces python.worker.memory.size (spark.executor.pyspark.memory
+    # over the executor's cores) so, unless a lower limit was in place, which then holds; without
+    # any limit the worker has no budget: -1.
+    limit = _address_space_limit()
+    os.environ["_PYTHON_WORKER_MEMORY_LIMIT"] = str(limit) if limit is not None else "-1"
     ctx = TaskContext.get()
     if ctx is not None and ctx.getLocalProperty(_protocol.PROPERTY_ARCHIVES):
         enter_files_directory()

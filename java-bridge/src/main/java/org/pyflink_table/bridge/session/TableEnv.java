@@ -31,6 +31,7 @@ import org.pyflink_table.bridge.table.LateralJoins;
 import org.pyflink_table.bridge.table.PlanExplain;
 import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.table.TableContext;
+import org.pyflink_table.bridge.udf.LiteralDecimalArguments;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.window.SqlWindows;
 import org.pyflink_table.bridge.window.StreamOverSql;
@@ -83,6 +84,8 @@ public final class TableEnv extends TableContext {
 
   /** A new environment on its own session of the running SparkContext. */
   public static TableEnv create(SparkSession root, boolean streaming) {
+    // before newSession(): the new session's analyzer is built from the root's extensions
+    LiteralDecimalArguments.install(((org.apache.spark.sql.classic.SparkSession) root).extensions());
     return new TableEnv(root.newSession(), streaming);
   }
 
