@@ -283,19 +283,21 @@ class TableEnvironment:
         # As PyFlink: columns are taken by position, and columns beyond the schema's are left out.
         pdf = pdf.iloc[:, :len(names)].set_axis(names, axis=1)
         _check_pandas_columns(pdf, spark_schema, types, only_strings=True)
-        # When Arrow cannot convert a column, PySpark warns and tries its row-by-row conversion; the
-        # user gets our error naming the column instead of both (PyFlink converts with Arrow only).
+        # When Arrow cannot convert a column, PySpark warns and tries its row-by-row conversion: when
+        # that fails too, the user gets only our error naming the column, not the warning before it.
+        error: Optional[Exception] = None
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
                 df = self._spark.createDataFrame(pdf, schema=spark_schema)
-            except Exception:  # noqa: BLE001 - PySpark's error names no column: find it
-                _check_pandas_columns(pdf, spark_schema, types, only_strings=False)
-                raise
-        if any(_ARROW_FALLBACK in str(w.message) for w in caught):
+            except Exception as e:  # noqa: BLE001 - PySpark's error names no column: find it below
+                error = e
+        if error is not None:
             _check_pandas_columns(pdf, spark_schema, types, only_strings=False)
-        for w in caught:  # nothing of ours to say: the warnings as they were
+        for w in caught:  # converted, or not our error after all: the warnings as they were
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if error is not None:
+            raise error
         return Table(self._j_env.fromDataset(df._jdf), self)
 
     def from_path(self, path: str) -> Table:
@@ -1088,10 +1090,6 @@ def _check_string_elements(rows: List[Any], schema: Any) -> None:
                 raise _BadElement(
                     f"Row {r}, column '{field.name}': value {value!r} ({type(value).__name__}) does not fit the "
                     f"column's type: a STRING column takes str values only.") from None
-
-
-#: The start of PySpark's warning that createDataFrame's Arrow conversion failed.
-_ARROW_FALLBACK = "createDataFrame attempted Arrow optimization"
 
 
 def _check_pandas_columns(pdf: "pd.DataFrame", spark_schema: Any, types: List[DataType], only_strings: bool) -> None:
