@@ -89,6 +89,8 @@ def test_show_create_table_prints_flinks_ddl(t_env, tmp_path):
                 f"SHOW CREATE TABLE is only supported for tables, but {prefix}`{view}` is a view. Please use SHOW "
                 "CREATE VIEW instead.")):
             show(view)
+    with pytest.raises(TableException, match=r"^Unsupported: SHOW CREATE VIEW is not supported by pyflink_table"):
+        t_env.execute_sql("SHOW CREATE VIEW sc_view")
     # PyFlink prints computed columns and watermarks as its planner rewrote them: refused by name here.
     t_env.execute_sql("CREATE TEMPORARY TABLE sc_computed (a INT, c AS a + 1) WITH ('connector' = 'blackhole')")
     with pytest.raises(TableException, match=re.escape(
