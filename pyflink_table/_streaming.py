@@ -88,15 +88,12 @@ def execute(table: "Table") -> TableResult:
     names = list(j.fieldNames())
     types = [parse_type_string(t) for t in j.fieldTypes()]
     if bridge().streaming.Jobs.isUnbounded(j):
-        # Regular outer joins and Top-N retract rows: stateful processors in the workers.
+        # Regular outer joins and Top-N retract rows: stateful processors in the workers. Spark's
+        # streaming aggregation has no state TTL: with one, an updating aggregation runs on the
+        # processor whose state expires (one change per input row, as Flink emits them).
         retracting = bridge().streaming.RetractingStreams
-        if retracting.applies(j):
-            offer_worker_template(table._t_env)  # the processors run in this environment's workers
-            return StreamResult(table._t_env, retracting.of(j), names, types, changes=True)
-        if state_ttl_ms(table._t_env) > 0 and bridge().streaming.Changelog.isUpdating(j):
-            # Spark's streaming aggregation has no state TTL: with one, the updating aggregation runs
-            # on the processor whose state expires (one change per input row, as Flink emits them).
-            table._t_env._before_job()  # also offers the worker template
+        if retracting.applies(j) or (state_ttl_ms(table._t_env) > 0 and bridge().streaming.Changelog.isUpdating(j)):
+            table._t_env._before_job()  # offers the worker template the processors run with, before they are planned
             return StreamResult(table._t_env, retracting.changes(j), names, types, changes=True)
         j_updating = bridge().streaming.UpdatingStreams.of(j)  # refuses what cannot run on a stream, now
         if j_updating is not None:

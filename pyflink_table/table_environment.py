@@ -8,6 +8,7 @@ import logging
 import signal
 import sys
 import threading
+import warnings
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from pyflink_table import _options, _protocol
@@ -282,11 +283,21 @@ class TableEnvironment:
         # As PyFlink: columns are taken by position, and columns beyond the schema's are left out.
         pdf = pdf.iloc[:, :len(names)].set_axis(names, axis=1)
         _check_pandas_columns(pdf, spark_schema, types, only_strings=True)
-        try:
-            df = self._spark.createDataFrame(pdf, schema=spark_schema)
-        except Exception:  # noqa: BLE001 - PySpark's error names no column: find it
+        # When Arrow cannot convert a column, PySpark warns and tries its row-by-row conversion: when
+        # that fails too, the user gets only our error naming the column, not the warning before it.
+        error: Optional[Exception] = None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                df = self._spark.createDataFrame(pdf, schema=spark_schema)
+            except Exception as e:  # noqa: BLE001 - PySpark's error names no column: find it below
+                error = e
+        if error is not None:
             _check_pandas_columns(pdf, spark_schema, types, only_strings=False)
-            raise
+        for w in caught:  # converted, or not our error after all: the warnings as they were
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if error is not None:
+            raise error
         return Table(self._j_env.fromDataset(df._jdf), self)
 
     def from_path(self, path: str) -> Table:

@@ -37,10 +37,12 @@ import org.apache.spark.sql.types.YearMonthIntervalType;
 import org.pyflink_table.bridge.connectors.Connectors;
 import org.pyflink_table.bridge.connectors.DdlParser;
 import org.pyflink_table.bridge.connectors.FileMetadata;
+import org.pyflink_table.bridge.connectors.TableDdl;
 import org.pyflink_table.bridge.connectors.TableDefinition;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.session.TableEnv;
 import org.pyflink_table.bridge.streaming.StreamSinks;
 import org.pyflink_table.bridge.streaming.StreamSources;
@@ -224,7 +226,7 @@ public final class ConnectorCatalog {
   }
 
   private boolean exists(String name) {
-    return entries.containsKey(name) || env.isTemporaryView(name) || spark().catalog().tableExists(name);
+    return entries.containsKey(name) || env.isTemporaryView(name) || spark().catalog().tableExists(Scope.quote(name));
   }
 
   /** DROP [TEMPORARY] TABLE|VIEW [IF EXISTS] path. */
@@ -237,7 +239,7 @@ public final class ConnectorCatalog {
         spark().catalog().dropTempView(name);
         return;
       }
-      if (!view && spark().catalog().tableExists(name)) {
+      if (!view && spark().catalog().tableExists(Scope.quote(name))) {
         spark().sql("DROP TABLE `" + name + "`");
         return;
       }
@@ -258,6 +260,21 @@ public final class ConnectorCatalog {
     spark().catalog().dropTempView(name);
   }
 
+  /**
+   * SHOW CREATE TABLE: Flink's text for a table declared here (by DDL or a descriptor), Flink's
+   * refusal for a view; null for any other name (Spark's own tables, unknown names: Spark answers).
+   */
+  public String showCreateTable(String path) {
+    String name = objectName(path);
+    Entry e = entries.get(name);
+    if (e != null && e.definition != null) return TableDdl.of(identifier(name), e.definition, e.temporary);
+    if (e != null || env.isTemporaryView(name)) {
+      throw new TableException("SHOW CREATE TABLE is only supported for tables, but " + identifier(name)
+          + " is a view. Please use SHOW CREATE VIEW instead.");
+    }
+    return null;
+  }
+
   // --- Table API permanent views and drops (TableEnvironment.create_view / drop_table / drop_view) ---
 
   /** "table", "view", "temporary table", "temporary view", or null when nothing has this name. */
@@ -265,7 +282,7 @@ public final class ConnectorCatalog {
     Entry e = entries.get(name);
     if (e != null) return (e.temporary ? "temporary " : "") + (e.viewQuery != null ? "view" : "table");
     if (env.isTemporaryView(name)) return "temporary view";
-    return spark().catalog().tableExists(name) ? "table" : null;
+    return spark().catalog().tableExists(Scope.quote(name)) ? "table" : null;
   }
 
   /** A permanent view of a Table object; false when it exists and {@code ignoreIfExists}. */
@@ -276,7 +293,7 @@ public final class ConnectorCatalog {
       throw new ValidationException("Could not execute CreateTable in path " + identifier(name) + ": a "
           + objectKind(name) + " with this name already exists (temporary and permanent objects share one namespace here).");
     }
-    table.df.createOrReplaceTempView(name);
+    table.df.createOrReplaceTempView(Scope.quote(name));
     entries.put(name, new Entry(name, null, "(Table API view)", false));
     return true;
   }
@@ -380,7 +397,7 @@ public final class ConnectorCatalog {
     } else {
       df = read(e.name, e.definition);
     }
-    df.createOrReplaceTempView(e.name);
+    df.createOrReplaceTempView(Scope.quote(e.name)); // quoted: a name may be a Spark keyword (cast)
   }
 
   /** A source table from a descriptor without registering it (from_descriptor). */

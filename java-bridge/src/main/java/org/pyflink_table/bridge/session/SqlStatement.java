@@ -34,6 +34,8 @@ public record SqlStatement(Kind kind, String text, List<String> parts) {
     SHOW_CURRENT_DATABASE,
     /** SHOW [USER] FUNCTIONS: parts {USER or null}. */
     SHOW_FUNCTIONS,
+    /** SHOW CREATE TABLE path: parts {path}. */
+    SHOW_CREATE_TABLE,
     /** Another SHOW, answered by Spark. */
     SHOW_OTHER,
     /** CREATE [TEMPORARY] TABLE, with or without AS query. */
@@ -82,6 +84,7 @@ public record SqlStatement(Kind kind, String text, List<String> parts) {
   /** Any function DDL, to refuse the forms the patterns above do not take (USING JAR, a missing quote). */
   private static final Pattern FUNCTION_DDL = Pattern.compile(
       "(?is)^(CREATE|DROP|ALTER)\\s+(TEMPORARY\\s+)?(SYSTEM\\s+)?FUNCTION\\b.*");
+  private static final Pattern SHOW_CREATE_TABLE = Pattern.compile("(?is)^SHOW\\s+CREATE\\s+TABLE\\s+([`\\w.$-]+)$");
   private static final Pattern USE = Pattern.compile("(?is)^USE\\s+(CATALOG\\s+)?([`\\w.$-]+)$");
   private static final Pattern EXPLAIN = Pattern.compile(
       "(?is)^EXPLAIN\\s+(?:PLAN\\s+FOR\\s+)?((?:(?:ESTIMATED_COST|CHANGELOG_MODE|JSON_EXECUTION_PLAN|PLAN_ADVICE)\\s*,?\\s*)*)(.*)$");
@@ -139,6 +142,8 @@ public record SqlStatement(Kind kind, String text, List<String> parts) {
     if (upper.startsWith("DESCRIBE ") || upper.startsWith("DESC ")) {
       return new SqlStatement(Kind.DESCRIBE, s, Arrays.asList(s.substring(s.indexOf(' ') + 1).strip().replace("`", "")));
     }
+    m = SHOW_CREATE_TABLE.matcher(s);
+    if (m.matches()) return of(Kind.SHOW_CREATE_TABLE, s, m);
     if (upper.startsWith("SHOW")) return new SqlStatement(Kind.SHOW_OTHER, s, List.of());
     return new SqlStatement(Kind.OTHER, s, List.of());
   }

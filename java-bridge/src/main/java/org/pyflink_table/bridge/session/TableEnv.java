@@ -26,6 +26,7 @@ import org.pyflink_table.bridge.expressions.FlinkFloatingComparisons;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.ItemAccess;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.LateralJoins;
 import org.pyflink_table.bridge.table.PlanExplain;
@@ -113,8 +114,14 @@ public final class TableEnv extends TableContext {
 
   public JTable fromPath(String path) {
     connectors.refresh();
-    checkIdentifier(path);
-    String p = sparkPath(path);
+    List<String> parts = new ArrayList<>(checkIdentifier(path));
+    if (parts.size() == 3 && parts.get(0).equals("default_catalog") && parts.get(1).equals("default_database")) {
+      parts.subList(0, 2).clear();
+    }
+    // Each part back-quoted for Spark's parser: a name may be a Spark keyword (cast, unknown).
+    List<String> quoted = new ArrayList<>();
+    for (String part : parts) quoted.add(Scope.quote(part));
+    String p = String.join(".", quoted);
     if (!spark.catalog().tableExists(p)) {
       throw new ValidationException("Table `" + path + "` was not found. Existing tables: ["
           + String.join(", ", listTables()) + "].");
@@ -345,7 +352,15 @@ public final class TableEnv extends TableContext {
       case SHOW_FUNCTIONS:
         // Flink lists built-in and user functions together, user functions alone with USER.
         return names("function name", parts.get(0) != null ? listUserDefinedFunctions() : listFunctions());
+      case SHOW_CREATE_TABLE: {
+        String ddl = connectors.showCreateTable(parts.get(0));
+        return ddl != null ? result(ddl) : new StatementResult(new JTable(this, spark.sql(s)), true);
+      }
       case SHOW_OTHER:
+        if (s.toUpperCase(Locale.ROOT).replaceAll("\\s+", " ").startsWith("SHOW CREATE VIEW ")) {
+          // Flink prints the view's query as its planner expanded it, which this version does not reproduce.
+          throw TableException.unsupported("SHOW CREATE VIEW");
+        }
         return new StatementResult(new JTable(this, spark.sql(s)), true);
       case CREATE_FUNCTION:
       case DROP_FUNCTION:
@@ -385,9 +400,13 @@ public final class TableEnv extends TableContext {
         : detailText.toUpperCase(Locale.ROOT).strip().split("[\\s,]+");
     JTable explained = query.toUpperCase(Locale.ROOT).startsWith("INSERT")
         ? connectors.prepareInsert(query).table() : sqlQuery(query);
-    String plan = PlanExplain.explain(explained, details);
+    return result(PlanExplain.explain(explained, details));
+  }
+
+  /** One row of text in a column "result", as Flink returns EXPLAIN and SHOW CREATE TABLE. */
+  private StatementResult result(String text) {
     StructType schema = new StructType().add("result", DataTypes.StringType, true);
-    return new StatementResult(new JTable(this, spark.createDataFrame(List.of(RowFactory.create(plan)), schema)), true);
+    return new StatementResult(new JTable(this, spark.createDataFrame(List.of(RowFactory.create(text)), schema)), true);
   }
 
   /** One nullable STRING column of names, as PyFlink 2.3 reports SHOW results. */

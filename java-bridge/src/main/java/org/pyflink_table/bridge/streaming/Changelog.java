@@ -110,6 +110,17 @@ public final class Changelog {
 
   /** Flink's name of the node that produces updates, e.g. {@code GroupAggregate(groupBy=[k], select=[...])}; null when insert-only. */
   public static String updatingNode(LogicalPlan plan) {
+    String own = ownUpdatingNode(plan);
+    if (own != null) return own;
+    for (LogicalPlan c : ScalaInterop.list(plan.children())) {
+      String found = updatingNode(c);
+      if (found != null) return found;
+    }
+    return null;
+  }
+
+  /** {@link #updatingNode}'s name of {@code plan} itself (not below it); null when it is no updating aggregation. */
+  static String ownUpdatingNode(LogicalPlan plan) {
     String python = PackedAggregation.updatingNode(plan);
     if (python != null) return python;
     if (plan instanceof Aggregate && !isWindowed((Aggregate) plan)) {
@@ -122,10 +133,6 @@ public final class Changelog {
       }
       return "GroupAggregate(" + (keys.isEmpty() ? "" : "groupBy=[" + String.join(", ", keys) + "], ") + "select=["
           + String.join(", ", select) + "])";
-    }
-    for (LogicalPlan c : ScalaInterop.list(plan.children())) {
-      String found = updatingNode(c);
-      if (found != null) return found;
     }
     return null;
   }

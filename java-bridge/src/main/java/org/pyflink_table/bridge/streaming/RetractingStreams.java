@@ -2,6 +2,7 @@ package org.pyflink_table.bridge.streaming;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -77,19 +78,11 @@ public final class RetractingStreams {
   private static final String ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
 
   /**
-   * The table's stream of changes with the trailing {@link Changelog#OP} column, or null when the
-   * plan has no retracting join or Top-N over unbounded sources. The processors run in the
-   * Python worker of the table's environment ({@link org.pyflink_table.bridge.table.TableContext#workerTemplate}).
-   */
-  public static Dataset<Row> of(JTable table) {
-    LogicalPlan plan = table.df.queryExecution().analyzed();
-    if (retractingNode(plan) == null) return null;
-    return changes(table);
-  }
-
-  /**
-   * {@link #of} for any updating or retracting plan over unbounded sources (an updating aggregation
-   * becomes a processor emitting its changes per input row), for sinks that take changelogs.
+   * The table's stream of changes with the trailing {@link Changelog#OP} column, for a plan over
+   * unbounded sources with a retracting join or Top-N (see {@link #applies}), or any updating plan
+   * (an updating aggregation becomes a processor emitting its changes per input row), for sinks
+   * that take changelogs. The processors run in the Python worker of the table's environment
+   * ({@link org.pyflink_table.bridge.table.TableContext#workerTemplate}).
    */
   public static Dataset<Row> changes(JTable table) {
     LogicalPlan plan = table.df.queryExecution().analyzed();
@@ -102,14 +95,14 @@ public final class RetractingStreams {
     return Jobs.streamOf(spark, out, false);
   }
 
-  /** Whether {@link #of} has anything to rewrite (so callers build no template when it has not). */
+  /** Whether the plan has a retracting join or Top-N over unbounded sources (whose changes {@link #changes} gives). */
   public static boolean applies(JTable table) {
     return retractingNode(table.df.queryExecution().analyzed()) != null;
   }
 
   /** Flink's name of the first retracting join or Top-N over unbounded sources in the plan, or null. */
   public static String retractingNode(LogicalPlan p) {
-    return retractingNode(p, false);
+    return new Kinds().retracting(p, false);
   }
 
   /**
@@ -118,39 +111,75 @@ public final class RetractingStreams {
    * sink refuses (measured on PyFlink 2.3).
    */
   public static String retractingNode(LogicalPlan p, boolean bounded) {
-    if (p instanceof Join && (isOuterStreamJoin((Join) p, bounded) || isJoinOfUpdates((Join) p))) {
-      return joinName((Join) p);
-    }
-    if (isAggregationOfUpdates(p, bounded)) return Changelog.updatingNode(p);
-    if (p instanceof Window && (bounded || p.isStreaming()) && rowNumber((Window) p) != null) {
-      return "Rank(" + p.simpleString(50) + ")";
-    }
-    for (LogicalPlan c : ScalaInterop.list(p.children())) {
-      String found = retractingNode(c, bounded);
-      if (found != null) return found;
-    }
-    return null;
+    return new Kinds().retracting(p, bounded);
   }
+
+  /** What a node's stream carries: appended rows only, updates (of an aggregation), or retractions. */
+  enum Kind { APPEND, UPDATING, RETRACTING }
 
   /**
-   * An aggregation of an updating stream (it retracts what it emitted before): SQL's and built-in
-   * ones are Spark Aggregates, the Table API's of Python functions a packed aggregation.
+   * Per node of a plan: Flink's name of the first retracting node (outer or updating join, Top-N,
+   * aggregation of updates) and of the first updating node ({@link Changelog#updatingNode}) at or
+   * below it. Each node is decided once, from its children's answers, bottom-up: a node's answer is
+   * kept by identity (plans are immutable), so asking about every node of a plan stays linear.
    */
-  private static boolean isAggregationOfUpdates(LogicalPlan p, boolean bounded) {
-    if (!(bounded || p.isStreaming())) return false;
-    PackedAggregation.Aggregation packed = PackedAggregation.aggregationOf(p);
-    LogicalPlan child = packed != null ? packed.df().queryExecution().analyzed()
-        : p instanceof Aggregate && !Changelog.isWindowed((Aggregate) p) ? ((Aggregate) p).child() : null;
-    return child != null && (Changelog.updatingNode(child) != null || retractingNode(child, bounded) != null);
-  }
+  static final class Kinds {
+    private final Map<LogicalPlan, String> retracting = new IdentityHashMap<>();
+    private final Map<LogicalPlan, String> retractingBounded = new IdentityHashMap<>();
+    private final Map<LogicalPlan, String> updating = new IdentityHashMap<>();
 
-  /** A regular join of two streams of which one is updating (an inner join of insert-only streams stays Spark's). */
-  private static boolean isJoinOfUpdates(Join j) {
-    if (!j.left().isStreaming() || !j.right().isStreaming()) return false;
-    for (LogicalPlan side : List.of(j.left(), j.right())) {
-      if (Changelog.updatingNode(side) != null || retractingNode(side) != null) return true;
+    /** What {@code p}'s stream carries over unbounded sources. */
+    Kind of(LogicalPlan p) {
+      return retracting(p, false) != null ? Kind.RETRACTING : updating(p) != null ? Kind.UPDATING : Kind.APPEND;
     }
-    return false;
+
+    /** {@link Changelog#updatingNode}, memoised. */
+    String updating(LogicalPlan p) {
+      if (updating.containsKey(p)) return updating.get(p);
+      String found = Changelog.ownUpdatingNode(p);
+      for (LogicalPlan c : ScalaInterop.list(p.children())) {
+        if (found == null) found = updating(c);
+      }
+      updating.put(p, found);
+      return found;
+    }
+
+    /** {@link RetractingStreams#retractingNode(LogicalPlan, boolean)}, memoised. */
+    String retracting(LogicalPlan p, boolean bounded) {
+      Map<LogicalPlan, String> known = bounded ? retractingBounded : retracting;
+      if (known.containsKey(p)) return known.get(p);
+      String found = null;
+      if (p instanceof Join && (isOuterStreamJoin((Join) p, bounded) || isJoinOfUpdates((Join) p))) {
+        found = joinName((Join) p);
+      } else if (isAggregationOfUpdates(p, bounded)) {
+        found = updating(p);
+      } else if (p instanceof Window && (bounded || p.isStreaming()) && rowNumber((Window) p) != null) {
+        found = "Rank(" + p.simpleString(50) + ")";
+      }
+      for (LogicalPlan c : ScalaInterop.list(p.children())) {
+        if (found == null) found = retracting(c, bounded);
+      }
+      known.put(p, found);
+      return found;
+    }
+
+    /**
+     * An aggregation of an updating stream (it retracts what it emitted before): SQL's and built-in
+     * ones are Spark Aggregates, the Table API's of Python functions a packed aggregation.
+     */
+    private boolean isAggregationOfUpdates(LogicalPlan p, boolean bounded) {
+      if (!(bounded || p.isStreaming())) return false;
+      PackedAggregation.Aggregation packed = PackedAggregation.aggregationOf(p);
+      LogicalPlan child = packed != null ? packed.df().queryExecution().analyzed()
+          : p instanceof Aggregate && !Changelog.isWindowed((Aggregate) p) ? ((Aggregate) p).child() : null;
+      return child != null && (updating(child) != null || retracting(child, bounded) != null);
+    }
+
+    /** A regular join of two streams of which one is updating (an inner join of insert-only streams stays Spark's). */
+    private boolean isJoinOfUpdates(Join j) {
+      if (!j.left().isStreaming() || !j.right().isStreaming()) return false;
+      return of(j.left()) != Kind.APPEND || of(j.right()) != Kind.APPEND;
+    }
   }
 
   private static boolean isOuterStreamJoin(Join j, boolean bounded) {
@@ -173,6 +202,8 @@ public final class RetractingStreams {
     final SparkSession spark;
     /** Attributes the result depends on (decides whether the Top-N emits its row number). */
     final Set<ExprId> needed;
+    /** What each node of the plan carries, decided once per node. */
+    final Kinds kinds = new Kinds();
     /** The Top-N being rewritten: its row number's id and N. */
     ExprId rankId;
     long limit;
@@ -195,12 +226,14 @@ public final class RetractingStreams {
       // An aggregation of updates, and the updating aggregations below it, emit their changes as data.
       return RetractingAggregates.unbounded(cx.env, (Aggregate) p, rewrite(((Aggregate) p).child(), cx));
     }
-    if (retractingNode(p) == null && Changelog.updatingNode(p) == null) {
+    if (cx.kinds.of(p) == Kind.APPEND) {
       List<NamedExpression> items = new ArrayList<>(ScalaInterop.list(p.output()));
       items.add(Changelog.alias(Literal.create("+I", DataTypes.StringType), Changelog.OP));
       return new Project(ScalaInterop.seq(items), p);
     }
-    if (p instanceof Join && (isOuterStreamJoin((Join) p, false) || isJoinOfUpdates((Join) p))) return join((Join) p, cx);
+    if (p instanceof Join && (isOuterStreamJoin((Join) p, false) || cx.kinds.isJoinOfUpdates((Join) p))) {
+      return join((Join) p, cx);
+    }
     if (p instanceof Window && cx.rankId != null && rowNumber((Window) p) != null
         && rowNumber((Window) p).exprId().equals(cx.rankId)) {
       return topN((Window) p, cx);
@@ -241,7 +274,7 @@ public final class RetractingStreams {
     if (p instanceof Window && rowNumber((Window) p) != null) {
       throw unsupported("ROW_NUMBER() without a filter rn <= N (a Top-N) over an unbounded source");
     }
-    String below = retractingNode(p) != null ? retractingNode(p) : Changelog.updatingNode(p);
+    String below = cx.kinds.retracting(p, false) != null ? cx.kinds.retracting(p, false) : cx.kinds.updating(p);
     throw unsupported(p.nodeName() + " over the " + below);
   }
 
@@ -306,8 +339,8 @@ public final class RetractingStreams {
   private static LogicalPlan topN(Window w, Context cx) {
     LogicalPlan child = w.child();
     // An updating input (an aggregation, a join of changes) brings its changes, each with its kind.
-    boolean changelog = Changelog.updatingNode(child) != null || retractingNode(child) != null;
-    List<Attribute> uniqueKey = changelog ? upsertKey(w) : null;
+    boolean changelog = cx.kinds.of(child) != Kind.APPEND;
+    List<Attribute> uniqueKey = changelog ? upsertKey(w, cx.kinds) : null;
     boolean withRowNumber = cx.needed.contains(cx.rankId);
     long limit = cx.limit;
     cx.rankId = null;
@@ -349,7 +382,7 @@ public final class RetractingStreams {
    * columns and include its partition keys, and every sort key only moves up (COUNT or MAX
    * descending, MIN ascending, a group key), so the aggregation's new rows are enough.
    */
-  private static List<Attribute> upsertKey(Window w) {
+  private static List<Attribute> upsertKey(Window w, Kinds kinds) {
     Aggregate source = null;
     List<SortOrder> sorts = ScalaInterop.list(w.orderSpec());
     if (sorts.isEmpty()) return null;
@@ -367,7 +400,7 @@ public final class RetractingStreams {
       if (!grows && !isGroupKey(source, value)) return null;
     }
     LogicalPlan input = source.child();
-    if (Changelog.updatingNode(input) != null || retractingNode(input) != null) return null;
+    if (kinds.of(input) != Kind.APPEND) return null;
     for (Expression e : ScalaInterop.list(w.partitionSpec())) {
       Object[] found = e instanceof Attribute ? origin(w.child(), ((Attribute) e).exprId()) : null;
       if (found == null || found[0] != source || !isGroupKey(source, (Expression) found[1])) return null;

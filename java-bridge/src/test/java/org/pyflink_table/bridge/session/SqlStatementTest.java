@@ -30,6 +30,8 @@ public final class SqlStatementTest {
     is("SHOW FUNCTIONS", "SHOW_FUNCTIONS [null]");
     is("show user  functions;", "SHOW_FUNCTIONS [USER]");
     is("SHOW MODULES", "SHOW_OTHER []");
+    is("SHOW CREATE TABLE `cast`;", "SHOW_CREATE_TABLE [`cast`]");
+    is("show create  table default_catalog.default_database.t", "SHOW_CREATE_TABLE [default_catalog.default_database.t]");
     is("CREATE TEMPORARY FUNCTION f AS 'm.add' LANGUAGE PYTHON",
         "CREATE_FUNCTION [TEMPORARY , null, null, f, m.add, PYTHON]");
     is("create temporary system function if not exists `f` as 'a.b.c' language python",
