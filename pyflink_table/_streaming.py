@@ -93,9 +93,11 @@ def execute(table: "Table") -> TableResult:
         if retracting.applies(j):
             offer_worker_template(table._t_env)  # the processors run in this environment's workers
             return StreamResult(table._t_env, retracting.of(j), names, types, changes=True)
-        if state_ttl_ms(table._t_env) > 0 and bridge().streaming.Changelog.isUpdating(j):
-            # Spark's streaming aggregation has no state TTL: with one, the updating aggregation runs
-            # on the processor whose state expires (one change per input row, as Flink emits them).
+        if (state_ttl_ms(table._t_env) > 0 and bridge().streaming.Changelog.isUpdating(j)) \
+                or bridge().streaming.UpdatingStreams.needsProcessor(j):
+            # Spark's streaming aggregation has no state TTL and cannot run Python or DISTINCT
+            # aggregates: those updating aggregations run on the retracting-aggregation processor
+            # (one change per input row, as Flink emits them; Python ones once per micro-batch).
             table._t_env._before_job()  # also offers the worker template
             return StreamResult(table._t_env, retracting.changes(j), names, types, changes=True)
         j_updating = bridge().streaming.UpdatingStreams.of(j)  # refuses what cannot run on a stream, now
