@@ -92,7 +92,11 @@ def execute(table: "Table") -> TableResult:
         # streaming aggregation has no state TTL: with one, an updating aggregation runs on the
         # processor whose state expires (one change per input row, as Flink emits them).
         retracting = bridge().streaming.RetractingStreams
-        if retracting.applies(j) or (state_ttl_ms(table._t_env) > 0 and bridge().streaming.Changelog.isUpdating(j)):
+        if retracting.applies(j) or (state_ttl_ms(table._t_env) > 0 and bridge().streaming.Changelog.isUpdating(j)) \
+                or bridge().streaming.UpdatingStreams.needsProcessor(j):
+            # Spark's streaming aggregation cannot run Python or DISTINCT aggregates either: those
+            # updating aggregations run on the retracting-aggregation processor too (one change per
+            # input row, as Flink emits them; Python ones once per micro-batch).
             table._t_env._before_job()  # offers the worker template the processors run with, before they are planned
             return StreamResult(table._t_env, retracting.changes(j), names, types, changes=True)
         j_updating = bridge().streaming.UpdatingStreams.of(j)  # refuses what cannot run on a stream, now

@@ -57,8 +57,6 @@ def test_unsupported_aggregates_of_an_updating_table_are_refused_by_name(s_env: 
     t = s_env.from_elements([("a", 1), ("b", 2), ("a", 3)], ["k", "v"])
     sums = t.group_by(col("k")).select(col("k"), col("v").sum.alias("s"))
     s_env.create_temporary_view("sums", sums)
-    with pytest.raises(TableException, match="DISTINCT aggregate"):
-        list(s_env.sql_query("SELECT COUNT(DISTINCT k) FROM sums").execute().collect())
     with pytest.raises(TableException, match="the aggregate function .* in an aggregation of an updating table"):
         list(sums.group_by(col("s")).select(col("s"), col("k").collect).execute().collect())
 

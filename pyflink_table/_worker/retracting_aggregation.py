@@ -179,17 +179,51 @@ class _Python:
         return to_spark_value(self.function.get_value(acc))
 
 
+class _Distinct:
+    """A DISTINCT aggregate: each distinct argument tuple counted in the key's state (Flink's
+    DistinctAggregate keeps such counts in a MapView). The aggregate sees a tuple when its count
+    goes from 0 to 1 and retracts it when it drops back to 0, so repeats change nothing."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def create(self) -> Any:
+        return [self.inner.create(), {}]
+
+    def add(self, acc: Any, args: List[Any], sign: int) -> None:
+        if any(a is None for a in args):
+            return  # a null argument is never counted, as by COUNT/SUM(DISTINCT ...)
+        counts = acc[1]
+        key = tuple(args)
+        before = counts.get(key, 0)
+        after = before + sign
+        if after > 0:
+            counts[key] = after
+        else:
+            counts.pop(key, None)
+        if before == 0 and after > 0:
+            self.inner.add(acc[0], args, 1)
+        elif before > 0 and after <= 0:
+            self.inner.add(acc[0], args, -1)
+
+    def value(self, acc: Any) -> Any:
+        return self.inner.value(acc[0])
+
+
 class KeyState:
     """The aggregates of one select over changelog input; one state object per key.
 
     :param aggregates: per aggregate ``{"function": name, "arguments": [[field, kind], ...], ...}``;
-        ``"function": "python"`` names ``"evaluator"``, an index into ``evaluators``.
+        ``"function": "python"`` names ``"evaluator"``, an index into ``evaluators``; ``"distinct": true``
+        makes it a DISTINCT aggregate.
     """
 
     def __init__(self, aggregates: List[Dict[str, Any]], evaluators: List[Any]) -> None:
         self.arguments = [[(a[0], a[1]) for a in spec["arguments"]] for spec in aggregates]
-        self.functions: List[Any] = [_Python(evaluators[int(spec["evaluator"])]) if spec["function"] == "python"
-                                     else _BuiltIn(spec) for spec in aggregates]
+        self.functions: List[Any] = []
+        for spec in aggregates:
+            f = _Python(evaluators[int(spec["evaluator"])]) if spec["function"] == "python" else _BuiltIn(spec)
+            self.functions.append(_Distinct(f) if spec.get("distinct") else f)
 
     def new(self) -> List[Any]:
         """A new key's state: [record count, accumulators...]."""

@@ -14,6 +14,7 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.PythonUDAF;
+import org.apache.spark.sql.catalyst.expressions.PythonUDF;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
@@ -120,16 +121,19 @@ public final class RetractingAggregates {
   static LogicalPlan unboundedPython(TableContext env, LogicalPlan node, PackedAggregation.Aggregation packed,
       LogicalPlan input) {
     for (PythonAggregateFunction f : packed.calls()) {
-      if (f.isPandas()) {
-        throw new TableException("Cannot generate a valid execution plan for the given query: the pandas aggregate "
-            + "function " + f.name() + " in a group_by without a window is not supported in streaming mode (FLIP-137, "
-            + "as PyFlink); use it in a group window or an over window, or in batch mode.");
-      }
+      if (f.isPandas()) throw pandasRefused(f.name());
     }
     List<Expression> keys = new ArrayList<>();
     Calls calls = pythonCalls(packed, keys);
     Dataset<Row> changes = unboundedChanges(env, input, keys, calls);
     return restorePython(node, keys.size(), calls, changes, List.of(changes.col("op")), List.of(Changelog.OP));
+  }
+
+  /** PyFlink's refusal of a pandas aggregate function in an aggregation without a window (a FLIP-137 non-goal). */
+  private static TableException pandasRefused(String name) {
+    return new TableException("Cannot generate a valid execution plan for the given query: the pandas aggregate "
+        + "function " + name + " in a group_by without a window is not supported in streaming mode (FLIP-137, "
+        + "as PyFlink); use it in a group window or an over window, or in batch mode.");
   }
 
   /** The calls of {@code packed} for the worker; its group keys, resolved against its input, into {@code keys}. */
@@ -302,6 +306,9 @@ public final class RetractingAggregates {
   }
 
   private static void collect(Expression e, Calls calls) {
+    if (e instanceof PythonUDF && ((PythonUDF) e).evalType() == Protocol.EVAL_GROUPED_AGG_PANDAS_UDF) {
+      throw pandasRefused(((PythonUDF) e).name());
+    }
     AggregateFunction f = e instanceof AggregateExpression ? ((AggregateExpression) e).aggregateFunction()
         : e instanceof PythonUDAF ? (PythonUDAF) e : null;
     if (f == null) {
@@ -311,13 +318,13 @@ public final class RetractingAggregates {
     if (calls.indexOf(e) >= 0) return;
     if (e instanceof AggregateExpression) {
       AggregateExpression ae = (AggregateExpression) e;
-      if (ae.isDistinct()) throw unsupported("a DISTINCT aggregate (" + text(e) + ")");
       if (ae.filter().isDefined()) throw unsupported("an aggregate with a FILTER clause (" + text(e) + ")");
     }
     int index = calls.calls.size();
     Map<String, Object> spec = new LinkedHashMap<>();
     List<Expression> args = ScalaInterop.list(f.children());
     if (f instanceof PythonUDAF) {
+      if (PythonAggregateFunction.isPandas(((PythonUDAF) f).func())) throw pandasRefused(((PythonUDAF) f).name());
       Object[] found = PythonAggregateFunction.evaluatorAndEnvironment(((PythonUDAF) f).func());
       if (found == null) throw unsupported("the Python aggregate function " + ((PythonUDAF) f).name());
       spec.put("function", "python");
@@ -338,6 +345,8 @@ public final class RetractingAggregates {
         args = args.subList(0, 1);
       }
     }
+    // DISTINCT: the worker counts each key's argument values in state, as Flink's DistinctAggregate does.
+    if (e instanceof AggregateExpression && ((AggregateExpression) e).isDistinct()) spec.put("distinct", true);
     DataType result = f.dataType();
     spec.put("result", result.typeName());
     if (result instanceof DecimalType) spec.put("scale", ((DecimalType) result).scale());
@@ -398,7 +407,7 @@ public final class RetractingAggregates {
 
   private static TableException unsupported(String what) {
     return TableException.unsupported(what + " in an aggregation of an updating table in streaming mode (COUNT, SUM, "
-        + "AVG, MIN, MAX, FIRST_VALUE, LAST_VALUE, LISTAGG, STDDEV/VAR and Python aggregate functions with retract are "
-        + "supported)");
+        + "AVG, MIN, MAX, FIRST_VALUE, LAST_VALUE, LISTAGG, STDDEV/VAR, also DISTINCT, and Python aggregate functions "
+        + "with retract are supported)");
   }
 }

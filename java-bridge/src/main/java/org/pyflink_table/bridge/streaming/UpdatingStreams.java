@@ -56,6 +56,28 @@ public final class UpdatingStreams {
     return Jobs.streamOf(spark, out, false);
   }
 
+  /**
+   * Whether the table's updating aggregation over an unbounded source is one Spark's Update-mode
+   * aggregation cannot compute: a Python aggregate function (general or pandas), a DISTINCT
+   * aggregate. It then runs on the retracting-aggregation processor ({@link RetractingStreams#changes}),
+   * which emits Flink's changes (pandas aggregate functions are refused there, as PyFlink does).
+   */
+  public static boolean needsProcessor(JTable table) {
+    return needsProcessor(table.df.queryExecution().analyzed());
+  }
+
+  private static boolean needsProcessor(LogicalPlan p) {
+    if (!p.isStreaming()) return false;
+    if (PackedAggregation.aggregationOf(p) != null) return true;
+    if (p instanceof Aggregate && !Changelog.isWindowed((Aggregate) p)) {
+      Aggregate a = (Aggregate) p;
+      if (Changelog.pythonAggregate(a) != null) return true;
+      for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) if (distinct((Expression) (Object) e)) return true;
+    }
+    for (LogicalPlan c : ScalaInterop.list(p.children())) if (needsProcessor(c)) return true;
+    return false;
+  }
+
   private static LogicalPlan rewrite(LogicalPlan p) {
     String python = PackedAggregation.updatingNode(p);
     if (python != null) throw unsupported("a Python aggregate function in an updating aggregation (" + python + ")");

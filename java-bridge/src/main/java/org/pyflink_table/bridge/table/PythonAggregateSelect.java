@@ -8,6 +8,8 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
@@ -62,6 +64,24 @@ public final class PythonAggregateSelect {
     List<PythonAggregateFunction> functions = run.functions();
     List<List<Column>> args = run.args();
     List<String> resultNames = run.resultNames();
+    if (!builtIns.isEmpty() && isUpdatingStream(df, keyCols)) {
+      // Over an unbounded source both kinds share one aggregation, as in SQL: its retracting
+      // processor (bridge.streaming.RetractingAggregates) runs them together, as PyFlink's Python
+      // group aggregation does; it is never planned by Spark, which could not mix them.
+      List<Column> aggs = new ArrayList<>();
+      for (int j = 0; j < functions.size(); j++) aggs.add(functions.get(j).apply(args.get(j), scope).as(resultNames.get(j)));
+      for (Map.Entry<String, Expr.Call> c : builtIns.entrySet()) {
+        String column = OTHER + aggs.size();
+        aggs.add(ExprCompiler.compile(c.getValue(), scope).as(column));
+        replacements.put(c.getKey(), new Expr.FieldRef(column));
+      }
+      Column first = aggs.get(0);
+      Column[] rest = JTable.asArray(aggs.subList(1, aggs.size()));
+      List<Column> grouping = new ArrayList<>();
+      for (int k = 0; k < keyCols.size(); k++) grouping.add(keyCols.get(k).as(keyNames.get(k)));
+      Dataset<Row> shared = keyCols.isEmpty() ? df.agg(first, rest) : df.groupBy(JTable.asArray(grouping)).agg(first, rest);
+      return selectOver(shared, expanded, names, replacements, scope);
+    }
     boolean packed = PackedAggregation.enabled(df, keyCols);
     for (PythonAggregateFunction f : functions) packed |= f.isPackedOnly();
     Dataset<Row> rows = packed
@@ -93,7 +113,12 @@ public final class PythonAggregateSelect {
       }
     }
 
-    // Each item over the joined row: its aggregates and grouping expressions read from columns.
+    return selectOver(rows, expanded, names, replacements, scope);
+  }
+
+  /** Each item over the aggregated (joined) row: its aggregates and grouping expressions read from columns. */
+  private static Dataset<Row> selectOver(Dataset<Row> rows, List<Expr> expanded, List<String> names,
+      Map<String, Expr> replacements, Scope scope) {
     Scope joined = new Scope(rows, scope.functions);
     joined.windowProperties.putAll(scope.windowProperties);
     List<Column> out = new ArrayList<>();
@@ -101,6 +126,18 @@ public final class PythonAggregateSelect {
       out.add(ExprCompiler.compile(replace(expanded.get(i), replacements), joined).as(names.get(i)));
     }
     return rows.select(JTable.asArray(out));
+  }
+
+  /** Whether {@code df} is unbounded and grouped without a window (its keys have no window struct). */
+  private static boolean isUpdatingStream(Dataset<Row> df, List<Column> keyCols) {
+    if (!df.isStreaming()) return false;
+    if (keyCols.isEmpty()) return true;
+    for (StructField f : df.select(JTable.asArray(keyCols)).schema().fields()) {
+      if (f.dataType() instanceof StructType t && t.fields().length == 2 && t.fields()[0].name().equals("start")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The same shape as {@link PackedAggregation#aggregate}, from Spark's grouped-aggregate UDFs. */

@@ -3,6 +3,7 @@ package org.pyflink_table.bridge.udf;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.WeakHashMap;
 import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
@@ -58,6 +59,7 @@ public final class PythonAggregateFunction extends PythonFunction {
     this.resultSparkType = tableAggregate && !(result instanceof StructType)
         ? new StructType().add("f0", result, true) : result;
     EVALUATOR_BY_SPARK_FUNCTION.put(function.func(), packedEvaluator);
+    if (pandas) PANDAS_SPARK_FUNCTIONS.add(function.func());
   }
 
   /**
@@ -68,6 +70,15 @@ public final class PythonAggregateFunction extends PythonFunction {
    */
   private static final Map<Object, byte[]> EVALUATOR_BY_SPARK_FUNCTION =
       Collections.synchronizedMap(new WeakHashMap<>());
+
+  /** The Python functions of pandas aggregate functions' Spark UDFs (weak, as the map above). */
+  private static final Set<Object> PANDAS_SPARK_FUNCTIONS = Collections.newSetFromMap(
+      Collections.synchronizedMap(new WeakHashMap<>()));
+
+  /** Whether {@code sparkFunction} (a PythonUDAF's func) runs a pandas aggregate function (FLIP-137). */
+  public static boolean isPandas(Object sparkFunction) {
+    return PANDAS_SPARK_FUNCTIONS.contains(sparkFunction);
+  }
 
   /**
    * The pickled worker-side evaluator and the Python environment of the function whose Spark UDF
