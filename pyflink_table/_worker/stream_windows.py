@@ -32,6 +32,9 @@ from pyflink_table._worker import lifecycle
 from pyflink_table._worker.aggregates import _python_values
 
 TIME_COLUMN = _protocol.STREAM_WINDOW_TIME_COLUMN
+_KEY = _protocol.STREAM_WINDOW_KEY_PREFIX
+_RESULT = _protocol.STREAM_WINDOW_RESULT_PREFIX
+_BUILTIN = _protocol.STREAM_WINDOW_BUILTIN_PREFIX
 
 _STORED = StructType([StructField("lo", LongType()), StructField("hi", LongType()), StructField("rows", BinaryType())])
 
@@ -39,30 +42,36 @@ _STORED = StructType([StructField("lo", LongType()), StructField("hi", LongType(
 def stream_window_aggregation(layout: str, *evaluators: bytes) -> Tuple[Any, Any]:
     """The command Spark's Python worker runs for the processor: (function, output type).
 
-    :param layout: JSON ``{"size": ms, "slide": ms, "arguments": [[column name, ...] per
-        evaluator], "columns": [the input's column names], "output": the output struct type as
-        Spark's JSON text}``.
+    :param layout: JSON with the keys ``_protocol.LAYOUT_*`` (see ``_protocol``): the processor
+        (``STREAM_WINDOW_KIND_*``), its size and slide or over frame, each evaluator's argument
+        column names, the built-in aggregates, the input's column names and the output struct type
+        as Spark's JSON text.
     :param evaluators: the pickled aggregate evaluators, in output order.
     """
     from pyspark.sql.streaming.stateful_processor_util import TransformWithStateInPandasUdfUtils
 
     spec = json.loads(layout)
     loaded = [pickle.loads(e) for e in evaluators]
+    arguments = [list(a) for a in spec[_protocol.LAYOUT_ARGUMENTS]]
+    columns = list(spec[_protocol.LAYOUT_COLUMNS])
+    builtins = list(spec[_protocol.LAYOUT_BUILTINS])
+    kind = spec[_protocol.LAYOUT_KIND]
     processor: StatefulProcessor
     time_mode = "EventTime"
-    if spec.get("kind") == "count":
-        processor = CountWindowProcessor(int(spec["size"]), int(spec["slide"]), [list(a) for a in spec["arguments"]],
-                                         list(spec["columns"]), loaded, list(spec["builtins"]))
+    if kind == _protocol.STREAM_WINDOW_KIND_COUNT:
+        processor = CountWindowProcessor(int(spec[_protocol.LAYOUT_SIZE]), int(spec[_protocol.LAYOUT_SLIDE]),
+                                         arguments, columns, loaded, builtins)
         time_mode = "None"
-    elif spec.get("kind") == "over":
-        processor = OverProcessor(int(spec["rows"]), int(spec["range"]), list(spec["passed"]),
-                                  [list(a) for a in spec["arguments"]], list(spec["columns"]), loaded,
-                                  list(spec["builtins"]))
+    elif kind == _protocol.STREAM_WINDOW_KIND_OVER:
+        processor = OverProcessor(int(spec[_protocol.LAYOUT_PRECEDING_ROWS]), int(spec[_protocol.LAYOUT_PRECEDING_RANGE]),
+                                  list(spec[_protocol.LAYOUT_PASSED]), arguments, columns, loaded, builtins)
+    elif kind == _protocol.STREAM_WINDOW_KIND_TIME:
+        slide = int(spec[_protocol.LAYOUT_SLIDE])
+        timed = SessionProcessor if slide == 0 else WindowProcessor
+        processor = timed(int(spec[_protocol.LAYOUT_SIZE]), slide, arguments, columns, loaded, builtins)
     else:
-        kind = SessionProcessor if int(spec["slide"]) == 0 else WindowProcessor
-        processor = kind(int(spec["size"]), int(spec["slide"]), [list(a) for a in spec["arguments"]],
-                         list(spec["columns"]), loaded, list(spec.get("builtins", [])))
-    output = _parse_datatype_json_string(spec["output"])
+        raise ValueError(f"unknown stream window processor {kind!r}")
+    output = _parse_datatype_json_string(spec[_protocol.LAYOUT_OUTPUT])
     return TransformWithStateInPandasUdfUtils(processor, time_mode).transformWithStateUDF, output
 
 
@@ -73,13 +82,13 @@ def _millis(series: Any) -> Any:
 
 
 def _builtin(spec: Dict[str, Any], series: Any) -> Any:
-    """Flink's built-in aggregate ``spec["function"]`` of one window's argument values: nulls are
+    """Flink's built-in aggregate ``spec[BUILTIN_FUNCTION]`` of one window's argument values: nulls are
     skipped; SUM/MIN/MAX/AVG of no value is null, COUNT and SUM0 of none 0; AVG of an integral
     type is integral, truncated toward zero as Java's division."""
     values = [v for v in _python_values(series) if v is not None]
-    if spec["distinct"]:
+    if spec[_protocol.BUILTIN_DISTINCT]:
         values = list(dict.fromkeys(values))
-    function = spec["function"]
+    function = spec[_protocol.BUILTIN_FUNCTION]
     if function == "count":
         return len(values)
     if not values:
@@ -91,7 +100,7 @@ def _builtin(spec: Dict[str, Any], series: Any) -> Any:
     if function == "max":
         return max(values)
     total, count = sum(values), len(values)
-    if spec["integral"]:
+    if spec[_protocol.BUILTIN_INTEGRAL]:
         quotient = abs(total) // count
         return quotient if total >= 0 else -quotient
     return total / count
@@ -108,7 +117,28 @@ class _Aggregating(StatefulProcessor):
         self.evaluators = evaluators
         self.builtins = builtins
         self.passed = passed
-        self.kept = [TIME_COLUMN] + passed + sorted({c for a in arguments for c in a} | {b["argument"] for b in builtins})
+        used = {c for a in arguments for c in a} | {b[_protocol.BUILTIN_ARGUMENT] for b in builtins}
+        self.kept = [TIME_COLUMN] + passed + sorted(used)
+
+    def _results(self, out: Any, frames: List[Any]) -> None:
+        """Each aggregate's results over ``frames`` (one window's or frame's rows each) into the
+        columns of ``out`` (a dict or a DataFrame with one row per frame)."""
+        import pandas as pd
+
+        for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
+            out[f"{_RESULT}{j}"] = pd.Series([self._evaluate(evaluator, args, f) for f in frames], dtype=object)
+        for j, spec in enumerate(self.builtins):
+            column = spec[_protocol.BUILTIN_ARGUMENT]
+            out[f"{_BUILTIN}{j}"] = pd.Series([_builtin(spec, f[column]) for f in frames], dtype=object)
+
+    @staticmethod
+    def _evaluate(evaluator: Any, args: List[str], window: Any) -> Any:
+        series = [window[c] for c in args]
+        view = series if evaluator.pandas else [_python_values(s) for s in series]
+        state = evaluator.begin()
+        evaluator.feed(state, view, 0, len(window))
+        value = evaluator.end(state)
+        return evaluator.to_arrow([value]).to_pylist()[0]
 
 
 class _Sized(_Aggregating):
@@ -188,23 +218,11 @@ class WindowProcessor(_Sized):
         """The one output row of the window ``[start, end)`` of ``key`` over its rows ``window``."""
         import pandas as pd
 
-        out: Dict[str, Any] = {f"k{i}": [k] for i, k in enumerate(key)}
-        out["__pft_start"] = [pd.Timestamp(start, unit="ms")]
-        out["__pft_end"] = [pd.Timestamp(end, unit="ms")]
-        for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
-            out[f"r{j}"] = pd.Series([self._evaluate(evaluator, args, window)], dtype=object)
-        for j, spec in enumerate(self.builtins):
-            out[f"o{j}"] = pd.Series([_builtin(spec, window[spec["argument"]])], dtype=object)
+        out: Dict[str, Any] = {f"{_KEY}{i}": [k] for i, k in enumerate(key)}
+        out[_protocol.STREAM_WINDOW_START] = [pd.Timestamp(start, unit="ms")]
+        out[_protocol.STREAM_WINDOW_END] = [pd.Timestamp(end, unit="ms")]
+        self._results(out, [window])
         return iter([pd.DataFrame(out)])
-
-    @staticmethod
-    def _evaluate(evaluator: Any, args: List[str], window: Any) -> Any:
-        series = [window[c] for c in args]
-        view = series if evaluator.pandas else [_python_values(s) for s in series]
-        state = evaluator.begin()
-        evaluator.feed(state, view, 0, len(window))
-        value = evaluator.end(state)
-        return evaluator.to_arrow([value]).to_pylist()[0]
 
     def close(self) -> None:
         pass
@@ -325,11 +343,8 @@ class CountWindowProcessor(_Sized):
             self.stored.put([(total - len(kept), total - 1, pickle.dumps(kept, protocol=5))])
         if not windows:
             return iter([])
-        out: Dict[str, Any] = {f"k{i}": [v] * len(windows) for i, v in enumerate(key)}
-        for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
-            out[f"r{j}"] = pd.Series([WindowProcessor._evaluate(evaluator, args, w) for w in windows], dtype=object)
-        for j, spec in enumerate(self.builtins):
-            out[f"o{j}"] = pd.Series([_builtin(spec, w[spec["argument"]]) for w in windows], dtype=object)
+        out: Dict[str, Any] = {f"{_KEY}{i}": [v] * len(windows) for i, v in enumerate(key)}
+        self._results(out, windows)
         return iter([pd.DataFrame(out)])
 
     def close(self) -> None:
@@ -439,11 +454,7 @@ class OverProcessor(_Aggregating):
             window = combined[combined_ts >= t - self.range].reset_index(drop=True)
             frames_per_row = [window] * len(current)
             kept = combined[combined_ts > t - self.range]
-        for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
-            out[f"r{j}"] = pd.Series([WindowProcessor._evaluate(evaluator, args, f) for f in frames_per_row],
-                                     dtype=object)
-        for j, spec in enumerate(self.builtins):
-            out[f"o{j}"] = pd.Series([_builtin(spec, f[spec["argument"]]) for f in frames_per_row], dtype=object)
+        self._results(out, frames_per_row)
         self.history.clear()
         kept = kept.reset_index(drop=True)
         if len(kept):
