@@ -32,6 +32,7 @@ import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.window.SqlWindows;
 import org.pyflink_table.bridge.window.StreamOverSql;
+import org.pyflink_table.bridge.window.StreamWindowSql;
 
 /**
  * The JVM half of a TableEnvironment: its own Spark session (temporary views and SQL settings are
@@ -233,7 +234,8 @@ public final class TableEnv extends TableContext {
       Dataset<Row> ds = spark.sql(sparkSql);
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
       if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(ds));
-      return new JTable(this, StreamOverSql.of(this, FlinkSqlDialect.withFlinkResultTypes(ds, true)));
+      Dataset<Row> typed = FlinkSqlDialect.withFlinkResultTypes(ds, true);
+      return new JTable(this, StreamOverSql.of(this, StreamWindowSql.of(this, typed)));
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
