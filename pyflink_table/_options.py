@@ -33,6 +33,12 @@ def _time_zone(value: str) -> str:
     return "" if value == "default" else value
 
 
+def _state_ttl_ms(value: str) -> str:
+    from pyflink_table._streaming import STATE_TTL, duration_ms
+
+    return str(duration_ms(STATE_TTL, value))
+
+
 OPTIONS: Dict[str, OptionMapping] = {
     o.flink_key: o
     for o in [
@@ -60,6 +66,11 @@ OPTIONS: Dict[str, OptionMapping] = {
                       "rows in Spark's own window state (collect_list) and calls the functions once per "
                       "fired window through Arrow; processor: always the transformWithStateInPandas "
                       "window processor (a sliding window's row stored once rather than once per window)."),
+        OptionMapping("table.exec.state.ttl", _protocol.CONF_STATE_TTL_MS, False,
+                      "Streaming mode: Flink's idle state retention (processing time). A key of an updating "
+                      "aggregation, or a row of a regular outer join, whose state was not written for that long "
+                      "is forgotten, as in Flink; operators whose Spark state has no time-to-live refuse it "
+                      "over unbounded sources (see the streaming page).", _state_ttl_ms),
         OptionMapping("python.executable", "spark.pyspark.python", True,
                       "Python interpreter of the Python workers."),
         OptionMapping("python.client.executable", "spark.pyspark.driver.python", True,

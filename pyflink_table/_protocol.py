@@ -60,6 +60,7 @@ LAYOUT_SLIDE = "slide"
 LAYOUT_PRECEDING_ROWS = "preceding_rows"
 LAYOUT_PRECEDING_RANGE = "preceding_range"
 LAYOUT_PASSED = "passed"
+LAYOUT_PROCTIME = "proctime"
 LAYOUT_BUILTINS = "builtins"
 LAYOUT_COLUMNS = "columns"
 LAYOUT_OUTPUT = "output"
@@ -98,6 +99,10 @@ STREAM_TOP_N_FUNCTION = "stream_top_n"
 RETRACTING_AGGREGATION_MODULE = "pyflink_table._worker.retracting_aggregation"
 RETRACTING_AGGREGATION_BOUNDED = "bounded_changelog"
 RETRACTING_AGGREGATION_STREAM = "stream_retracting_aggregate"
+# Flink's idle state retention (table.exec.state.ttl) in milliseconds, 0 when off; and the key of the
+# stateful processors' layouts that carries it to the workers.
+CONF_STATE_TTL_MS = "spark.sql.pyflink_table.state-ttl-ms"
+LAYOUT_STATE_TTL_MS = "state_ttl_ms"
 
 # First word of an INSERT's printed answer when it started a streaming job (its id follows).
 STREAM_JOB = "stream-job"

@@ -7,6 +7,7 @@ turns it into PyFlink's results: collected rows carry their :class:`~pyflink_tab
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import re
@@ -14,10 +15,11 @@ import shutil
 import sys
 import tempfile
 import uuid
+import weakref
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Set, Tuple
 
 from pyflink_table import _protocol
-from pyflink_table.errors import PythonException, TableException, _python_failure_message
+from pyflink_table.errors import JavaException, PythonException, TableException, _python_failure_message, translate
 from pyflink_table.java_gateway import bridge
 from pyflink_table.job_client import JobClient, JobStatus
 from pyflink_table.row import Row, RowKind
@@ -88,12 +90,16 @@ def execute(table: "Table") -> TableResult:
     if bridge().streaming.Jobs.isUnbounded(j):
         # Regular outer joins and Top-N retract rows: stateful processors in the workers.
         retracting = bridge().streaming.RetractingStreams
-        j_changes = retracting.of(j, _worker_template()) if retracting.applies(j) else None
-        if j_changes is not None:
-            return StreamResult(table._t_env, j_changes, names, types, changes=True)
+        if retracting.applies(j):
+            offer_worker_template(table._t_env)  # the processors run in this environment's workers
+            return StreamResult(table._t_env, retracting.of(j), names, types, changes=True)
+        if state_ttl_ms(table._t_env) > 0 and bridge().streaming.Changelog.isUpdating(j):
+            # Spark's streaming aggregation has no state TTL: with one, the updating aggregation runs
+            # on the processor whose state expires (one change per input row, as Flink emits them).
+            table._t_env._before_job()  # also offers the worker template
+            return StreamResult(table._t_env, retracting.changes(j), names, types, changes=True)
         j_updating = bridge().streaming.UpdatingStreams.of(j)  # refuses what cannot run on a stream, now
         if j_updating is not None:
-            check_no_state_ttl(table._t_env, "an updating aggregation over an unbounded source")
             return StreamResult(table._t_env, j_updating, names, types, updating=True)
         j_stream = bridge().streaming.Jobs.streamOf(j)
         return StreamResult(table._t_env, j_stream, names, types)
@@ -115,11 +121,20 @@ def _worker_template() -> Any:
 
 
 def offer_worker_template(t_env: Any) -> None:
-    """Hand the bridge :func:`_worker_template` before it plans a streaming query: its over windows
-    and row-count windows with only built-in aggregates run a stateful Python processor without a
-    Python function of their own."""
-    if t_env._streaming:
+    """Hand the environment's bridge side (its ``TableContext``) :func:`_worker_template` before it
+    plans a streaming query or runs a job: stateful Python processors without a Python function of
+    their own (updating aggregations, joins and Top-N of changelogs, over and row-count windows with
+    only built-in aggregates) run in its interpreter with its shipped files.
+
+    The template is built again only when the Python dependencies it carries (the files shipped to
+    the workers, the workers' interpreter and environment) have changed since the last one."""
+    if not t_env._streaming:
+        return
+    sc = t_env._spark.sparkContext
+    key = (tuple(sc._python_includes), sc.pythonExec, tuple(sorted(sc.environment.items())))
+    if t_env._worker_template_key != key:
         t_env._j_env.useWorkerTemplate(_worker_template())
+        t_env._worker_template_key = key
 
 
 # --- streaming options ---------------------------------------------------------------------------
@@ -156,7 +171,7 @@ def check_option(key: str, value: str) -> None:
             logging.getLogger("pyflink_table").warning(
                 "Option '%s' = '%s': state of bounded input is never expired (its rows are processed in one job, "
                 "as if they arrived at once), where Flink, in processing time, may expire a key's state between two "
-                "of its rows; an updating aggregation over an unbounded source refuses the option.", key, value)
+                "of its rows; over unbounded sources the state expires as in Flink.", key, value)
     off = _REFUSED_OPTIONS.get(key)
     if off is not None and str(value).strip().lower() not in off:
         raise TableException(f"Unsupported: option '{key}' = '{value}' changes streaming results and has no "
@@ -208,19 +223,6 @@ def state_ttl_ms(t_env: "TableEnvironment") -> int:
     return duration_ms(STATE_TTL, text) if text else 0
 
 
-def check_no_state_ttl(t_env: "TableEnvironment", what: str) -> None:
-    """Refuse a state TTL for a job whose state Spark keeps without one (``what`` names the operator).
-
-    Flink's TTL drops a key's state after it was idle that long, so later rows of the key start
-    afresh; state Spark cannot expire would give different results, silently.
-    """
-    if state_ttl_ms(t_env) > 0:
-        raise TableException(
-            f"Unsupported: option '{STATE_TTL}' = '{t_env.get_config().get(STATE_TTL, None)}' cannot be honoured by "
-            f"{what}: its state is Spark's streaming aggregation state, which has no time-to-live, so idle keys "
-            "would never expire as in Flink. Remove the option (or set it to 0) or run over bounded input.")
-
-
 def checkpoint_location(t_env: "TableEnvironment") -> Tuple[str, bool]:
     """Where a new job checkpoints, and whether it is a temporary directory of ours.
 
@@ -257,8 +259,26 @@ class StreamJob:
         t_env._before_job()
         self.job_id = uuid.uuid4().hex
         self._cancelled = False
+        self._batch_error: Optional[BaseException] = None
         self._checkpoint, self._own_checkpoint = checkpoint or checkpoint_location(t_env)
-        writer = (DataFrame(j_stream, t_env._spark).writeStream.foreachBatch(on_batch).outputMode(output_mode)
+        _quiet_batch_failures()
+
+        def run_batch(batch: Any, batch_id: int) -> None:
+            if self._cancelled:  # a batch that started while the job was being cancelled
+                return
+            try:
+                on_batch(batch, batch_id)
+            except BaseException as e:
+                # The query fails with it and the program gets it (translated) from wait() or collect().
+                self._batch_error = e
+                # Spark gets a short one-line error: it matches the whole text py4j hands it (this
+                # traceback) against a regular expression that overflowed the stack on a long one.
+                short = _BatchFailed(f"Micro-batch {batch_id} of stream job {self.job_id} failed: "
+                                     f"{_first_line(e)[:300]}")
+                _mark_reported(short)
+                raise short from None
+
+        writer = (DataFrame(j_stream, t_env._spark).writeStream.foreachBatch(run_batch).outputMode(output_mode)
                   .option("checkpointLocation", self._checkpoint)
                   .trigger(processingTime=f"{trigger_interval_ms(t_env)} milliseconds"))
         try:
@@ -267,6 +287,7 @@ class StreamJob:
             if self._own_checkpoint:
                 shutil.rmtree(self._checkpoint, ignore_errors=True)
             raise TableException(f"The streaming job could not start: {_first_line(e)}") from None
+        _running.add(self)
 
     def active(self) -> bool:
         """Whether the query still runs."""
@@ -276,13 +297,14 @@ class StreamJob:
         """RUNNING, CANCELED, FAILED or FINISHED."""
         if self._query.isActive:
             return JobStatus.RUNNING
-        if self._query.exception() is not None:
-            return JobStatus.FAILED
-        return JobStatus.CANCELED if self._cancelled else JobStatus.FINISHED
+        if self._cancelled:
+            return JobStatus.CANCELED
+        return JobStatus.FAILED if self._query.exception() is not None else JobStatus.FINISHED
 
     def cancel(self) -> None:
-        """Stop the query (idempotent)."""
-        self._cancelled = True
+        """Stop the query (idempotent); a job that already ended keeps its status."""
+        if self._query.isActive:
+            self._cancelled = True
         self._query.stop()
         if self._own_checkpoint:
             shutil.rmtree(self._checkpoint, ignore_errors=True)
@@ -297,22 +319,75 @@ class StreamJob:
         except TimeoutError:
             raise
         except Exception as e:
-            raise _job_failure(e) from None
+            raise _job_failure(e, self._batch_error) from None
         self.raise_if_failed()
 
     def raise_if_failed(self) -> None:
         """Raise the query's failure, if it failed."""
         error = self._query.exception()
         if error is not None and not self._cancelled:
-            raise _job_failure(error)
+            raise _job_failure(error, self._batch_error)
 
 
-def _job_failure(error: Any) -> TableException:
-    """A stream job's failure; a Python function's as ``PythonException`` with the user's traceback."""
+def _job_failure(error: Any, batch_error: Optional[BaseException] = None) -> JavaException:
+    """A stream job's failure; a Python function's as ``PythonException`` with the user's traceback.
+
+    ``batch_error`` is what a micro-batch raised in the driver (the query's failure reaches Spark
+    from there as a Python proxy's traceback): the bridge's own exceptions keep their type and
+    message, as in batch mode.
+    """
+    if batch_error is not None:
+        translated = translate(batch_error)
+        if isinstance(translated, JavaException):
+            return translated
     text = str(getattr(error, "desc", None) or error).split("\n=== Streaming Query ===")[0]
     if _protocol.USER_FUNCTION_ERROR in text:
         return PythonException(_python_failure_message(text, ""))
     return TableException(f"The streaming job failed: {_first_line(error)}")
+
+
+class _BatchFailed(Exception):
+    """What a failed micro-batch hands Spark; the job keeps the original for the program."""
+
+
+#: The stream jobs started in this process (Ctrl-C cancels those still running).
+_running: "weakref.WeakSet[StreamJob]" = weakref.WeakSet()
+
+
+def cancel_running_jobs() -> None:
+    """Ctrl-C: cancel every stream job of this process that still runs."""
+    for job in list(_running):
+        if job.active():
+            job.cancel()
+
+
+#: Attribute marking an exception a stream job reports itself (see :func:`_quiet_batch_failures`).
+_REPORTED = "_pyflink_table_reported"
+
+
+def _mark_reported(error: BaseException) -> None:
+    try:
+        setattr(error, _REPORTED, True)
+    except AttributeError:  # an exception type without a __dict__: py4j's copy stays visible
+        pass
+
+
+def _drop_reported_proxy_failure(record: logging.LogRecord) -> bool:
+    """py4j logs a failed micro-batch callback with its traceback before handing it to Spark; the
+    program gets the failure from the job, so that copy on stderr is noise."""
+    error = record.exc_info[1] if record.exc_info else None
+    return not (error is not None and getattr(error, _REPORTED, False))
+
+
+_quieted = False
+
+
+def _quiet_batch_failures() -> None:
+    global _quieted
+    if not _quieted:
+        for name in ("py4j.clientserver", "py4j.java_gateway"):
+            logging.getLogger(name).addFilter(_drop_reported_proxy_failure)
+        _quieted = True
 
 
 def _first_line(e: Any) -> str:

@@ -231,12 +231,15 @@ class Catalog:
         from pyflink_table.table_descriptor import _java_hash_map_order
         from pyflink_table.types import parse_type_string
 
-        names, types, expressions, key, option_keys, option_values, (comment, watermark) = (
+        names, types, expressions, key, option_keys, option_values, (comment, watermark), metadata_keys, virtual = (
             list(part) for part in self._t_env._j_env.connectors().catalogTable(table_path.get_full_name()))
         builder = Schema.new_builder()
-        for name, type_string, expression in zip(names, types, expressions):
+        for name, type_string, expression, metadata_key, is_virtual in zip(
+                names, types, expressions, metadata_keys, virtual):
             if expression is not None:
                 builder.column_by_expression(name, expression)
+            elif is_virtual is not None:  # a metadata column (its key may be omitted)
+                builder.column_by_metadata(name, parse_type_string(type_string), metadata_key, is_virtual == "true")
             else:
                 builder.column(name, parse_type_string(type_string))
         if watermark is not None:

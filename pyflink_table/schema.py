@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple, Union
 
-from pyflink_table.errors import TableException, ValidationException
+from pyflink_table.errors import ValidationException
 from pyflink_table.types import DataType, RowType, _quote_name, to_type_string
 
 if TYPE_CHECKING:
@@ -14,7 +14,7 @@ __all__ = ["Schema"]
 
 
 class Schema:
-    """The declared columns of a table: physical, computed, watermark and primary key, as in PyFlink.
+    """The declared columns of a table: physical, computed, metadata, watermark and primary key, as in PyFlink.
 
     Watermarks are accepted and kept for display; batch jobs see all rows at once, so they do not
     change results.
@@ -50,6 +50,8 @@ class Schema:
         for name, type_string, expr in self._columns:
             if expr is None:
                 lines.append(f"  {_quote_name(name)} {_printed(type_string)}")
+            elif isinstance(expr, _Metadata):
+                lines.append(f"  {_quote_name(name)} {expr}")
             else:
                 lines.append(f"  {_quote_name(name)} AS " + (f"[{expr}]" if isinstance(expr, str) else str(expr)))
         for column, expr in self._watermarks:
@@ -80,6 +82,7 @@ class Schema:
             self._columns.extend(unresolved_schema._columns)
             self._watermarks.extend(unresolved_schema._watermarks)
             self._primary_key.extend(unresolved_schema._primary_key)
+            self._constraint_name = self._constraint_name or unresolved_schema._constraint_name
             return self
 
         def from_resolved_schema(self, resolved_schema: Any) -> "Schema.Builder":
@@ -118,9 +121,20 @@ class Schema:
 
         def column_by_metadata(self, column_name: str, data_type: Union[str, DataType],
                                metadata_key: Optional[str] = None, is_virtual: bool = False) -> "Schema.Builder":
-            """Metadata columns need connector metadata that Spark's sources do not expose."""
-            raise TableException(
-                f"Unsupported: metadata column '{column_name}' is not supported by pyflink_table on Spark.")
+            """Append a metadata column: a value the connector supplies, such as a file's path.
+
+            :param column_name: the column name.
+            :param data_type: its type (a :class:`DataType` or a type string).
+            :param metadata_key: the connector's metadata key; the column name when omitted.
+            :param is_virtual: a virtual column is only read, never written to a sink.
+
+            Which keys a connector supplies is checked when a query reads the table, as in Flink:
+            the ``filesystem`` connector supplies ``file.path``, ``file.name``, ``file.size`` and
+            ``file.modification-time``.
+            """
+            type_string = _type_string(data_type)
+            self._columns.append((column_name, type_string, _Metadata(metadata_key, is_virtual)))
+            return self
 
         def watermark(self, column_name: str, watermark_expr: Union[str, "Expression[Any]"]) -> "Schema.Builder":
             """Declare a watermark (kept for display; batch results do not depend on it)."""
@@ -146,6 +160,21 @@ class Schema:
                     raise ValidationException(
                         f"Primary key column '{key}' is not defined in the schema. Available columns: {names}.")
             return Schema(self._columns, self._watermarks, self._primary_key, self._constraint_name)
+
+
+class _Metadata:
+    """The expression slot of a metadata column: its key (None: the column name) and virtuality."""
+
+    def __init__(self, key: Optional[str], virtual: bool) -> None:
+        self.key = key
+        self.virtual = bool(virtual)
+
+    def __str__(self) -> str:
+        # As Flink prints an unresolved metadata column: no type, the key only when given.
+        text = "METADATA"
+        if self.key is not None:
+            text += " FROM '" + self.key.replace("'", "''") + "'"
+        return text + (" VIRTUAL" if self.virtual else "")
 
 
 class _SqlText(str):

@@ -48,6 +48,7 @@ class StatementSet:
 
     def add_insert_sql(self, stmt: str) -> "StatementSet":
         """Add an INSERT statement (validated now, run by :meth:`execute`)."""
+        self._t_env._config._check_parser()
         from pyflink_table.table import Table
 
         prepared = self._t_env._j_env.connectors().prepareInsert(stmt)

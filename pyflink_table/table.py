@@ -467,6 +467,7 @@ class Table:
 
     def execute_insert(self, table_path_or_descriptor: Any, overwrite: bool = False) -> TableResult:
         """Write the rows into a registered sink table (or a ``TableDescriptor``)."""
+        self._t_env._config._check_parser()
         return self._t_env._submit_inserts([(table_path_or_descriptor, self, overwrite)], one_sink=True)
 
     def insert_into(self, table_path_or_descriptor: Any, overwrite: bool = False) -> "TablePipeline":

@@ -84,8 +84,8 @@ class TableConfig:
 
     def set(self, key: str, value: Any) -> "TableConfig":
         """Set an option; runtime settings take effect at once."""
-        if key == "table.sql-dialect" and str(value).lower() != "default":
-            self.set_sql_dialect(SqlDialect.HIVE if str(value).lower() == "hive" else value)
+        if key == "table.sql-dialect" and str(value).lower() not in ("default", "hive"):
+            self.set_sql_dialect(value)  # raises, naming the dialects that exist
         previous = self._configuration.get(key)
         self._configuration.set(key, value)
         if self._listener is not None:
@@ -127,7 +127,9 @@ class TableConfig:
         return _system_zone_id() if zone == "default" else zone
 
     def set_idle_state_retention(self, duration: datetime.timedelta) -> None:
-        """Kept for compatibility: batch jobs hold no idle state."""
+        """Flink's idle state retention (option ``table.exec.state.ttl``): in streaming mode, state of
+        an unbounded updating aggregation or outer join not written for ``duration`` is dropped (see
+        the streaming docs page); batch jobs hold no idle state."""
         self.set("table.exec.state.ttl", f"{int(duration.total_seconds() * 1000)} ms")
 
     def get_idle_state_retention(self) -> datetime.timedelta:
@@ -173,17 +175,28 @@ class TableConfig:
         return SqlDialect.HIVE if value == "hive" else SqlDialect.DEFAULT
 
     def set_sql_dialect(self, sql_dialect: SqlDialect) -> None:
-        """Select the SQL dialect; only :attr:`SqlDialect.DEFAULT` (Flink SQL on Spark's parser) exists.
+        """Select the SQL dialect.
 
-        :raises TableException: for :attr:`SqlDialect.HIVE`.
+        :attr:`SqlDialect.HIVE` can be selected, as in PyFlink; Hive's parser does not exist here
+        (nor in PyFlink without Hive's jars), so while it is selected every call that parses SQL or
+        builds a table in the catalog (``sql_query``, ``execute_sql``, ``from_path``,
+        ``from_elements``, ``create_temporary_view``, ``execute_insert``, ...) raises PyFlink's
+        :class:`~pyflink_table.ValidationException`. Tables built before keep working.
+
         :raises TypeError: for a value that is no SQL dialect.
         """
-        if sql_dialect == SqlDialect.HIVE:
-            raise TableException("Unsupported: SqlDialect.HIVE (Hive SQL grammar) is not supported by "
-                                 "pyflink_table on Spark; SqlDialect.DEFAULT is the only dialect.")
-        if sql_dialect != SqlDialect.DEFAULT:
-            raise TypeError(f"Unsupported SQL dialect: {sql_dialect!r}; supported: SqlDialect.DEFAULT.")
-        self.set("table.sql-dialect", "default")
+        if sql_dialect not in (SqlDialect.DEFAULT, SqlDialect.HIVE) or isinstance(sql_dialect, bool):
+            raise TypeError(f"Unsupported SQL dialect: {sql_dialect}, supported SQL dialects are: "
+                            "SqlDialect.DEFAULT, SqlDialect.HIVE.")
+        self.set("table.sql-dialect", "hive" if sql_dialect == SqlDialect.HIVE else "default")
+
+    def _check_parser(self) -> None:
+        """Raise PyFlink's error where it would need the SQL parser of the selected dialect and has none."""
+        if self.get_sql_dialect() == SqlDialect.HIVE:
+            raise ValidationException(
+                "Could not find any factory for identifier 'hive' that implements "
+                "'org.apache.flink.table.delegation.ParserFactory' in the classpath. "
+                "Available factory identifiers are: default")
 
 
 def _system_zone_id() -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 from pyflink_table.errors import ValidationException
-from pyflink_table.schema import Schema
+from pyflink_table.schema import Schema, _Metadata
 from pyflink_table.types import _quote_name
 
 __all__ = ["TableDescriptor", "FormatDescriptor"]
@@ -75,8 +75,10 @@ class TableDescriptor(_EqualWhenPrintedAlike):
                     "The TableDescriptor declares no physical columns: add a schema with Schema.new_builder().column(...).")
             j = derived_from._j_table
             columns = [(n, t, None) for n, t in zip(j.fieldNames(), j.fieldTypes())] + columns
-        # Expression-valued computed columns get a placeholder here and their AST below (same position).
-        plain = [(n, t, e if e is None or isinstance(e, str) else "?") for n, t, e in columns]
+        # Expression-valued computed columns get a placeholder here and their AST below (same
+        # position); metadata columns are typed columns marked below.
+        plain = [(n, t, None if e is None or isinstance(e, _Metadata) else e if isinstance(e, str) else "?")
+                 for n, t, e in columns]
         definition = bridge().connectors.TableDefinition.of(
             to_string_array(c[0] for c in plain),
             to_string_array((c[1] or "") for c in plain),
@@ -87,10 +89,17 @@ class TableDescriptor(_EqualWhenPrintedAlike):
             to_string_array(self._options.values()),
         )
         for name, _, expr in columns:
-            if expr is not None and not isinstance(expr, str):
+            if isinstance(expr, _Metadata):
+                definition.markMetadata(name, expr.key, expr.virtual)
+            elif expr is not None and not isinstance(expr, str):
                 definition.addExpressionColumn(name, expr._j_expr)
         if self._schema is not None and self._schema._watermarks:
-            definition.watermark = str(self._schema._watermarks)
+            column, expr = self._schema._watermarks[0]
+            names = [n for n, _, _ in columns]
+            if column not in names:  # Flink's check when the table is created
+                raise ValidationException(f"Invalid column name '{column}' for rowtime attribute in watermark "
+                                          f"declaration. Available columns are: [{', '.join(names)}]")
+            definition.watermark = f"WATERMARK FOR {_quote_name(column)} AS {expr}"
         return definition
 
     def __str__(self) -> str:

@@ -8,7 +8,7 @@ import logging
 import signal
 import sys
 import threading
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from pyflink_table import _options, _protocol
 from pyflink_table.configuration import Configuration
@@ -58,7 +58,12 @@ class TableEnvironment:
         self._modules_in_use: List[str] = ["core"]  # list_modules/use_modules
         # Check-then-register of functions is one step for threads sharing this environment.
         self._registration_lock = threading.Lock()
+        # Lower-case names of the catalog functions (create_function, CREATE FUNCTION): they live in
+        # the session like temporary ones, but DROP [TEMPORARY] FUNCTION tells the two apart.
+        self._catalog_functions: Set[str] = set()
         self._last_insert: Any = None  # the latest background insert (_batch_jobs.BatchJob)
+        # What the worker template handed to _j_env was built from (_streaming.offer_worker_template).
+        self._worker_template_key: Any = None
         config._attach(self._apply_option)
         _install_interrupt_handler()
 
@@ -161,11 +166,8 @@ class TableEnvironment:
         if name:
             self._spark.sparkContext.setJobDescription(name)
         self._udf_before_job()
-        if self._streaming:
-            from pyflink_table._streaming import _worker_template
-
-            # Aggregations of updating tables run in Python workers with this session's environment.
-            bridge().streaming.RetractingAggregates.useWorker(_worker_template())
+        # Stateful operators without Python functions of their own run in this environment's workers.
+        self._offer_worker_template()
 
     def get_spark_session(self) -> "SparkSession":
         """The Spark session this environment runs on (for interoperating with PySpark)."""
@@ -186,6 +188,7 @@ class TableEnvironment:
 
             >>> t_env.from_elements([(1, 'Hi'), (2, 'Hello')], ['a', 'b'])
         """
+        self._config._check_parser()
         data = list(elements)
         from pyflink_table.expression import Expression
 
@@ -262,6 +265,7 @@ class TableEnvironment:
 
         :param schema: a ``DataTypes.ROW`` type, column names, or column types; inferred when None.
         """
+        self._config._check_parser()
         if isinstance(schema, RowType):
             names, types = schema.field_names(), schema.field_types()
         elif schema is not None and len(schema) > 0 and isinstance(list(schema)[0], DataType):
@@ -287,6 +291,7 @@ class TableEnvironment:
 
     def from_path(self, path: str) -> Table:
         """The registered table or view at ``path``."""
+        self._config._check_parser()
         check_argument("TableEnvironment.from_path", "path", path, str)
         return Table(self._j_env.fromPath(path), self)
 
@@ -298,6 +303,7 @@ class TableEnvironment:
 
     def create_temporary_view(self, view_path: str, table_or_data: Any, *fields: Any) -> None:
         """Register a table (or a pandas DataFrame / elements) as a temporary view."""
+        self._config._check_parser()
         check_argument("TableEnvironment.create_temporary_view", "view_path", view_path, str)
         table = table_or_data if isinstance(table_or_data, Table) else self.from_elements(table_or_data)
         if fields:
@@ -423,6 +429,7 @@ class TableEnvironment:
                 "wrapped with udf(), udtf(), udaf() or udtaf().")
         self._register_user_function(self._function_name(path), function, system=False,
                                      ignore_if_exists=ignore_if_exists)
+        self._catalog_functions.add(self._function_name(path).lower())
 
     def register_function(self, name: str, function: Any) -> None:
         """FLIP-38/58: register a Python function as a temporary system function.
@@ -442,6 +449,7 @@ class TableEnvironment:
 
     def drop_function(self, path: str) -> bool:
         """Drop a function registered with :meth:`create_function`; False when there was none."""
+        self._catalog_functions.discard(self._function_name(path).lower())
         return self._drop_user_function(self._function_name(path), system=False)
 
     def create_java_temporary_system_function(self, name: str, function_class_name: str) -> None:
@@ -555,14 +563,20 @@ class TableEnvironment:
 
     def sql_query(self, query: str) -> Table:
         """A table from a SQL query (Spark SQL, which reads most Flink SQL queries the same)."""
+        self._config._check_parser()
         check_argument("TableEnvironment.sql_query", "query", query, str)
         self._offer_worker_template()
         return Table(self._j_env.sqlQuery(query), self)
 
     def execute_sql(self, stmt: str) -> TableResult:
         """Run one SQL statement: a query, SHOW, DESCRIBE, DDL or INSERT."""
+        self._config._check_parser()
         check_argument("TableEnvironment.execute_sql", "stmt", stmt, str)
         statement = self._j_env.classifySql(stmt)  # classified once, by the bridge's SqlStatement
+        if statement.runsInPython():  # function DDL names a Python object
+            from pyflink_table import _function_ddl
+
+            return _function_ddl.execute(self, statement)
         self._offer_worker_template()
         if statement.runsJob():
             self._await_inserts()
@@ -603,6 +617,7 @@ class TableEnvironment:
     def explain_sql(self, stmt: str, *extra_details: Any) -> str:
         """Spark's plans for a SQL query, or for an INSERT's query once it is checked against its sink
         (nothing is written), as ``EXPLAIN INSERT ...`` does."""
+        self._config._check_parser()
         check_argument("TableEnvironment.explain_sql", "stmt", stmt, str)
         if self._j_env.classifySql(stmt).kindName() == "INSERT":
             return Table(self._j_env.connectors().prepareInsert(stmt).table(), self).explain(*extra_details)
@@ -633,6 +648,7 @@ class TableEnvironment:
         :param ignoreIfExists: when a table of that path exists, do nothing instead of raising
             :class:`~pyflink_table.ValidationException` (PyFlink's parameter name).
         """
+        self._config._check_parser()
         self._j_env.connectors().createTable(path, descriptor._java_definition(), False, bool(ignoreIfExists))
 
     def create_temporary_table(self, path: str, descriptor: Any, ignoreIfExists: Optional[bool] = False) -> None:
@@ -641,10 +657,12 @@ class TableEnvironment:
         :param ignoreIfExists: when a temporary table of that path exists, do nothing instead of
             raising :class:`~pyflink_table.ValidationException` (PyFlink's parameter name).
         """
+        self._config._check_parser()
         self._j_env.connectors().createTable(path, descriptor._java_definition(), True, bool(ignoreIfExists))
 
     def from_descriptor(self, descriptor: Any) -> Table:
         """A table reading the connector described by ``descriptor`` (not registered under a name)."""
+        self._config._check_parser()
         return Table(self._j_env.connectors().fromDefinition(descriptor._java_definition()), self)
 
     def register_table_source(self, name: str, table_source: Any) -> None:
@@ -1139,6 +1157,9 @@ def _install_interrupt_handler() -> None:
 
         try:
             bridge().connectors.Connectors.interruptWrites()
+            from pyflink_table._streaming import cancel_running_jobs
+
+            cancel_running_jobs()  # stopped, not failed by the job cancellation below
             sc = SparkContext._active_spark_context
             if sc is not None:
                 sc.cancelAllJobs()

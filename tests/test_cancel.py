@@ -63,7 +63,7 @@ READ_CHILD = textwrap.dedent("""
     @udf(result_type=DataTypes.INT())
     def slow(x):
         with open(calls, "a") as f:  # one line per call, so the test sees whether the job runs on
-            f.write("x\\\\n")
+            f.write("x\\n")
         time.sleep(0.2)
         return x
 
@@ -78,7 +78,9 @@ READ_CHILD = textwrap.dedent("""
         print("FINISHED", flush=True)
     except KeyboardInterrupt:
         print("INTERRUPTED", flush=True)
-    time.sleep(3)  # a task already in its UDF call ends it
+    # Spark kills a cancelled task's Python worker after spark.python.task.killTimeout (2 s) and its
+    # monitor's poll; the calls already running end by then.
+    time.sleep(8)
     before = sum(1 for _ in open(calls))
     time.sleep(8)
     after = sum(1 for _ in open(calls))

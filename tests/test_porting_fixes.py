@@ -380,3 +380,61 @@ def test_legacy_csv_reads_the_first_fields_of_a_longer_record(tmp_path: Any, str
         'format' = 'csv', 'path' = '{path}')""")
     with pytest.raises(TableException, match="row length mismatch"):
         list(env.from_path("current_csv").execute().collect())
+
+
+def test_worker_memory_limit_is_the_configured_one(tmp_path: Any) -> None:
+    # Flink's worker variable _PYTHON_WORKER_MEMORY_LIMIT is set when the worker memory is known:
+    # python.worker.memory.size (2g here) over the executor's cores (one in local mode), in bytes,
+    # which Spark's worker enforces; without the option there is no limit and no variable. A
+    # SparkContext is configured once per process, so each case runs in its own.
+    import subprocess
+    import sys
+
+    program = tmp_path / "job.py"
+    program.write_text(
+        "import sys\n"
+        "from pyflink_table import Configuration, DataTypes, EnvironmentSettings, TableEnvironment\n"
+        "from pyflink_table.udf import udf\n"
+        "c = Configuration()\n"
+        "c.set_string('spark.master', 'local[2]')\n"
+        "if sys.argv[1] != '-':\n"
+        "    c.set_string('python.worker.memory.size', sys.argv[1])\n"
+        "t = TableEnvironment.create(EnvironmentSettings.new_instance().in_batch_mode().with_configuration(c).build())\n"
+        "limit = udf(lambda x: __import__('os').environ.get('_PYTHON_WORKER_MEMORY_LIMIT', 'unset'),\n"
+        "            result_type=DataTypes.STRING())\n"
+        "src = t.from_elements([(1,)], ['a'])\n"
+        "print('LIMIT', [r[0] for r in src.select(limit(src.a)).execute().collect()])\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    for size, expected in (("2g", str(2 * 1024 ** 3)), ("-", "unset")):
+        done = subprocess.run([sys.executable, str(program), size], env=env, capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert f"LIMIT ['{expected}']" in done.stdout
+
+
+def test_hive_dialect_refuses_what_needs_its_parser(t_env: TableEnvironment) -> None:
+    # PyFlink 2.3 without Hive's jars (measured): SqlDialect.HIVE is set and read back; every call
+    # that needs the dialect's parser then raises ValidationException (SQL, from_elements,
+    # from_path, create_temporary_view, execute_insert, add_insert_sql, ...), while tables built
+    # before still run; switching back to DEFAULT restores SQL.
+    from pyflink_table import SqlDialect
+    from pyflink_table.errors import ValidationException
+
+    t = t_env.from_elements([(1, "x")], ["a", "b"])
+    t_env.create_temporary_view("v", t)
+    t_env.execute_sql("CREATE TABLE bh (a BIGINT) WITH ('connector' = 'blackhole')")
+    t_env.get_config().set_sql_dialect(SqlDialect.HIVE)
+    assert t_env.get_config().get_sql_dialect() == SqlDialect.HIVE
+    message = (r"^Could not find any factory for identifier 'hive' that implements "
+               r"'org\.apache\.flink\.table\.delegation\.ParserFactory' in the classpath\. "
+               r"Available factory identifiers are: default$")
+    for call in (lambda: t_env.sql_query("SELECT 1"), lambda: t_env.execute_sql("SHOW TABLES"),
+                 lambda: t_env.explain_sql("SELECT 1"), lambda: t_env.from_elements([(1,)], ["a"]),
+                 lambda: t_env.from_path("v"), lambda: t_env.create_temporary_view("v2", t),
+                 lambda: t.select(col("a").cast(DataTypes.BIGINT())).execute_insert("bh"),
+                 lambda: t_env.create_statement_set().add_insert_sql("INSERT INTO bh SELECT 1")):
+        with pytest.raises(ValidationException, match=message):
+            call()
+    assert sorted_rows(t.select(col("a") + 1, col("b"))) == [(2, "x")]
+    t_env.get_config().set_sql_dialect(SqlDialect.DEFAULT)
+    assert sorted_rows(t_env.sql_query("SELECT a FROM v")) == [(1,)]

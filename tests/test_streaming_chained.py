@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 import re
 import time
+import uuid
+import zipfile
 from pathlib import Path
-from typing import Iterator, List
+from typing import Any, Iterator, List, Tuple
 
 import pytest
 
-from pyflink_table import DataTypes, EnvironmentSettings, TableEnvironment, TableException
+from pyflink_table import DataTypes, EnvironmentSettings, RowKind, TableEnvironment, TableException
 from pyflink_table.explain_detail import ExplainDetail
 from pyflink_table.expressions import col
 from pyflink_table.udf import AggregateFunction, udaf
@@ -142,3 +144,47 @@ def test_chained_aggregation_changelog_into_print(
         assert lines(3) == sorted(["c> -D[1, 1]", "c> -U[2, 1]", "c> +U[2, 2]"])
     finally:
         job.get_job_client().cancel()
+
+
+def _count_by_sum(env: TableEnvironment) -> List[Tuple[Any, ...]]:
+    """A bounded chain of built-in aggregates: it runs on the environment's Python worker (no Python
+    function of its own carries one)."""
+    t = env.from_elements([("a", 1), ("b", 2), ("a", 1)], ["k", "v"])
+    sums = t.group_by(col("k")).select(col("k"), col("v").sum.alias("s"))
+    counts = sums.group_by(col("s")).select(col("s"), col("k").count.alias("n"))
+    return [(r.get_row_kind(), *r) for r in counts.execute().collect()]
+
+
+def test_each_environment_runs_stateful_operators_with_its_own_worker_template(
+        _spark_started: None, tmp_path: Path) -> None:
+    # Hand-computed: sums +I[a,1], +I[b,2], -U[a,1], +U[a,2]; their count per sum, in arrival order.
+    expected = [(RowKind.INSERT, 1, 1), (RowKind.INSERT, 2, 1), (RowKind.DELETE, 1, 1),
+                (RowKind.UPDATE_BEFORE, 2, 1), (RowKind.UPDATE_AFTER, 2, 2)]
+    a = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    a.get_config().set("parallelism.default", "1")
+    identity = a._spark.sparkContext._jvm.java.lang.System.identityHashCode
+
+    def includes(env: TableEnvironment) -> List[str]:
+        return list(env._j_env.workerTemplate().func().pythonIncludes())
+
+    assert _count_by_sum(a) == expected
+    template_a = identity(a._j_env.workerTemplate())
+    assert _count_by_sum(a) == expected
+    assert identity(a._j_env.workerTemplate()) == template_a  # same dependencies: the template is kept
+
+    # A second environment ships a file of its own before its job.
+    name = f"chain_dep_{uuid.uuid4().hex[:8]}.zip"
+    with zipfile.ZipFile(tmp_path / name, "w") as zf:
+        zf.writestr("chain_dep_module.py", "VALUE = 1\n")
+    b = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    b.get_config().set("parallelism.default", "1")
+    b.get_config().set("python.files", str(tmp_path / name))
+    assert _count_by_sum(b) == expected
+    assert name in includes(b)
+    # B's job did not change what A's operators run with...
+    assert identity(a._j_env.workerTemplate()) == template_a
+    assert name not in includes(a)
+    # ...until A runs again: the session's shipped files changed, so A builds its template again.
+    assert _count_by_sum(a) == expected
+    assert identity(a._j_env.workerTemplate()) != template_a
+    assert name in includes(a)

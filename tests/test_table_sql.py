@@ -65,3 +65,25 @@ def test_show_tables_layout(t_env, capsys) -> None:  # type: ignore[no-untyped-d
         "|    x |  INT | FALSE |     |        |           |\n"
         "+------+------+-------+-----+--------+-----------+\n"
         "1 row in set\n")
+
+
+def test_unnamed_select_items_are_named_as_flink_names_them(t_env) -> None:
+    # Measured on PyFlink 2.3 (batch) with these queries over this view plus a fourth (ROW) column r, where
+    # '*, a * 2' gave a, c, d, r, EXPR$4: Flink names an unnamed expression EXPR$<position>, '*' expanded first.
+    t_env.execute_sql("CREATE TEMPORARY VIEW s AS SELECT * FROM (VALUES (1, ARRAY[10, 20], 'x')) AS v(a, c, d)")
+    expected = {
+        "SELECT c[1] FROM s": ["EXPR$0"],
+        "SELECT a, c[1], a + 1 FROM s": ["a", "EXPR$1", "EXPR$2"],
+        "SELECT a + 1, COUNT(*) FROM s GROUP BY a": ["EXPR$0", "EXPR$1"],
+        "SELECT *, a * 2 FROM s": ["a", "c", "d", "EXPR$3"],
+        "SELECT CAST(a AS BIGINT), UPPER(d), d FROM s": ["EXPR$0", "EXPR$1", "d"],
+        "SELECT a + 1 FROM s ORDER BY 1 LIMIT 1": ["EXPR$0"],
+        "SELECT a + 1 FROM s UNION ALL SELECT a FROM s": ["EXPR$0"],
+        "SELECT s.a, 1 FROM s": ["a", "EXPR$1"],
+        "SELECT DISTINCT a + 1 FROM s": ["EXPR$0"],
+        "WITH w AS (SELECT a FROM s) SELECT a + 1 FROM w": ["EXPR$0"],
+        "SELECT * FROM (SELECT a + 1, a FROM s)": ["EXPR$0", "a"],
+    }
+    for query, names in expected.items():
+        assert t_env.sql_query(query).get_schema().get_field_names() == names, query
+    assert [tuple(r) for r in t_env.execute_sql("SELECT c[1] FROM s").collect()] == [(10,)]

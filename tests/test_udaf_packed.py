@@ -443,8 +443,19 @@ def test_auto_choice_reads_the_bounds_of_a_cached_integer_key(t_env: Any, tmp_pa
 
         assert _aggregation_path(by("k")) == "packed"  # not cached: nothing bounds k
         spark.sql("CACHE TABLE cached_keys")
-        # The cache's bounds of k are 10 and 12: at most 3 groups of 90,000 rows.
-        assert _aggregation_path(by("k")) == "per group"
+        sc = spark.sparkContext
+        sc.setJobGroup("cached-key-bounds", "planning only")
+        try:
+            # The cache's bounds of k are 10 and 12: at most 3 groups of 90,000 rows.
+            assert _aggregation_path(by("k")) == "per group"
+            jobs = len(sc.statusTracker().getJobIdsForGroup("cached-key-bounds"))
+            assert jobs >= 1  # the bounds were read by a job
+            # Planning again reads the bounds it already has: no job (cached batches never change).
+            assert _aggregation_path(by("k")) == "per group"
+            assert len(sc.statusTracker().getJobIdsForGroup("cached-key-bounds")) == jobs
+        finally:
+            sc.setLocalProperty("spark.jobGroup.id", None)
+            sc.setLocalProperty("spark.job.description", None)
         g = frame.groupby("k")["v"].mean()
         assert sorted_rows(by("k")) == [(k, pytest.approx(g[k])) for k in (10, 11, 12)]
         # m spans 0..4,999: groups of 18 rows stay packed.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 import uuid
 from typing import Any, Iterator, List
 
@@ -295,3 +296,23 @@ def test_without_a_driver_to_reach_records_go_to_the_worker_stderr(capfd: Any) -
     err = capfd.readouterr().err
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} WARNING udf\.test \[python, pid \d+\] cluster line\n",
                         err), err
+
+
+def test_idle_receiver_leaves_its_lock_free_for_each_jobs_drain() -> None:
+    """Every job drains the receiver first (under its lock): an idle receiver thread must not hold
+    the lock while it waits, or each job waits for it (it did: 50-500 ms per query)."""
+    receiver = _udf_logs._Receiver()
+    try:
+        time.sleep(0.2)  # the thread is in its wait loop
+        free = 0
+        for _ in range(20):
+            if receiver._lock.acquire(blocking=False):
+                receiver._lock.release()
+                free += 1
+            time.sleep(0.01)
+        assert free == 20
+        started = time.monotonic()
+        receiver.drain()
+        assert time.monotonic() - started < 1.0
+    finally:
+        receiver.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from typing import Any, Callable, Dict, Iterable, List, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from pyflink_table import _protocol
 
@@ -99,9 +99,9 @@ REQUIREMENTS_ARCHIVE_PREFIX = "pyflink_table_requirements"
 
 def prepare_task(evaluators: Iterable[Any] = ()) -> None:
     """Worker side, before a function opens: route its logging and printing (see
-    :mod:`pyflink_table._worker.udf_logging`), name the installed requirements as Flink's workers do
-    and enter the archives' directory when archives were shipped; then prepare ``evaluators``
-    (the aggregate evaluators a task runs, each with a ``prepare()``)."""
+    :mod:`pyflink_table._worker.udf_logging`), name the installed requirements and the memory
+    limit as Flink's workers do and enter the archives' directory when archives were shipped; then
+    prepare ``evaluators`` (the aggregate evaluators a task runs, each with a ``prepare()``)."""
     import sys
 
     from pyspark.taskcontext import TaskContext
@@ -115,11 +115,31 @@ def prepare_task(evaluators: Iterable[Any] = ()) -> None:
         # zip imports resolve from first: a reused worker's sys.path also holds zips shipped before,
         # behind the newest).
         os.environ["_PYTHON_REQUIREMENTS_INSTALL_DIR"] = installed[0]
+    limit_mb = os.environ.get("PYSPARK_EXECUTOR_MEMORY_MB", "")
+    if limit_mb.isdigit() and int(limit_mb) > 0:
+        # Flink's worker variable: the memory the worker may use, in bytes. Spark passes its share
+        # of python.worker.memory.size (spark.executor.pyspark.memory over the executor's cores)
+        # and its worker enforces it as the address-space limit (unless a lower one was in place,
+        # which then holds); without the option there is no limit and no variable.
+        limit = _address_space_limit()
+        if limit is not None:
+            os.environ["_PYTHON_WORKER_MEMORY_LIMIT"] = str(limit)
     ctx = TaskContext.get()
     if ctx is not None and ctx.getLocalProperty(_protocol.PROPERTY_ARCHIVES):
         enter_files_directory()
     for evaluator in evaluators:
         evaluator.prepare()
+
+
+def _address_space_limit() -> Optional[int]:
+    """The worker's soft address-space limit in bytes; None where there is none (or no way to read it)."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):
+        return None
+    return None if soft == resource.RLIM_INFINITY else int(soft)
 
 
 def enter_files_directory() -> None:

@@ -317,17 +317,21 @@ def _processor_class() -> Any:
     class RetractingAggregateProcessor(StatefulProcessor):
         """Unbounded input: a key's changes of one micro-batch, in Spark's order; input columns
         the grouping keys, ``key``, ``op`` and ``args``; output ``key``, ``values``, ``op``.
-        Built-in aggregates emit per change; Python ones once per micro-batch (their bundle)."""
+        Built-in aggregates emit per change; Python ones once per micro-batch (their bundle).
+        With a state TTL (Flink's ``table.exec.state.ttl``), Spark expires a key's state once it was
+        not written for that long, so the key's next row starts afresh (``+I``), as in Flink."""
 
-        def __init__(self, state: KeyState, evaluators: List[Any], key_count: int, per_change: bool) -> None:
+        def __init__(self, state: KeyState, evaluators: List[Any], key_count: int, per_change: bool,
+                     ttl_ms: int = 0) -> None:
             self.aggregates = state
             self.evaluators = evaluators
             self.key_count = key_count
             self.per_change = per_change
+            self.ttl_ms = ttl_ms
 
         def init(self, handle: Any) -> None:
             lifecycle.prepare_task(self.evaluators)
-            self.stored = handle.getValueState("state", blob)
+            self.stored = handle.getValueState("state", blob, self.ttl_ms or None)
 
         def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
             import pandas as pd
@@ -367,12 +371,18 @@ def stream_retracting_aggregate(layout: str, *evaluators: bytes) -> Tuple[Any, A
     """The command Spark's Python worker runs for unbounded input: (function, output type).
 
     :param layout: JSON ``{"aggregates": [...], "keys": number of grouping columns, "per_change":
-        bool, "output": the output struct type as Spark's JSON text}``.
+        bool, "output": the output struct type as Spark's JSON text, "state_ttl_ms": the state TTL, 0
+        for none}``.
     """
     from pyspark.sql.streaming.stateful_processor_util import TransformWithStateInPandasUdfUtils
     from pyspark.sql.types import _parse_datatype_json_string
 
+    from pyflink_table._protocol import LAYOUT_STATE_TTL_MS
+
     spec, state, loaded = _spec(layout, evaluators)
-    processor = _processor_class()(state, loaded, int(spec["keys"]), bool(spec["per_change"]))
+    ttl = int(spec.get(LAYOUT_STATE_TTL_MS) or 0)
+    processor = _processor_class()(state, loaded, int(spec["keys"]), bool(spec["per_change"]), ttl)
     output = _parse_datatype_json_string(spec["output"])
-    return TransformWithStateInPandasUdfUtils(processor, "None").transformWithStateUDF, output
+    # Spark's state TTL runs on processing time (the bridge starts the processor in that mode then).
+    mode = "ProcessingTime" if ttl else "None"
+    return TransformWithStateInPandasUdfUtils(processor, mode).transformWithStateUDF, output

@@ -4,17 +4,23 @@
 Spark Structured Streaming has no retracting join or Top-N, so the bridge
 (``org.pyflink_table.bridge.streaming.RetractingStreams``) plans them as these processors: each
 keeps its key's rows in state and emits Flink's changes, one output row per change with its kind
-(``+I``, ``-U``, ``+U``, ``-D``) in the last column. Both follow Flink's operators for insert-only
-inputs at parallelism 1:
+(``+I``, ``-U``, ``+U``, ``-D``) in the last column. Both follow Flink's operators at parallelism 1:
 
-* :class:`JoinProcessor` is Flink's ``StreamingJoinOperator``: a row joins every stored row of the
-  other side with the same key; an outer side's row without a match is emitted padded with nulls,
-  and when its first match arrives that padded row is deleted (``-D``) before the joined row is
-  inserted. A row with a null key never matches; rows with equal keys match only when the rest of
-  the join condition holds for them (evaluated by :func:`_evaluate`).
+* :class:`JoinProcessor` is Flink's ``StreamingJoinOperator`` over two changelogs: a row joins every
+  stored row of the other side with the same key; an outer side's row without a match is emitted
+  padded with nulls, and when its first match arrives that padded row is deleted (``-D``) before the
+  joined row is inserted. A retracted row (``-U``/``-D``, from an updating input) leaves the state
+  and retracts its joined rows; an outer row that loses its last match is inserted padded again. An
+  inner join forwards its input's kinds, a join with an outer side emits only ``+I``/``-D``. A row
+  with a null key never matches; rows with equal keys match only when the rest of the join
+  condition holds for them (evaluated by :func:`_evaluate`).
 * :class:`TopNProcessor` is Flink's ``AppendOnlyTopNFunction`` (and ``FastTop1Function`` for
   Top-1): with the row number in the output, each row whose rank changes is updated
   (``-U``/``+U``); without it, the row leaving the Top-N is deleted and the new one inserted.
+  :class:`RetractTopNProcessor` is Flink's ``RetractableTopNFunction`` for an updating input: it
+  keeps every live row, so a retracted row's place is taken by the next one.
+  :class:`UpsertTopNProcessor` is Flink's ``UpdatableTopNFunction``, for an aggregation whose sort
+  keys only move up: each new row replaces its key's row.
 
 The state is one pickled value per key. The bridge hands each row over as JSON text, which the
 processors keep and emit unchanged (Top-N compares its sort-key columns only).
@@ -29,6 +35,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 from pyspark.sql.streaming.stateful_processor import StatefulProcessor
 from pyspark.sql.types import BinaryType, StructField, StructType, _parse_datatype_json_string
 
+from pyflink_table import _protocol
 from pyflink_table._worker import lifecycle
 
 _BLOB = StructType([StructField("state", BinaryType())])
@@ -54,11 +61,13 @@ def _frame(changes: List[Change], output: Any) -> Iterator[Any]:
 
 
 class _KeyedState(StatefulProcessor):
-    """One pickled Python object per key."""
+    """One pickled Python object per key; with ``ttl_ms``, Spark drops it once not written for that long."""
+
+    ttl_ms = 0
 
     def init(self, handle: Any) -> None:
         lifecycle.prepare_task()
-        self.state = handle.getValueState("state", _BLOB)
+        self.state = handle.getValueState("state", _BLOB, self.ttl_ms or None)
 
     def load(self, default: Any) -> Any:
         stored = self.state.get() if self.state.exists() else None
@@ -72,18 +81,19 @@ class _KeyedState(StatefulProcessor):
 
 
 class JoinProcessor(_KeyedState):
-    """A regular (unbounded) equi-join of two insert-only streams; see the module docstring.
+    """A regular (unbounded) equi-join of two changelogs; see the module docstring.
 
-    Input columns: the join keys, the side (0 left, 1 right), the row (JSON text). Output: the left
-    row, the right row (null for a padded side), the change kind.
+    Input columns: the join keys, the side (0 left, 1 right), the row (JSON text), the change kind.
+    Output: the left row, the right row (null for a padded side), the change kind.
     """
 
     def __init__(self, keys: int, left_outer: bool, right_outer: bool, output: Any,
-                 residual: Optional[List[Any]] = None) -> None:
+                 residual: Optional[List[Any]] = None, ttl_ms: int = 0) -> None:
         self.keys = keys
         self.outer = (left_outer, right_outer)
         self.output = output
         self.residual = residual or []
+        self.ttl_ms = ttl_ms
 
     def _matches(self, side: int, mine: str, entry: str) -> bool:
         """Whether the rest of the condition (beyond the key equalities) holds for the pair."""
@@ -98,26 +108,71 @@ class JoinProcessor(_KeyedState):
 
     def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
         null_key = any(k is None for k in key)
+        # Per side, [row, number of other-side rows it matches, time it was last written] in arrival
+        # order. With a state TTL, as Flink's join state: a row not written for the TTL is gone; a row
+        # is written when stored (an equal row stored again writes it too) and, on an outer side, when
+        # its match count changes.
         sides: List[List[List[Any]]] = [[], []] if null_key else self.load([[], []])
+        now = timerValues.getCurrentProcessingTimeInMs() if self.ttl_ms else 0
+        if self.ttl_ms:
+            sides = [[e for e in stored if len(e) < 3 or e[2] + self.ttl_ms > now] for stored in sides]
         changes: List[Change] = []
         for chunk in rows:
             for r in _values(chunk):
-                side, mine = int(r[self.keys]), r[self.keys + 1]
-                others = [e for e in sides[1 - side] if self._matches(side, mine, e[0])]
-                if not others or null_key:
-                    if self.outer[side]:
-                        changes.append(("+I", self._row(side, mine, None)))
+                side, mine, kind = int(r[self.keys]), r[self.keys + 1], r[self.keys + 2]
+                others = [] if null_key else [e for e in sides[1 - side] if self._matches(side, mine, e[0])]
+                if kind in ("+I", "+U"):
+                    self._accumulate(side, mine, kind, others, changes)
+                    if not null_key:
+                        if self.ttl_ms:
+                            for entry in sides[side]:
+                                if entry[0] == mine and len(entry) > 2:
+                                    entry[2] = now
+                        sides[side].append([mine, len(others), now])
                 else:
+                    if not null_key:
+                        stored = next((e for e in sides[side] if e[0] == mine), None)
+                        if stored is not None:
+                            sides[side].remove(stored)
+                    self._retract(side, mine, kind, others, changes)
+                if self.ttl_ms and self.outer[1 - side]:
                     for entry in others:
-                        if self.outer[1 - side] and entry[1] == 0:
-                            changes.append(("-D", self._row(1 - side, entry[0], None)))
-                        changes.append(("+I", self._row(side, mine, entry[0])))
-                        entry[1] += 1
-                if not null_key:
-                    sides[side].append([mine, len(others)])
+                        if len(entry) > 2:
+                            entry[2] = now
         if not null_key:
             self.save(sides)
         return _frame(changes, self.output)
+
+    def _accumulate(self, side: int, mine: str, kind: str, others: List[List[Any]], changes: List[Change]) -> None:
+        # Flink's StreamingJoinOperator: a join with an outer side inserts (and deletes a padded
+        # row of the other side at its first match); an inner join forwards the input's kind.
+        if not others:
+            if self.outer[side]:
+                changes.append(("+I", self._row(side, mine, None)))
+            return
+        if self.outer[1 - side]:
+            for entry in others:
+                if entry[1] == 0:
+                    changes.append(("-D", self._row(1 - side, entry[0], None)))
+                entry[1] += 1
+        out = "+I" if self.outer[side] or self.outer[1 - side] else kind
+        for entry in others:
+            changes.append((out, self._row(side, mine, entry[0])))
+
+    def _retract(self, side: int, mine: str, kind: str, others: List[List[Any]], changes: List[Change]) -> None:
+        # A retracted row of an outer side is deleted; otherwise its kind (-U/-D) is forwarded. An
+        # outer row of the other side that loses its last match is inserted again padded.
+        if not others:
+            if self.outer[side]:
+                changes.append(("-D", self._row(side, mine, None)))
+            return
+        out = "-D" if self.outer[side] else kind
+        for entry in others:
+            changes.append((out, self._row(side, mine, entry[0])))
+            if self.outer[1 - side]:
+                if entry[1] == 1:
+                    changes.append(("+I", self._row(1 - side, entry[0], None)))
+                entry[1] -= 1
 
 
 class TopNProcessor(_KeyedState):
@@ -232,6 +287,172 @@ class TopNProcessor(_KeyedState):
         self._change(changes, "+I", row, 0)
 
 
+class RetractTopNProcessor(TopNProcessor):
+    """Top-N of one partition of a changelog (an updating input), as Flink's
+    ``RetractableTopNFunction``: every live row of the partition is kept (a retraction may bring a
+    row back into the Top-N), in sort order, rows with equal sort keys in arrival order.
+
+    Input columns: the partition keys, the sort keys, the row (JSON text), the change kind.
+    """
+
+    def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
+        buffer: List[List[Any]] = self.load([])  # [[sort key, [rows...]], ...] best first, all live rows
+        changes: List[Change] = []
+        n = len(self.order)
+        for chunk in rows:
+            for r in _values(chunk):
+                sort_key, row, kind = r[self.keys:self.keys + n], r[self.keys + n], r[self.keys + n + 1]
+                if kind in ("+I", "+U"):
+                    self._accumulate(buffer, sort_key, row, changes)
+                else:
+                    self._retract(buffer, sort_key, row, changes)
+        self.save(buffer)
+        return _frame(changes, self.output)
+
+    def _entry(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], create: bool) -> int:
+        """The index of the sort key's entry (inserted in order when ``create``), or -1."""
+        for i, (k, _) in enumerate(buffer):
+            c = self._cmp(sort_key, k)
+            if c == 0:
+                return i
+            if c < 0:
+                if create:
+                    buffer.insert(i, [sort_key, []])
+                    return i
+                return -1
+        if create:
+            buffer.append([sort_key, []])
+            return len(buffer) - 1
+        return -1
+
+    def _accumulate(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], row: str,
+                    changes: List[Change]) -> None:
+        at = self._entry(buffer, sort_key, True)
+        buffer[at][1].append(row)  # after the rows with an equal sort key
+        ranked = [r for _, rows in buffer for r in rows]
+        rank = sum(len(rows) for _, rows in buffer[:at + 1])
+        limit = self.limit
+        if rank > limit:
+            return
+        if self.row_number:
+            # Every row after the new one, up to rank N, moves down one rank.
+            current = row
+            while rank < len(ranked) and rank <= limit:
+                self._change(changes, "-U", ranked[rank], rank)
+                self._change(changes, "+U", current, rank)
+                current, rank = ranked[rank], rank + 1
+            if rank <= limit:
+                self._change(changes, "+I", current, rank)
+        else:
+            if len(ranked) > limit:
+                self._change(changes, "-D", ranked[limit], 0)  # pushed from rank N to N+1
+            self._change(changes, "+I", row, 0)
+
+    def _retract(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], row: str,
+                 changes: List[Change]) -> None:
+        at = self._entry(buffer, sort_key, False)
+        if at < 0 or row not in buffer[at][1]:
+            return  # a row that is not live: Flink logs it and emits nothing
+        rank = sum(len(rows) for _, rows in buffer[:at]) + buffer[at][1].index(row) + 1
+        buffer[at][1].remove(row)
+        if not buffer[at][1]:
+            del buffer[at]
+        ranked = [r for _, rows in buffer for r in rows]  # without the retracted row
+        limit = self.limit
+        if rank > limit:
+            return
+        if self.row_number:
+            # Every row after it, up to rank N, moves up one rank; an emptied last rank is deleted.
+            previous = row
+            while rank <= limit and rank <= len(ranked):
+                self._change(changes, "-U", previous, rank)
+                self._change(changes, "+U", ranked[rank - 1], rank)
+                previous, rank = ranked[rank - 1], rank + 1
+            if rank <= limit:
+                self._change(changes, "-D", previous, rank)
+        else:
+            self._change(changes, "-D", row, 0)
+            if len(ranked) >= limit:
+                self._change(changes, "+I", ranked[limit - 1], 0)  # moved up from rank N+1 to N
+
+
+class UpsertTopNProcessor(RetractTopNProcessor):
+    """Top-N of one partition of an aggregation's updates whose sort keys only move up, as Flink's
+    ``UpdatableTopNFunction``: each ``+I``/``+U`` row replaces the row of its unique key (the
+    aggregation's group key), ``-U`` rows are not needed, and the changes are the Top-N's changes
+    rank by rank (with the row number) or row by row (without it).
+
+    Input columns: the partition keys, the sort keys, the unique key (JSON text), the row (JSON
+    text), the change kind.
+    """
+
+    def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
+        # [[sort key, [[unique key, row], ...]], ...] best first; a row with an improved sort key
+        # goes after the rows already holding that sort key.
+        buffer: List[List[Any]] = self.load([])
+        changes: List[Change] = []
+        n = len(self.order)
+        for chunk in rows:
+            for r in _values(chunk):
+                sort_key, unique, row, kind = (r[self.keys:self.keys + n], r[self.keys + n], r[self.keys + n + 1],
+                                               r[self.keys + n + 2])
+                if kind in ("+I", "+U"):
+                    self._upsert(buffer, sort_key, unique, row, changes)
+        self.save(buffer)
+        return _frame(changes, self.output)
+
+    def _top(self, buffer: List[List[Any]]) -> List[List[Any]]:
+        return [list(e) for _, entries in buffer for e in entries][:self.limit]
+
+    def _upsert(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], unique: str, row: str,
+                changes: List[Change]) -> None:
+        before = self._top(buffer)
+        placed = False
+        for i, (k, entries) in enumerate(buffer):
+            for entry in entries:
+                if entry[0] != unique:
+                    continue
+                if self._cmp(sort_key, k) == 0:
+                    entry[1] = row  # same sort key: the row keeps its place
+                    placed = True
+                else:
+                    entries.remove(entry)
+                    if not entries:
+                        del buffer[i]
+                break
+            else:
+                continue
+            break
+        if not placed:
+            at = self._entry(buffer, sort_key, True)
+            buffer[at][1].append([unique, row])
+        after = self._top(buffer)
+        if self.row_number or self.limit == 1:
+            # Rank by rank (a Top-1 without it is Flink's FastTop1Function: the same -U/+U).
+            for rank in range(1, self.limit + 1):
+                old = before[rank - 1] if rank <= len(before) else None
+                new = after[rank - 1] if rank <= len(after) else None
+                if old == new:
+                    continue
+                if old is not None and new is not None:
+                    self._change(changes, "-U", old[1], rank)
+                    self._change(changes, "+U", new[1], rank)
+                elif new is not None:
+                    self._change(changes, "+I", new[1], rank)
+                elif old is not None:
+                    self._change(changes, "-D", old[1], rank)
+            return
+        previous = next((e for e in before if e[0] == unique), None)
+        if previous is not None:
+            self._change(changes, "-U", previous[1], 0)
+            self._change(changes, "+U", row, 0)
+        elif any(e[0] == unique for e in after):
+            for e in before:
+                if e not in after:
+                    self._change(changes, "-D", e[1], 0)  # pushed out of the Top-N
+            self._change(changes, "+I", row, 0)
+
+
 def _evaluate(node: Any, rows: Tuple[Any, Any]) -> Any:
     """A join condition tree of the bridge's ``JoinResidual`` over (left row, right row), as SQL
     evaluates it: None is unknown."""
@@ -276,25 +497,30 @@ def stream_join(layout: str) -> Tuple[Any, Any]:
     """
     spec = json.loads(layout)
     output = _parse_datatype_json_string(spec["output"])
+    ttl = int(spec.get(_protocol.LAYOUT_STATE_TTL_MS) or 0)
     processor = JoinProcessor(int(spec["keys"]), bool(spec["left_outer"]), bool(spec["right_outer"]), output,
-                              list(spec.get("residual") or []))
-    return _udf(processor), output
+                              list(spec.get("residual") or []), ttl)
+    return _udf(processor, ttl), output
 
 
 def stream_top_n(layout: str) -> Tuple[Any, Any]:
     """The command Spark's Python worker runs for a Top-N: (function, output type).
 
     :param layout: JSON ``{"keys": n, "order": [[ascending, nulls first], ...], "limit": N,
-        "row_number": bool, "output": the output struct type as Spark's JSON text}``.
+        "row_number": bool, "input": "append" (insert-only), "retract" (a changelog, its rows with
+        their kind) or "upsert" (an aggregation's changes with its unique key), "output": the output
+        struct type as Spark's JSON text}``.
     """
     spec = json.loads(layout)
     output = _parse_datatype_json_string(spec["output"])
     order = [(bool(a), bool(f)) for a, f in spec["order"]]
-    processor = TopNProcessor(int(spec["keys"]), order, int(spec["limit"]), bool(spec["row_number"]), output)
+    kind = {"retract": RetractTopNProcessor, "upsert": UpsertTopNProcessor}.get(spec.get("input"), TopNProcessor)
+    processor = kind(int(spec["keys"]), order, int(spec["limit"]), bool(spec["row_number"]), output)
     return _udf(processor), output
 
 
-def _udf(processor: StatefulProcessor) -> Any:
+def _udf(processor: StatefulProcessor, ttl_ms: int = 0) -> Any:
     from pyspark.sql.streaming.stateful_processor_util import TransformWithStateInPandasUdfUtils
 
-    return TransformWithStateInPandasUdfUtils(processor, "None").transformWithStateUDF
+    # Spark's state TTL runs on processing time (the bridge starts the processor in that mode then).
+    return TransformWithStateInPandasUdfUtils(processor, "ProcessingTime" if ttl_ms else "None").transformWithStateUDF

@@ -36,6 +36,9 @@ _KEY = _protocol.STREAM_WINDOW_KEY_PREFIX
 _RESULT = _protocol.STREAM_WINDOW_RESULT_PREFIX
 _BUILTIN = _protocol.STREAM_WINDOW_BUILTIN_PREFIX
 
+#: The frame bound (Java's ``Long.MAX_VALUE``) of an UNBOUNDED PRECEDING over window.
+UNBOUNDED = (1 << 63) - 1
+
 _STORED = StructType([StructField("lo", LongType()), StructField("hi", LongType()), StructField("rows", BinaryType())])
 
 
@@ -63,8 +66,16 @@ def stream_window_aggregation(layout: str, *evaluators: bytes) -> Tuple[Any, Any
                                          arguments, columns, loaded, builtins)
         time_mode = "None"
     elif kind == _protocol.STREAM_WINDOW_KIND_OVER:
-        processor = OverProcessor(int(spec[_protocol.LAYOUT_PRECEDING_ROWS]), int(spec[_protocol.LAYOUT_PRECEDING_RANGE]),
-                                  list(spec[_protocol.LAYOUT_PASSED]), arguments, columns, loaded, builtins)
+        rows = int(spec[_protocol.LAYOUT_PRECEDING_ROWS])
+        range_ms = int(spec[_protocol.LAYOUT_PRECEDING_RANGE])
+        passed = list(spec[_protocol.LAYOUT_PASSED])
+        if UNBOUNDED in (rows, range_ms):
+            proctime = bool(spec.get(_protocol.LAYOUT_PROCTIME, False))
+            processor = UnboundedOverProcessor(rows == UNBOUNDED, proctime, passed, arguments, columns, loaded,
+                                               builtins)
+            time_mode = "None" if proctime else "EventTime"
+        else:
+            processor = OverProcessor(rows, range_ms, passed, arguments, columns, loaded, builtins)
     elif kind == _protocol.STREAM_WINDOW_KIND_TIME:
         slide = int(spec[_protocol.LAYOUT_SLIDE])
         timed = SessionProcessor if slide == 0 else WindowProcessor
@@ -133,12 +144,30 @@ class _Aggregating(StatefulProcessor):
 
     @staticmethod
     def _evaluate(evaluator: Any, args: List[str], window: Any) -> Any:
+        """The function's result over the rows ``window`` (a table aggregate's: its emitted rows)."""
         series = [window[c] for c in args]
         view = series if evaluator.pandas else [_python_values(s) for s in series]
         state = evaluator.begin()
         evaluator.feed(state, view, 0, len(window))
         value = evaluator.end(state)
+        if evaluator.table_aggregate:
+            return evaluator.to_arrow(value).to_pylist()
         return evaluator.to_arrow([value]).to_pylist()[0]
+
+    def _window_results(self, window: Any) -> Tuple[int, Dict[str, List[Any]]]:
+        """The result columns of one fired window over its rows ``window``: one row, or the rows a
+        table aggregate function (``flat_aggregate``, the only function then) emits."""
+        count = 1
+        columns: Dict[str, List[Any]] = {}
+        for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
+            if evaluator.table_aggregate:
+                columns[f"{_RESULT}{j}"] = self._evaluate(evaluator, args, window)
+                count = len(columns[f"{_RESULT}{j}"])
+            else:
+                columns[f"{_RESULT}{j}"] = [self._evaluate(evaluator, args, window)]
+        for j, spec in enumerate(self.builtins):
+            columns[f"{_BUILTIN}{j}"] = [_builtin(spec, window[spec[_protocol.BUILTIN_ARGUMENT]])]
+        return count, columns
 
 
 class _Sized(_Aggregating):
@@ -218,10 +247,14 @@ class WindowProcessor(_Sized):
         """The one output row of the window ``[start, end)`` of ``key`` over its rows ``window``."""
         import pandas as pd
 
-        out: Dict[str, Any] = {f"{_KEY}{i}": [k] for i, k in enumerate(key)}
-        out[_protocol.STREAM_WINDOW_START] = [pd.Timestamp(start, unit="ms")]
-        out[_protocol.STREAM_WINDOW_END] = [pd.Timestamp(end, unit="ms")]
-        self._results(out, [window])
+        count, results = self._window_results(window)
+        if count == 0:
+            return iter([])
+        out: Dict[str, Any] = {f"{_KEY}{i}": [k] * count for i, k in enumerate(key)}
+        out[_protocol.STREAM_WINDOW_START] = [pd.Timestamp(start, unit="ms")] * count
+        out[_protocol.STREAM_WINDOW_END] = [pd.Timestamp(end, unit="ms")] * count
+        for name, values in results.items():
+            out[name] = pd.Series(values, dtype=object)
         return iter([pd.DataFrame(out)])
 
     def close(self) -> None:
@@ -343,8 +376,18 @@ class CountWindowProcessor(_Sized):
             self.stored.put([(total - len(kept), total - 1, pickle.dumps(kept, protocol=5))])
         if not windows:
             return iter([])
-        out: Dict[str, Any] = {f"{_KEY}{i}": [v] * len(windows) for i, v in enumerate(key)}
-        self._results(out, windows)
+        total_rows = 0
+        columns: Dict[str, List[Any]] = {}
+        for w in windows:
+            count, results = self._window_results(w)
+            total_rows += count
+            for name, values in results.items():
+                columns.setdefault(name, []).extend(values)
+        if total_rows == 0:
+            return iter([])
+        out: Dict[str, Any] = {f"{_KEY}{i}": [v] * total_rows for i, v in enumerate(key)}
+        for name, values in columns.items():
+            out[name] = pd.Series(values, dtype=object)
         return iter([pd.DataFrame(out)])
 
     def close(self) -> None:
@@ -462,6 +505,175 @@ class OverProcessor(_Aggregating):
             self.history.put([(int(kept_ts.min()), int(kept_ts.max()), pickle.dumps(kept, protocol=5))])
         self.last.update((t,))
         return iter([out])
+
+    def close(self) -> None:
+        pass
+
+
+class _RunningBuiltin:
+    """Flink's built-in aggregate ``spec["function"]`` over a growing set of values, one value at a
+    time (nulls skipped; with ``distinct`` a value seen before is skipped); :meth:`value` answers as
+    :func:`_builtin` does over the values added so far."""
+
+    def __init__(self, spec: Dict[str, Any]) -> None:
+        self.function = spec["function"]
+        self.integral = bool(spec["integral"])
+        self.seen: Any = set() if spec["distinct"] else None
+        self.count = 0
+        self.total: Any = None
+        self.low: Any = None
+        self.high: Any = None
+
+    def add(self, value: Any) -> None:
+        if value is None:
+            return
+        if self.seen is not None:
+            if value in self.seen:
+                return
+            self.seen.add(value)
+        self.count += 1
+        if self.function in ("sum", "sum0", "avg"):
+            self.total = value if self.total is None else self.total + value
+        if self.low is None or value < self.low:
+            self.low = value
+        if self.high is None or value > self.high:
+            self.high = value
+
+    def value(self) -> Any:
+        if self.function == "count":
+            return self.count
+        if self.count == 0:
+            return 0 if self.function == "sum0" else None
+        if self.function in ("sum", "sum0"):
+            return self.total
+        if self.function == "min":
+            return self.low
+        if self.function == "max":
+            return self.high
+        if self.integral:
+            quotient = abs(self.total) // self.count
+            return quotient if self.total >= 0 else -quotient
+        return self.total / self.count
+
+
+class UnboundedOverProcessor(_Aggregating):
+    """UNBOUNDED PRECEDING over windows of one partition key's rows, as Flink's unbounded over
+    functions; the key's state is its aggregates' accumulators (one pickled value), so no row is
+    kept once emitted.
+
+    * Ordered by the rowtime (Flink's ``RowTimeRowsUnboundedPrecedingFunction`` and
+      ``RowTimeRangeUnboundedPrecedingFunction``): a row at or before the current watermark is late
+      and dropped; the others wait in a list state with an event-time timer at their time. When
+      the watermark passes, the waiting rows up to it are taken in time order (arrival order among
+      equal times) and accumulated: a ROWS row is emitted with the aggregates up to and including
+      itself, a RANGE row with the aggregates over every row up to its time (its peers included).
+    * Ordered by a processing-time attribute (``ProcTimeUnboundedPrecedingFunction``, for ROWS and
+      RANGE alike): each row is accumulated and emitted when it arrives, in arrival order.
+    """
+
+    def __init__(self, rows_frame: bool, proctime: bool, passed: List[str], arguments: List[List[str]],
+                 columns: List[str], evaluators: List[Any], builtins: List[Dict[str, Any]]) -> None:
+        super().__init__(arguments, columns, evaluators, builtins, passed)
+        self.rows_frame = rows_frame
+        self.proctime = proctime
+
+    def init(self, handle: Any) -> None:
+        lifecycle.prepare_task(self.evaluators)
+        self.handle = handle
+        self.pending = handle.getListState("pending", _STORED)
+        self.accumulators = handle.getValueState("accumulators", StructType([StructField("a", BinaryType())]))
+
+    def _load(self) -> Tuple[List[Any], List[_RunningBuiltin]]:
+        value = self.accumulators.get()
+        if value is not None:
+            loaded: Tuple[List[Any], List[_RunningBuiltin]] = pickle.loads(value[0])
+            return loaded
+        return [e.begin() for e in self.evaluators], [_RunningBuiltin(b) for b in self.builtins]
+
+    def _emit(self, data: Any) -> Any:
+        """``data``'s rows (in order) with the aggregates after adding them one by one (ROWS, and
+        every processing-time window) or time by time (RANGE: all rows of one time, then each)."""
+        import numpy as np
+        import pandas as pd
+        from pyspark import cloudpickle
+
+        states, running = self._load()
+        views = [[_python_values(data[c]) for c in args] for args in self.arguments]
+        inputs = [_python_values(data[b[_protocol.BUILTIN_ARGUMENT]]) for b in self.builtins]
+        results: List[List[Any]] = [[] for _ in self.evaluators]
+        others: List[List[Any]] = [[] for _ in self.builtins]
+        if self.rows_frame or self.proctime:
+            groups = [(i, i + 1) for i in range(len(data))]
+        else:
+            ts = _millis(data[TIME_COLUMN])
+            cuts = np.flatnonzero(np.diff(ts)) + 1
+            bounds = [0] + cuts.tolist() + [len(data)]
+            groups = list(zip(bounds[:-1], bounds[1:]))
+        for lo, hi in groups:
+            for evaluator, state, view in zip(self.evaluators, states, views):
+                evaluator.feed(state, view, lo, hi)
+            for aggregate, values in zip(running, inputs):
+                for v in values[lo:hi]:
+                    aggregate.add(v)
+            for j, (evaluator, state) in enumerate(zip(self.evaluators, states)):
+                results[j].extend([evaluator.end(state)] * (hi - lo))
+            for j, aggregate in enumerate(running):
+                others[j].extend([aggregate.value()] * (hi - lo))
+        self.accumulators.update((cloudpickle.dumps((states, running), protocol=5),))  # type: ignore[no-untyped-call]
+        out = data[self.passed].reset_index(drop=True)
+        for j, evaluator in enumerate(self.evaluators):
+            out[f"{_RESULT}{j}"] = pd.Series(evaluator.to_arrow(results[j]).to_pylist(), dtype=object)
+        for j in range(len(self.builtins)):
+            out[f"{_BUILTIN}{j}"] = pd.Series(others[j], dtype=object)
+        return out
+
+    def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
+        import numpy as np
+        import pandas as pd
+
+        chunks = [chunk.set_axis(self.columns, axis=1)[self.kept] for chunk in rows]
+        if not chunks:
+            return iter([])
+        data = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0].reset_index(drop=True)
+        if self.proctime:
+            return iter([self._emit(data)]) if len(data) else iter([])
+        # Spark's watermark starts at 0 (Flink's at Long.MIN_VALUE): before the first one, nothing is late.
+        watermark = timerValues.getCurrentWatermarkInMs()
+        keep = data[TIME_COLUMN].notna().to_numpy()
+        ts = _millis(data[TIME_COLUMN])
+        if watermark > 0:
+            keep &= ts > watermark
+        if not keep.any():
+            return iter([])
+        kept_ts = ts[keep]
+        frame = data.loc[keep].reset_index(drop=True)
+        self.pending.appendValue((int(kept_ts.min()), int(kept_ts.max()), pickle.dumps(frame, protocol=5)))
+        for t in np.unique(kept_ts).tolist():
+            self.handle.registerTimer(int(t))
+        return iter([])
+
+    def handleExpiredTimer(self, key: Any, timerValues: Any, expiredTimerInfo: Any) -> Iterator[Any]:
+        import pandas as pd
+
+        # Every waiting row up to the watermark, as Flink's onTimer takes them (so the order in
+        # which Spark calls the expired timers does not matter).
+        until = max(expiredTimerInfo.getExpiryTimeInMs(), timerValues.getCurrentWatermarkInMs())
+        frames = [pickle.loads(rows) for _, _, rows in self.pending.get()]
+        if not frames:
+            return iter([])
+        waiting = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+        ts = _millis(waiting[TIME_COLUMN])
+        due = ts <= until
+        if not due.any():
+            return iter([])
+        current = waiting[due]
+        current = current.iloc[_millis(current[TIME_COLUMN]).argsort(kind="stable")].reset_index(drop=True)
+        rest = waiting[~due].reset_index(drop=True)
+        self.pending.clear()
+        if len(rest):
+            rest_ts = _millis(rest[TIME_COLUMN])
+            self.pending.put([(int(rest_ts.min()), int(rest_ts.max()), pickle.dumps(rest, protocol=5))])
+        return iter([self._emit(current)])
 
     def close(self) -> None:
         pass

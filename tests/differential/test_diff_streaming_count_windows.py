@@ -121,14 +121,9 @@ refusals["batch_mode"] = (bounded("T2", "col('k'), col('v').sum").replace("in_st
                           + "result.execute().collect()\n")
 
 
-# Known and not about windows: a csv file source's first column reads as NOT NULL here (STRING in PyFlink), which
-# a built-in-only aggregation keeps in its key's type (time windows too); names and values are still compared.
-CSV_FIRST_COLUMN_NOT_NULL = {"bounded_tumble_builtin", "bounded_slide_with_gaps"}
-
-
 @pytest.mark.parametrize("name", sorted(programs))
 def test_same_as_pyflink(differential: Comparison, name: str) -> None:
-    differential.assert_same(name, compare_types=name not in CSV_FIRST_COLUMN_NOT_NULL)
+    differential.assert_same(name)
 
 
 @pytest.mark.parametrize("name", sorted(extensions))

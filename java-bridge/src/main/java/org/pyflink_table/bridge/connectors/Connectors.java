@@ -20,6 +20,7 @@ import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -59,6 +60,8 @@ public final class Connectors {
    * that, in streaming mode, receives the final result of an updating query over bounded input.
    */
   public static final String LEGACY_SINK = "pyflink-table.legacy-sink";
+  /** Column metadata key (true) of a computed column declared {@code AS PROCTIME()}: a processing-time attribute. */
+  public static final String PROCTIME_MARK = "pyflink_table.proctime";
   /**
    * Internal option of FLIP-38's legacy csv format ({@code 'format.type' = 'csv'}): like Flink's
    * legacy csv source, a record with more fields than the table reads its first fields.
@@ -105,7 +108,9 @@ public final class Connectors {
     if (d.columns.isEmpty()) {
       throw new ValidationException("Table '" + path + "' declares no columns.");
     }
-    for (TableDefinition.Column c : d.physicalColumns()) {
+    List<TableDefinition.Column> typed = new ArrayList<>(d.physicalColumns());
+    typed.addAll(d.metadataColumns());
+    for (TableDefinition.Column c : typed) {
       try {
         FlinkTypes.parse(c.type());
       } catch (RuntimeException e) {
@@ -245,6 +250,18 @@ public final class Connectors {
     return out;
   }
 
+  /** The Spark schema of the columns a source reads (physical and metadata), in declaration order. */
+  public static StructType readSchema(TableDefinition d) {
+    List<String> names = new ArrayList<>();
+    List<String> types = new ArrayList<>();
+    for (TableDefinition.Column c : d.columns) {
+      if (c.isComputed()) continue;
+      names.add(c.name());
+      types.add(c.type());
+    }
+    return FlinkTypes.schema(names.toArray(new String[0]), types.toArray(new String[0]));
+  }
+
   /** The Spark schema of the physical columns, in declaration order. */
   public static StructType physicalSchema(TableDefinition d) {
     List<TableDefinition.Column> cols = d.physicalColumns();
@@ -271,7 +288,8 @@ public final class Connectors {
       throw new ValidationException("Connector '" + connector + "' can only be used as a sink; table '" + path
           + "' cannot be read.");
     }
-    Dataset<Row> physical = connector.equals("datagen") ? DataGen.read(spark, path, d) : readFiles(spark, path, d, hadoop);
+    Dataset<Row> physical = connector.equals("datagen") ? DataGen.read(spark, path, d)
+        : FileMetadata.withColumns(readFiles(spark, path, d, hadoop), d);
     return withComputedColumns(physical, d, path, functions);
   }
 
@@ -292,7 +310,7 @@ public final class Connectors {
   public static Dataset<Row> readUnbounded(SparkSession spark, String path, TableDefinition d,
       Configuration hadoop, FunctionCatalog functions) {
     Dataset<Row> physical = d.connector().equals("datagen") ? DataGen.readStream(spark, d)
-        : readFiles(spark, path, d, hadoop, true);
+        : FileMetadata.withColumns(readFiles(spark, path, d, hadoop, true), d);
     return withComputedColumns(physical, d, path, functions);
   }
 
@@ -305,9 +323,11 @@ public final class Connectors {
         String sql = c.expression().replaceAll("(?i)\\bPROCTIME\\s*\\(\\s*\\)", "CURRENT_TIMESTAMP");
         try {
           Expr ast = d.expressionColumns.get(c.name());
-          df = df.withColumn(c.name(), ast != null
-              ? ExprCompiler.compile(ast, new Scope(df, functions))
-              : functions.sqlExpression(sql));
+          Column value = ast != null ? ExprCompiler.compile(ast, new Scope(df, functions)) : functions.sqlExpression(sql);
+          // Over windows ordered by it need to tell a processing-time attribute from a plain timestamp.
+          boolean proctime = c.expression().strip().matches("(?i)PROCTIME\\s*\\(\\s*\\)");
+          if (proctime) value = value.as(c.name(), new MetadataBuilder().putBoolean(PROCTIME_MARK, true).build());
+          df = df.withColumn(c.name(), value);
           df.schema();
         } catch (Exception e) { // Spark's AnalysisException is a checked exception
           throw new ValidationException("Computed column '" + c.name() + "' of table '" + path + "' is invalid: "

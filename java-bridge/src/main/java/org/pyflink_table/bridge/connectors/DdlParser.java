@@ -95,6 +95,9 @@ public final class DdlParser {
   }
 
   private static final Pattern TRAILING_COMMENT = Pattern.compile("(?is)\\s+COMMENT\\s+'(?:[^']|'')*'\\s*$");
+  /** {@code <type> METADATA [FROM 'key'] [VIRTUAL]}: a metadata column's type, key and virtuality. */
+  private static final Pattern METADATA = Pattern.compile(
+      "(?is)^(.*?)\\s+METADATA(?:\\s+FROM\\s+'((?:[^']|'')*)')?(\\s+VIRTUAL)?\\s*$");
   private static final Pattern TRAILING_PK = Pattern.compile("(?is)\\s+PRIMARY\\s+KEY(\\s+NOT\\s+ENFORCED)?\\s*$");
 
   private static void parseBody(String body, TableDefinition def) {
@@ -130,10 +133,13 @@ public final class DdlParser {
         def.columns.add(new TableDefinition.Column(name, null, expr.strip()));
         continue;
       }
-      if (restUpper.matches("(?s).*\\bMETADATA\\b.*")) {
-        throw TableException.unsupported("metadata column '" + name + "'");
-      }
       String type = TRAILING_COMMENT.matcher(rest).replaceAll("");
+      Matcher meta = METADATA.matcher(type);
+      if (meta.matches()) {
+        String key = meta.group(2) == null ? null : meta.group(2).replace("''", "'");
+        def.columns.add(new TableDefinition.Column(name, meta.group(1).strip(), null, true, key, meta.group(3) != null));
+        continue;
+      }
       Matcher pk = TRAILING_PK.matcher(type);
       if (pk.find()) {
         def.primaryKey.add(name);

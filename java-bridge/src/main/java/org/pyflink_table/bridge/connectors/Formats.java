@@ -161,7 +161,9 @@ public final class Formats {
       Column converted;
       Column bad = null;
       if (Connectors.isStringLike(t)) {
-        converted = (nullLiteral == null && !partition) ? coalesce(s, lit("")) : s;
+        // An empty field is '' (no null literal), yet the column stays nullable as declared:
+        // coalesce(s, '') would type it NOT NULL.
+        converted = (nullLiteral == null && !partition) ? when(s.isNull(), lit("")).otherwise(s) : s;
       } else if (t instanceof ArrayType) {
         DataType element = ((ArrayType) t).elementType();
         Column parts = split(s, Pattern.quote(arrayDelim));

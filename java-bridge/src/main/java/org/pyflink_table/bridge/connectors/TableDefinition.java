@@ -12,14 +12,27 @@ import org.pyflink_table.bridge.expressions.Expr;
  * read) or writes a Dataset through it.
  */
 public final class TableDefinition {
-  /** One column: physical (type set, expression null) or computed (expression set). */
   /**
+   * One column: physical (type set, expression and metadata key null), computed (expression set)
+   * or metadata (type and metadata key set: a value the connector supplies, read only if virtual).
+   *
    * @param type Flink type string (with NOT NULL when declared); null for computed columns
    * @param expression Flink SQL expression of a computed column; null for physical columns
+   * @param declaredKey the metadata key as declared (null: the column's name is the key)
    */
-  public record Column(String name, String type, String expression) {
+  public record Column(String name, String type, String expression, boolean isMetadata, String declaredKey,
+      boolean virtual) {
+    public Column(String name, String type, String expression) {
+      this(name, type, expression, false, null, false);
+    }
+
     public boolean isComputed() {
       return expression != null;
+    }
+
+    /** The connector's metadata key of a metadata column. */
+    public String metadataKey() {
+      return declaredKey != null ? declaredKey : name;
     }
   }
 
@@ -62,9 +75,23 @@ public final class TableDefinition {
     return this;
   }
 
+  /** Makes a declared column a metadata column ({@code key} null: the column's name is the key). */
+  public TableDefinition markMetadata(String name, String key, boolean virtual) {
+    int at = columnNames().indexOf(name);
+    Column c = columns.get(at);
+    columns.set(at, new Column(name, c.type(), null, true, key, virtual));
+    return this;
+  }
+
   public List<Column> physicalColumns() {
     List<Column> out = new ArrayList<>();
-    for (Column c : columns) if (!c.isComputed()) out.add(c);
+    for (Column c : columns) if (!c.isComputed() && !c.isMetadata()) out.add(c);
+    return out;
+  }
+
+  public List<Column> metadataColumns() {
+    List<Column> out = new ArrayList<>();
+    for (Column c : columns) if (c.isMetadata()) out.add(c);
     return out;
   }
 

@@ -68,6 +68,7 @@ public final class Protocol {
   public static final String LAYOUT_PRECEDING_ROWS = "preceding_rows";
   public static final String LAYOUT_PRECEDING_RANGE = "preceding_range";
   public static final String LAYOUT_PASSED = "passed";
+  public static final String LAYOUT_PROCTIME = "proctime";
   public static final String LAYOUT_BUILTINS = "builtins";
   public static final String LAYOUT_COLUMNS = "columns";
   public static final String LAYOUT_OUTPUT = "output";
@@ -110,6 +111,12 @@ public final class Protocol {
   public static final String RETRACTING_AGGREGATION_MODULE = "pyflink_table._worker.retracting_aggregation";
   public static final String RETRACTING_AGGREGATION_BOUNDED = "bounded_changelog";
   public static final String RETRACTING_AGGREGATION_STREAM = "stream_retracting_aggregate";
+  /**
+   * Flink's idle state retention ({@code table.exec.state.ttl}) in milliseconds, 0 when off; and the
+   * key of the stateful processors' layouts that carries it to the workers.
+   */
+  public static final String CONF_STATE_TTL_MS = "spark.sql.pyflink_table.state-ttl-ms";
+  public static final String LAYOUT_STATE_TTL_MS = "state_ttl_ms";
 
   /** First word of an INSERT's printed answer when it started a streaming job (its id follows). */
   public static final String STREAM_JOB = "stream-job";

@@ -36,6 +36,7 @@ import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.sql.types.YearMonthIntervalType;
 import org.pyflink_table.bridge.connectors.Connectors;
 import org.pyflink_table.bridge.connectors.DdlParser;
+import org.pyflink_table.bridge.connectors.FileMetadata;
 import org.pyflink_table.bridge.connectors.TableDefinition;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
@@ -301,8 +302,8 @@ public final class ConnectorCatalog {
 
   /**
    * A permanent connector table as the catalog holds it (Catalog.get_table): column names, types
-   * (null for computed columns), expressions, primary key, option keys, option values, and
-   * {comment, watermark declaration}.
+   * (null for computed columns), expressions, primary key, option keys, option values,
+   * {comment, watermark declaration}, declared metadata keys and VIRTUAL flags (null but for metadata columns).
    */
   public String[][] catalogTable(String path) {
     String name = objectName(path);
@@ -320,14 +321,19 @@ public final class ConnectorCatalog {
     String[] names = new String[n];
     String[] types = new String[n];
     String[] expressions = new String[n];
+    String[] metadataKeys = new String[n];
+    String[] virtual = new String[n];
     for (int i = 0; i < n; i++) {
       names[i] = d.columns.get(i).name();
       types[i] = d.columns.get(i).type();
       expressions[i] = d.columns.get(i).expression();
+      TableDefinition.Column c = d.columns.get(i);
+      metadataKeys[i] = c.declaredKey();
+      virtual[i] = c.isMetadata() ? String.valueOf(c.virtual()) : null;
     }
     return new String[][] {names, types, expressions, d.primaryKey.toArray(new String[0]),
         d.options.keySet().toArray(new String[0]), d.options.values().toArray(new String[0]),
-        {d.comment, d.watermark}};
+        {d.comment, d.watermark}, metadataKeys, virtual};
   }
 
   /** All views: SQL views (permanent and temporary) and temporary views of Table objects. */
@@ -368,6 +374,9 @@ public final class ConnectorCatalog {
     } else if (Connectors.isSinkOnly(e.definition)) {
       df = env.refusedScans.scan(spark(), Connectors.physicalSchema(e.definition), "Connector '"
           + e.definition.connector() + "' can only be used as a sink; table '" + e.name + "' cannot be read.");
+    } else if (FileMetadata.readProblem(identifier(e.name).replace("`", ""), e.definition) != null) {
+      df = env.refusedScans.scan(spark(), Connectors.readSchema(e.definition),
+          FileMetadata.readProblem(identifier(e.name).replace("`", ""), e.definition));
     } else {
       df = read(e.name, e.definition);
     }
@@ -383,13 +392,19 @@ public final class ConnectorCatalog {
       return env.fromDataset(env.refusedScans.scan(spark(), Connectors.physicalSchema(def),
           "Unable to create a source for reading table '" + name + "'. " + invalid));
     }
+    String metadata = FileMetadata.readProblem(name, def);
+    if (metadata != null) {
+      return env.fromDataset(env.refusedScans.scan(spark(), Connectors.readSchema(def), metadata));
+    }
     return env.fromDataset(read(name, def));
   }
 
   /** A source's rows; in streaming mode unbounded sources are Spark streams (streaming package). */
   private Dataset<Row> read(String name, TableDefinition def) {
-    return env.isStreaming() ? StreamSources.read(spark(), name, def, hadoop(), env.functions)
-        : Connectors.read(spark(), name, def, hadoop(), env.functions);
+    if (env.isStreaming()) return StreamSources.read(spark(), name, def, hadoop(), env.functions);
+    Dataset<Row> df = Connectors.read(spark(), name, def, hadoop(), env.functions);
+    StreamSources.validateWatermark(df, def, name); // batch jobs see all rows at once; Flink checks it anyway
+    return df;
   }
 
   // --- inserts -----------------------------------------------------------------------------------
@@ -455,6 +470,8 @@ public final class ConnectorCatalog {
 
   /** The query's columns cast to the sink's physical columns, by position, as Flink's INSERT does. */
   Dataset<Row> align(String name, TableDefinition def, Dataset<Row> query) {
+    String metadata = FileMetadata.writeProblem(identifier(name).replace("`", ""), def);
+    if (metadata != null) throw new ValidationException(metadata);
     StructType sink = Connectors.physicalSchema(def);
     StructField[] src = query.schema().fields();
     StructField[] dst = sink.fields();

@@ -12,6 +12,14 @@ import java.util.regex.Pattern;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.analysis.Star;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedAlias;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedHaving;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
+import org.apache.spark.sql.catalyst.plans.logical.SetOperation;
+import org.apache.spark.sql.catalyst.plans.logical.Union;
+import org.apache.spark.sql.catalyst.plans.logical.UnresolvedWith;
+import org.apache.spark.sql.catalyst.plans.logical.WithWindowDefinition;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
@@ -621,6 +629,80 @@ public final class FlinkSqlDialect {
   }
 
   // ---------------------------------------------------------------- result types
+
+  /**
+   * The query with Flink's names for its unnamed select items: Flink (Calcite) names an expression
+   * that is neither a column nor aliased {@code EXPR$<position>}, its position in the select list
+   * with {@code *} expanded, where Spark names it by its text ({@code (a + 1)}, or {@code c[(1 - 1)]}
+   * after the array-index rewrite). The parsed plan's top select list is renamed and analyzed again,
+   * so the plan keeps its shape; a list with more than one {@code *} keeps Spark's names.
+   */
+  public static Dataset<Row> withFlinkColumnNames(Dataset<Row> ds) {
+    LogicalPlan named = withFlinkNames(ds.queryExecution().logical(), ds.columns().length);
+    if (named == null) return ds;
+    SparkSession spark = (SparkSession) ds.sparkSession();
+    return Dataset$.MODULE$.ofRows(spark, named);
+  }
+
+  /**
+   * {@code p} with its select lists named as Flink names them (those of sub-queries too, whose
+   * names an outer query sees); null when nothing changes. {@code width} is the number of output
+   * columns of {@code p}, or -1 when unknown (a list with {@code *} is then left as it is).
+   */
+  private static LogicalPlan withFlinkNames(LogicalPlan p, int width) {
+    // The select list sits below ORDER BY, LIMIT, DISTINCT, HAVING and WITH; a set operation takes
+    // its names from its first input.
+    boolean above = p instanceof Sort || p instanceof GlobalLimit || p instanceof LocalLimit || p instanceof Offset
+        || p instanceof Distinct || p instanceof Filter || p instanceof UnresolvedHaving || p instanceof UnresolvedWith
+        || p instanceof WithWindowDefinition || p instanceof Union || p instanceof SetOperation;
+    List<LogicalPlan> children = new ArrayList<>(ScalaInterop.list(p.children()));
+    boolean changed = false;
+    for (int i = 0; i < children.size(); i++) {
+      LogicalPlan child = withFlinkNames(children.get(i), above && i == 0 ? width : -1);
+      if (child != null) {
+        children.set(i, child);
+        changed = true;
+      }
+    }
+    LogicalPlan q = changed ? p.withNewChildren(ScalaInterop.seq(children)) : p;
+    if (q instanceof Project) {
+      List<NamedExpression> items = flinkNamed(ScalaInterop.list(((Project) q).projectList()), width);
+      if (items != null) return new Project(ScalaInterop.seq(items), ((Project) q).child());
+    }
+    if (q instanceof Aggregate) {
+      Aggregate a = (Aggregate) q;
+      List<NamedExpression> items = flinkNamed(ScalaInterop.list(a.aggregateExpressions()), width);
+      if (items != null) return new Aggregate(a.groupingExpressions(), ScalaInterop.seq(items), a.child(), a.hint());
+    }
+    return changed ? q : null;
+  }
+
+  /** The select items with {@code EXPR$<position>} aliases on unnamed expressions; null when none is unnamed. */
+  private static List<NamedExpression> flinkNamed(List<NamedExpression> items, int width) {
+    int stars = 0;
+    for (NamedExpression e : items) if (e instanceof Star) stars++;
+    if (stars > 1 || stars == 1 && width < 0) return null;
+    int starWidth = width - (items.size() - stars);
+    List<NamedExpression> out = new ArrayList<>();
+    boolean changed = false;
+    int position = 0;
+    for (NamedExpression e : items) {
+      if (e instanceof Star) {
+        out.add(e);
+        position += starWidth;
+        continue;
+      }
+      if (e instanceof UnresolvedAlias) {
+        out.add(new Alias(((UnresolvedAlias) e).child(), "EXPR$" + position, NamedExpression$.MODULE$.newExprId(),
+            ScalaInterop.seq(List.of()), Option.empty(), ScalaInterop.seq(List.of())));
+        changed = true;
+      } else {
+        out.add(e);
+      }
+      position++;
+    }
+    return changed ? out : null;
+  }
 
   /**
    * The query with Flink's result types on output columns that are an aggregate or an integer

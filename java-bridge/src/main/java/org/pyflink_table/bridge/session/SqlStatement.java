@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.pyflink_table.bridge.errors.SqlParserException;
 
 /**
  * One SQL statement of {@code execute_sql}, classified once: its kind says which piece runs it
@@ -31,6 +32,8 @@ public record SqlStatement(Kind kind, String text, List<String> parts) {
     SHOW_DATABASES,
     SHOW_CURRENT_CATALOG,
     SHOW_CURRENT_DATABASE,
+    /** SHOW [USER] FUNCTIONS: parts {USER or null}. */
+    SHOW_FUNCTIONS,
     /** Another SHOW, answered by Spark. */
     SHOW_OTHER,
     /** CREATE [TEMPORARY] TABLE, with or without AS query. */
@@ -45,6 +48,18 @@ public record SqlStatement(Kind kind, String text, List<String> parts) {
     /** USE [CATALOG] name: parts {CATALOG or null, name}. */
     USE,
     CREATE_CATALOG,
+    /**
+     * CREATE [TEMPORARY [SYSTEM]] FUNCTION [IF NOT EXISTS] path AS 'identifier' [LANGUAGE lang]: parts
+     * {TEMPORARY, SYSTEM, IF NOT EXISTS, path, identifier, language}; run by Python (see {@link #runsInPython}).
+     */
+    CREATE_FUNCTION,
+    /** DROP [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] path: parts {TEMPORARY, SYSTEM, IF EXISTS, path}; run by Python. */
+    DROP_FUNCTION,
+    /**
+     * ALTER [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] path AS 'identifier' [LANGUAGE lang]: parts
+     * {TEMPORARY, SYSTEM, IF EXISTS, path, identifier, language}; run by Python.
+     */
+    ALTER_FUNCTION,
     /** CREATE DATABASE or DROP DATABASE. */
     DATABASE_DDL,
     /** Anything else, handed to Spark SQL. */
@@ -55,6 +70,18 @@ public record SqlStatement(Kind kind, String text, List<String> parts) {
       "(?is)^CREATE\\s+(TEMPORARY\\s+)?VIEW\\s+(IF\\s+NOT\\s+EXISTS\\s+)?([`\\w.$-]+)(?:\\s*\\([^)]*\\))?\\s+AS\\s+(.*)$");
   private static final Pattern DROP = Pattern.compile(
       "(?is)^DROP\\s+(TEMPORARY\\s+)?(TABLE|VIEW)\\s+(IF\\s+EXISTS\\s+)?([`\\w.$-]+)$");
+  // Function DDL: the identifier is a quoted string ('' inside it is a quote).
+  private static final Pattern CREATE_FUNCTION = Pattern.compile(
+      "(?is)^CREATE\\s+(TEMPORARY\\s+(SYSTEM\\s+)?)?FUNCTION\\s+(IF\\s+NOT\\s+EXISTS\\s+)?([`\\w.$-]+)\\s+AS\\s+"
+      + "'((?:[^']|'')*)'(?:\\s+LANGUAGE\\s+(\\w+))?$");
+  private static final Pattern DROP_FUNCTION = Pattern.compile(
+      "(?is)^DROP\\s+(TEMPORARY\\s+(SYSTEM\\s+)?)?FUNCTION\\s+(IF\\s+EXISTS\\s+)?([`\\w.$-]+)$");
+  private static final Pattern ALTER_FUNCTION = Pattern.compile(
+      "(?is)^ALTER\\s+(TEMPORARY\\s+(SYSTEM\\s+)?)?FUNCTION\\s+(IF\\s+EXISTS\\s+)?([`\\w.$-]+)\\s+AS\\s+"
+      + "'((?:[^']|'')*)'(?:\\s+LANGUAGE\\s+(\\w+))?$");
+  /** Any function DDL, to refuse the forms the patterns above do not take (USING JAR, a missing quote). */
+  private static final Pattern FUNCTION_DDL = Pattern.compile(
+      "(?is)^(CREATE|DROP|ALTER)\\s+(TEMPORARY\\s+)?(SYSTEM\\s+)?FUNCTION\\b.*");
   private static final Pattern USE = Pattern.compile("(?is)^USE\\s+(CATALOG\\s+)?([`\\w.$-]+)$");
   private static final Pattern EXPLAIN = Pattern.compile(
       "(?is)^EXPLAIN\\s+(?:PLAN\\s+FOR\\s+)?((?:(?:ESTIMATED_COST|CHANGELOG_MODE|JSON_EXECUTION_PLAN|PLAN_ADVICE)\\s*,?\\s*)*)(.*)$");
@@ -71,6 +98,18 @@ public record SqlStatement(Kind kind, String text, List<String> parts) {
     if (m.matches()) return of(Kind.CREATE_VIEW, s, m);
     m = DROP.matcher(s);
     if (m.matches()) return of(Kind.DROP, s, m);
+    m = CREATE_FUNCTION.matcher(s);
+    if (m.matches()) return of(Kind.CREATE_FUNCTION, s, m);
+    m = DROP_FUNCTION.matcher(s);
+    if (m.matches()) return of(Kind.DROP_FUNCTION, s, m);
+    m = ALTER_FUNCTION.matcher(s);
+    if (m.matches()) return of(Kind.ALTER_FUNCTION, s, m);
+    if (FUNCTION_DDL.matcher(s).matches()) {
+      throw new SqlParserException("SQL parse failed. Function DDL takes the forms CREATE [TEMPORARY [SYSTEM]] FUNCTION"
+          + " [IF NOT EXISTS] name AS 'module.attribute' LANGUAGE PYTHON, ALTER [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS]"
+          + " name AS 'module.attribute' LANGUAGE PYTHON and DROP [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] name; got: "
+          + s);
+    }
     if (upper.startsWith("INSERT ")) return new SqlStatement(Kind.INSERT, s, List.of());
     if (upper.startsWith("EXECUTE STATEMENT SET") || upper.startsWith("BEGIN STATEMENT SET")) {
       return new SqlStatement(Kind.STATEMENT_SET, s, List.of());
@@ -82,6 +121,8 @@ public record SqlStatement(Kind kind, String text, List<String> parts) {
       case "SHOW CURRENT CATALOG": return new SqlStatement(Kind.SHOW_CURRENT_CATALOG, s, List.of());
       case "SHOW CURRENT DATABASE": return new SqlStatement(Kind.SHOW_CURRENT_DATABASE, s, List.of());
       case "SHOW TABLES": return new SqlStatement(Kind.SHOW_TABLES, s, List.of());
+      case "SHOW FUNCTIONS": return new SqlStatement(Kind.SHOW_FUNCTIONS, s, Arrays.asList((String) null));
+      case "SHOW USER FUNCTIONS": return new SqlStatement(Kind.SHOW_FUNCTIONS, s, Arrays.asList("USER"));
       default: break;
     }
     m = USE.matcher(s);
@@ -111,7 +152,16 @@ public record SqlStatement(Kind kind, String text, List<String> parts) {
   /** Whether the statement may run a Spark job (with Python functions) when executed. */
   public boolean runsJob() {
     String upper = text.toUpperCase(Locale.ROOT);
-    return kind == Kind.INSERT || kind == Kind.STATEMENT_SET || upper.startsWith("CREATE") || upper.startsWith("EXECUTE");
+    return kind == Kind.INSERT || kind == Kind.STATEMENT_SET || kind != Kind.CREATE_FUNCTION && upper.startsWith("CREATE")
+        || upper.startsWith("EXECUTE");
+  }
+
+  /**
+   * Whether Python runs the statement: function DDL names a Python object, which only the driver's
+   * interpreter can import and wrap.
+   */
+  public boolean runsInPython() {
+    return kind == Kind.CREATE_FUNCTION || kind == Kind.DROP_FUNCTION || kind == Kind.ALTER_FUNCTION;
   }
 
   /** Whether the result lists objects (SHOW, DESCRIBE): Flink prints it with columns as wide as the content. */

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
@@ -28,6 +29,7 @@ import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.LateralJoins;
 import org.pyflink_table.bridge.table.PlanExplain;
+import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.window.SqlWindows;
@@ -203,6 +205,7 @@ public final class TableEnv extends TableContext {
 
   /** A Flink SQL query as Spark SQL: every rewrite that makes Spark read it as Flink does. */
   public String toSparkSql(String sql) {
+    if (isStreaming()) StateTtl.checkNoHint(sql); // Spark would drop Flink's per-operator TTL hint silently
     // First, on the user's own text: DISTINCT/FILTER of Python aggregates, which Spark's SQL refuses,
     // then the user's functions named like a Spark built-in.
     sql = FlinkSqlDialect.rewriteAggregateClauses(sql, this::selectingAggregate);
@@ -231,9 +234,10 @@ public final class TableEnv extends TableContext {
     String sparkSql = toSparkSql(sql);
     connectors.refresh();
     try {
-      Dataset<Row> ds = spark.sql(sparkSql);
+      Dataset<Row> ds = FlinkSqlDialect.withFlinkColumnNames(spark.sql(sparkSql));
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
       if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(ds));
+      SqlWindows.refuseUnboundedTvfAggregation(ds.queryExecution().analyzed());
       Dataset<Row> typed = FlinkSqlDialect.withFlinkResultTypes(ds, true);
       return new JTable(this, StreamOverSql.of(this, StreamWindowSql.of(this, typed)));
     } catch (RuntimeException e) {
@@ -292,6 +296,13 @@ public final class TableEnv extends TableContext {
     return FunctionCatalog.builtinNames().toArray(new String[0]);
   }
 
+  /** Built-in and user-defined function names, sorted, each once (Flink's SHOW FUNCTIONS). */
+  public String[] listFunctions() {
+    TreeSet<String> all = new TreeSet<>(FunctionCatalog.builtinNames());
+    all.addAll(functions.userFunctionNames());
+    return all.toArray(new String[0]);
+  }
+
   /** Classifies one SQL statement (see {@link SqlStatement}); Python asks before running it. */
   public SqlStatement classifySql(String statement) {
     return SqlStatement.classify(statement);
@@ -329,8 +340,15 @@ public final class TableEnv extends TableContext {
         return names("current catalog name", new String[] {ConnectorCatalog.CATALOG});
       case SHOW_CURRENT_DATABASE:
         return names("current database name", new String[] {connectors.currentDatabase()});
+      case SHOW_FUNCTIONS:
+        // Flink lists built-in and user functions together, user functions alone with USER.
+        return names("function name", parts.get(0) != null ? listUserDefinedFunctions() : listFunctions());
       case SHOW_OTHER:
         return new StatementResult(new JTable(this, spark.sql(s)), true);
+      case CREATE_FUNCTION:
+      case DROP_FUNCTION:
+      case ALTER_FUNCTION:
+        throw new IllegalStateException(statement.kind() + " is run by Python (SqlStatement.runsInPython)");
       case CREATE_TABLE:
         connectors.createTableStatement(s);
         return StatementResult.ok();

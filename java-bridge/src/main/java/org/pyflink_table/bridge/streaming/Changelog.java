@@ -150,7 +150,7 @@ public final class Changelog {
     PackedAggregation.Aggregation packed = PackedAggregation.aggregationOf(p);
     if (packed != null) {
       LogicalPlan changes = rewrite(table, packed.df().queryExecution().analyzed());
-      if (changes != null) return RetractingAggregates.boundedPython(session(table), p, packed, changes, bundleSize(table));
+      if (changes != null) return RetractingAggregates.boundedPython(table.env, p, packed, changes, bundleSize(table));
     }
     Dataset<Row> python = PackedAggregation.changelog(p, bundleSize(table), OP, SEQ, SUB);
     if (python != null) return withOutputOf(ScalaInterop.list(p.output()), python.queryExecution().analyzed());
@@ -158,7 +158,7 @@ public final class Changelog {
       Aggregate a = (Aggregate) p;
       LogicalPlan changes = rewrite(table, a.child());
       // An aggregation of an updating table accumulates and retracts its input's changes.
-      if (changes != null) return RetractingAggregates.bounded(session(table), a, changes, bundleSize(table));
+      if (changes != null) return RetractingAggregates.bounded(table.env, a, changes, bundleSize(table));
       return aggregate(table, a);
     }
     if (p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias || p instanceof View) {

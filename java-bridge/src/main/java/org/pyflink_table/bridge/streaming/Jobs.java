@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.expr;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -12,9 +13,14 @@ import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.PythonUDF;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.Deduplicate;
+import org.apache.spark.sql.catalyst.plans.logical.Distinct;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.TransformWithStateInPySpark;
 import org.apache.spark.sql.classic.ExpressionColumnNode;
 import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
@@ -22,7 +28,9 @@ import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.table.StateTtl;
 
 /**
  * What the Python side needs to run a table over an unbounded source as a Spark streaming query.
@@ -79,7 +87,34 @@ public final class Jobs {
     if (insertOnly) checkStreamable(df);
     LogicalPlan plan = df.queryExecution().analyzed();
     LogicalPlan placed = placeWatermarks((SparkSession) spark, plan);
+    if (StateTtl.ms(spark) > 0) checkStateTtl(spark, placed);
     return placed == plan ? df : org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) spark, placed);
+  }
+
+  /**
+   * With a state TTL, refuses the stateful operators whose state cannot expire: Spark's own
+   * (stream-stream joins, streaming aggregations, deduplication) and the Top-N processor. Updating
+   * aggregations and outer joins run on processors that expire idle state; windows hold no idle
+   * state in Flink either (their state goes when they fire).
+   */
+  private static void checkStateTtl(org.apache.spark.sql.SparkSession spark, LogicalPlan p) {
+    if (p instanceof Join && ((Join) p).left().isStreaming() && ((Join) p).right().isStreaming()) {
+      StateTtl.refuse(spark, "a regular join of unbounded inputs (" + ((Join) p).joinType().sql().toLowerCase(Locale.ROOT)
+          + " join, Spark's stream-stream join)");
+    }
+    if (p instanceof Aggregate && p.isStreaming() && !Changelog.isWindowed((Aggregate) p)) {
+      StateTtl.refuse(spark, "an aggregation over an unbounded source run as Spark's streaming aggregation");
+    }
+    if ((p instanceof Deduplicate || p instanceof Distinct) && p.isStreaming()) {
+      StateTtl.refuse(spark, "a deduplication (DISTINCT) over an unbounded source");
+    }
+    if (p instanceof TransformWithStateInPySpark) {
+      Expression f = ((TransformWithStateInPySpark) p).functionExpr();
+      if (f instanceof PythonUDF && ((PythonUDF) f).name().equals(Protocol.STREAM_TOP_N_FUNCTION)) {
+        StateTtl.refuse(spark, "a Top-N over an unbounded source");
+      }
+    }
+    for (LogicalPlan c : ScalaInterop.list(p.children())) checkStateTtl(spark, c);
   }
 
   private static LogicalPlan placeWatermarks(SparkSession spark, LogicalPlan p) {

@@ -31,6 +31,8 @@ import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
+import org.pyflink_table.bridge.table.StateTtl;
+import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PackedAggregation;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.udf.PythonCommand;
@@ -64,22 +66,15 @@ public final class RetractingAggregates {
       Map.entry("stddev", "stddev_samp"), Map.entry("var_pop", "var_pop"), Map.entry("var_samp", "var_samp"),
       Map.entry("variance", "var_samp"));
 
-  private static volatile UserDefinedPythonFunction template;
-  private static volatile SimplePythonFunction worker;
-
   /**
-   * The Python environment (interpreter, shipped files) of the session's workers, set by the
-   * Python side before each job: aggregations without Python functions run there too.
+   * The Python worker of {@code env} (its interpreter and shipped files): the stateful operators
+   * without a Python function of their own run there. The driver hands it to the environment
+   * ({@link TableContext#useWorkerTemplate}) before planning a streaming query and before each job.
    */
-  public static void useWorker(Object template) {
-    RetractingAggregates.template = (UserDefinedPythonFunction) template;
-    worker = (SimplePythonFunction) RetractingAggregates.template.func();
-  }
-
-  /** The Python function {@link #useWorker} set last (a template for the stateful processors). */
-  static Object template() {
+  static SimplePythonFunction worker(TableContext env) {
+    Object template = env.workerTemplate();
     if (template == null) throw new TableException("No Python worker environment is set for a stateful operator.");
-    return template;
+    return (SimplePythonFunction) ((UserDefinedPythonFunction) template).func();
   }
 
   /** The aggregate calls of one select and what the worker needs for each. */
@@ -97,9 +92,9 @@ public final class RetractingAggregates {
   }
 
   /** The changes of {@code a} over bounded {@code input} (its changes with OP, SEQ and SUB), with OP, SEQ and SUB. */
-  static LogicalPlan bounded(SparkSession spark, Aggregate a, LogicalPlan input, long bundleSize) {
+  static LogicalPlan bounded(TableContext env, Aggregate a, LogicalPlan input, long bundleSize) {
     Calls calls = collect(a);
-    Dataset<Row> changes = boundedChanges(spark, input, ScalaInterop.list(a.groupingExpressions()), calls, bundleSize);
+    Dataset<Row> changes = boundedChanges(env, input, ScalaInterop.list(a.groupingExpressions()), calls, bundleSize);
     return restore(a, calls, changes, List.of(changes.col("op").as(Changelog.OP), changes.col("pos").as(Changelog.SEQ),
         changes.col("sub").as(Changelog.SUB)));
   }
@@ -108,14 +103,42 @@ public final class RetractingAggregates {
    * The changes of {@code node}, the Table API's aggregation of Python functions {@code packed},
    * over bounded {@code input} (the changes of its input), with OP, SEQ and SUB.
    */
-  static LogicalPlan boundedPython(SparkSession spark, LogicalPlan node, PackedAggregation.Aggregation packed,
+  static LogicalPlan boundedPython(TableContext env, LogicalPlan node, PackedAggregation.Aggregation packed,
       LogicalPlan input, long bundleSize) {
+    List<Expression> keys = new ArrayList<>();
+    Calls calls = pythonCalls(packed, keys);
+    Dataset<Row> changes = boundedChanges(env, input, keys, calls, bundleSize);
+    return restorePython(node, keys.size(), calls, changes, List.of(changes.col("op"), changes.col("pos"),
+        changes.col("sub")), List.of(Changelog.OP, Changelog.SEQ, Changelog.SUB));
+  }
+
+  /**
+   * The changes of {@code node}, the Table API's aggregation of Python functions {@code packed},
+   * over unbounded {@code input} (the changes of its input, OP last), with OP last: as the SQL
+   * aggregation of Python functions, once per key and micro-batch.
+   */
+  static LogicalPlan unboundedPython(TableContext env, LogicalPlan node, PackedAggregation.Aggregation packed,
+      LogicalPlan input) {
+    for (PythonAggregateFunction f : packed.calls()) {
+      if (f.isPandas()) {
+        throw new TableException("Cannot generate a valid execution plan for the given query: the pandas aggregate "
+            + "function " + f.name() + " in a group_by without a window is not supported in streaming mode (FLIP-137, "
+            + "as PyFlink); use it in a group window or an over window, or in batch mode.");
+      }
+    }
+    List<Expression> keys = new ArrayList<>();
+    Calls calls = pythonCalls(packed, keys);
+    Dataset<Row> changes = unboundedChanges(env, input, keys, calls);
+    return restorePython(node, keys.size(), calls, changes, List.of(changes.col("op")), List.of(Changelog.OP));
+  }
+
+  /** The calls of {@code packed} for the worker; its group keys, resolved against its input, into {@code keys}. */
+  private static Calls pythonCalls(PackedAggregation.Aggregation packed, List<Expression> keys) {
     // The key and argument columns, resolved against the aggregation's input (whose ids the changes keep).
     List<Column> columns = new ArrayList<>(packed.keyCols());
     for (List<Column> a : packed.args()) columns.addAll(a);
     List<NamedExpression> resolved = ScalaInterop.list(
         ((Project) packed.df().select(columns.toArray(new Column[0])).queryExecution().analyzed()).projectList());
-    List<Expression> keys = new ArrayList<>();
     for (int i = 0; i < packed.keyCols().size(); i++) keys.add(unalias(resolved.get(i)));
     Calls calls = new Calls();
     int next = keys.size();
@@ -137,24 +160,27 @@ public final class RetractingAggregates {
       spec.put("result", "python");
       calls.specs.add(spec);
     }
-    Dataset<Row> changes = boundedChanges(spark, input, keys, calls, bundleSize);
+    return calls;
+  }
+
+  /** {@code node}'s output (same ids) read from the processor's {@code changes}, then {@code hidden} under {@code names}. */
+  private static LogicalPlan restorePython(LogicalPlan node, int keyCount, Calls calls, Dataset<Row> changes,
+      List<Column> hidden, List<String> names) {
     List<Attribute> outputs = ScalaInterop.list(node.output());
     StructType keySchema = new StructType();
-    for (int i = 0; i < keys.size(); i++) keySchema = keySchema.add("c" + i, outputs.get(i).dataType(), true);
+    for (int i = 0; i < keyCount; i++) keySchema = keySchema.add("c" + i, outputs.get(i).dataType(), true);
     StructType valueSchema = new StructType();
-    for (int j = 0; j < packed.calls().size(); j++) {
-      valueSchema = valueSchema.add("r" + j, outputs.get(keys.size() + j).dataType(), true);
+    for (int j = 0; j < calls.specs.size(); j++) {
+      valueSchema = valueSchema.add("r" + j, outputs.get(keyCount + j).dataType(), true);
     }
     List<Column> cols = new ArrayList<>();
-    for (int i = 0; i < keys.size(); i++) {
+    for (int i = 0; i < keyCount; i++) {
       cols.add(functions.from_json(changes.col("key"), keySchema, JSON_OPTIONS).getField("c" + i));
     }
-    for (int j = 0; j < packed.calls().size(); j++) {
+    for (int j = 0; j < calls.specs.size(); j++) {
       cols.add(functions.from_json(changes.col("values"), valueSchema, JSON_OPTIONS).getField("r" + j));
     }
-    cols.add(changes.col("op"));
-    cols.add(changes.col("pos"));
-    cols.add(changes.col("sub"));
+    cols.addAll(hidden);
     LogicalPlan parsed = changes.select(cols.toArray(new Column[0])).queryExecution().analyzed();
     List<Attribute> out = ScalaInterop.list(parsed.output());
     List<NamedExpression> restored = new ArrayList<>();
@@ -163,9 +189,7 @@ public final class RetractingAggregates {
       restored.add(new Alias(out.get(i), like.name(), like.exprId(), like.qualifier(), Option.apply(like.metadata()),
           ScalaInterop.seq(List.of())));
     }
-    restored.add(Changelog.alias(out.get(outputs.size()), Changelog.OP));
-    restored.add(Changelog.alias(out.get(outputs.size() + 1), Changelog.SEQ));
-    restored.add(Changelog.alias(out.get(outputs.size() + 2), Changelog.SUB));
+    for (int k = 0; k < names.size(); k++) restored.add(Changelog.alias(out.get(outputs.size() + k), names.get(k)));
     return new Project(ScalaInterop.seq(restored), parsed);
   }
 
@@ -174,9 +198,9 @@ public final class RetractingAggregates {
   }
 
   /** The processor's changes over bounded {@code input}: key, values, op, pos and sub. */
-  private static Dataset<Row> boundedChanges(SparkSession spark, LogicalPlan input, List<Expression> groupKeys,
+  private static Dataset<Row> boundedChanges(TableContext env, LogicalPlan input, List<Expression> groupKeys,
       Calls calls, long bundleSize) {
-    Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(spark, input);
+    Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, input);
     List<Column> cols = projection(groupKeys, in, calls);
     Column order = functions.row_number().over(Window.orderBy(in.col(Changelog.SEQ), in.col(Changelog.SUB)));
     cols.add(order.cast(DataTypes.LongType).as("pos"));
@@ -196,7 +220,7 @@ public final class RetractingAggregates {
         .add("values", DataTypes.StringType, true).add("op", DataTypes.StringType, true)
         .add("pos", DataTypes.LongType, true).add("sub", DataTypes.IntegerType, true);
     String layout = PythonCommand.json(Map.of("aggregates", calls.specs));
-    UserDefinedPythonFunction udf = function(calls, PythonCommand.call(Protocol.RETRACTING_AGGREGATION_MODULE,
+    UserDefinedPythonFunction udf = function(env, calls, PythonCommand.call(Protocol.RETRACTING_AGGREGATION_MODULE,
         Protocol.RETRACTING_AGGREGATION_BOUNDED, arguments(layout, calls)), output, Protocol.EVAL_MAP_ARROW_ITER_UDF);
     List<Column> all = new ArrayList<>();
     for (String c : rows.columns()) all.add(rows.col(c));
@@ -204,31 +228,37 @@ public final class RetractingAggregates {
   }
 
   /** The changes of {@code a} over unbounded {@code input} (its changes with OP last), with OP last. */
-  static LogicalPlan unbounded(SparkSession spark, Aggregate a, LogicalPlan input) {
+  static LogicalPlan unbounded(TableContext env, Aggregate a, LogicalPlan input) {
     Calls calls = collect(a);
+    Dataset<Row> changes = unboundedChanges(env, input, ScalaInterop.list(a.groupingExpressions()), calls);
+    return restore(a, calls, changes, List.of(changes.col("op").as(Changelog.OP)));
+  }
+
+  /** The processor's changes over unbounded {@code input}: key, values and op. */
+  private static Dataset<Row> unboundedChanges(TableContext env, LogicalPlan input, List<Expression> groupKeys,
+      Calls calls) {
+    SparkSession spark = (SparkSession) env.spark;
     Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(spark, input);
-    Dataset<Row> rows = in.select(projection(ScalaInterop.list(a.groupingExpressions()), in, calls).toArray(new Column[0]));
-    int keys = keyCount(a);
+    Dataset<Row> rows = in.select(projection(groupKeys, in, calls).toArray(new Column[0]));
+    int keys = Math.max(1, groupKeys.size());
     StructType output = new StructType().add("key", DataTypes.StringType, true)
         .add("values", DataTypes.StringType, true).add("op", DataTypes.StringType, true);
+    // Flink's table.exec.state.ttl: a key whose accumulators were not written for that long starts afresh.
+    long ttl = StateTtl.ms(spark);
     String layout = PythonCommand.json(Map.of("aggregates", calls.specs, "keys", keys,
-        "per_change", calls.environment == null, "output", output.json()));
+        "per_change", calls.environment == null, "output", output.json(), Protocol.LAYOUT_STATE_TTL_MS, ttl));
     // transformWithStateInPandas keeps its state in RocksDB only; users should not have to know.
     spark.conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
-    UserDefinedPythonFunction udf = function(calls, PythonCommand.command(Protocol.RETRACTING_AGGREGATION_MODULE,
+    UserDefinedPythonFunction udf = function(env, calls, PythonCommand.command(Protocol.RETRACTING_AGGREGATION_MODULE,
         Protocol.RETRACTING_AGGREGATION_STREAM, arguments(layout, calls)), output,
         Protocol.EVAL_TRANSFORM_WITH_STATE_PANDAS_UDF);
     List<Column> all = new ArrayList<>();
     for (String c : rows.columns()) all.add(rows.col(c));
     Column[] byKey = new Column[keys];
     for (int i = 0; i < keys; i++) byKey[i] = rows.col("k" + i);
-    Dataset<Row> changes = ((RelationalGroupedDataset) rows.groupBy(byKey))
-        .transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append", "None", null, "");
-    return restore(a, calls, changes, List.of(changes.col("op").as(Changelog.OP)));
-  }
-
-  private static int keyCount(Aggregate a) {
-    return Math.max(1, a.groupingExpressions().size());
+    return ((RelationalGroupedDataset) rows.groupBy(byKey))
+        .transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append", StateTtl.timeMode(spark),
+            null, "");
   }
 
   private static Object[] arguments(String layout, Calls calls) {
@@ -238,9 +268,9 @@ public final class RetractingAggregates {
     return out;
   }
 
-  private static UserDefinedPythonFunction function(Calls calls, byte[] command, StructType output, int evalType) {
-    SimplePythonFunction t = calls.environment != null ? calls.environment : worker;
-    if (t == null) throw new TableException("No Python worker environment is set for an aggregation of an updating table.");
+  private static UserDefinedPythonFunction function(TableContext env, Calls calls, byte[] command, StructType output,
+      int evalType) {
+    SimplePythonFunction t = calls.environment != null ? calls.environment : worker(env);
     SimplePythonFunction runner = new SimplePythonFunction(command, t.envVars(), t.pythonIncludes(), t.pythonExec(),
         t.pythonVer(), t.broadcastVars(), t.accumulator());
     return new UserDefinedPythonFunction(Protocol.RETRACTING_AGGREGATION_MODULE, runner, output, evalType, true,
@@ -288,9 +318,8 @@ public final class RetractingAggregates {
     Map<String, Object> spec = new LinkedHashMap<>();
     List<Expression> args = ScalaInterop.list(f.children());
     if (f instanceof PythonUDAF) {
-      PythonAggregateFunction python = PythonAggregateFunction.of(((PythonUDAF) f).func());
-      if (python == null) throw unsupported("the Python aggregate function " + ((PythonUDAF) f).name());
-      Object[] found = python.evaluatorAndEnvironment();
+      Object[] found = PythonAggregateFunction.evaluatorAndEnvironment(((PythonUDAF) f).func());
+      if (found == null) throw unsupported("the Python aggregate function " + ((PythonUDAF) f).name());
       spec.put("function", "python");
       spec.put("evaluator", calls.evaluators.size());
       calls.evaluators.add((byte[]) found[0]);

@@ -28,6 +28,11 @@ import org.apache.spark.sql.catalyst.expressions.NullsFirst$;
 import org.apache.spark.sql.catalyst.expressions.RowNumber;
 import org.apache.spark.sql.catalyst.expressions.SortOrder;
 import org.apache.spark.sql.catalyst.expressions.WindowExpression;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
 import org.apache.spark.sql.catalyst.plans.FullOuter$;
 import org.apache.spark.sql.catalyst.plans.JoinType;
 import org.apache.spark.sql.catalyst.plans.LeftOuter$;
@@ -50,6 +55,8 @@ import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.table.StateTtl;
+import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PackedAggregation;
 import org.pyflink_table.bridge.udf.PythonCommand;
 
@@ -71,27 +78,25 @@ public final class RetractingStreams {
 
   /**
    * The table's stream of changes with the trailing {@link Changelog#OP} column, or null when the
-   * plan has no retracting join or Top-N over unbounded sources.
-   *
-   * @param template a Python function of the session (Spark's UserDefinedPythonFunction): the
-   *     processors run in its interpreter with its shipped files
+   * plan has no retracting join or Top-N over unbounded sources. The processors run in the
+   * Python worker of the table's environment ({@link org.pyflink_table.bridge.table.TableContext#workerTemplate}).
    */
-  public static Dataset<Row> of(JTable table, Object template) {
+  public static Dataset<Row> of(JTable table) {
     LogicalPlan plan = table.df.queryExecution().analyzed();
     if (retractingNode(plan) == null) return null;
-    return changes(table, template);
+    return changes(table);
   }
 
   /**
    * {@link #of} for any updating or retracting plan over unbounded sources (an updating aggregation
    * becomes a processor emitting its changes per input row), for sinks that take changelogs.
    */
-  static Dataset<Row> changes(JTable table, Object template) {
+  public static Dataset<Row> changes(JTable table) {
     LogicalPlan plan = table.df.queryExecution().analyzed();
     SparkSession spark = (SparkSession) table.env.spark;
     Set<ExprId> needed = new HashSet<>();
     for (Attribute a : ScalaInterop.list(plan.output())) needed.add(a.exprId());
-    Context context = new Context(spark, ((UserDefinedPythonFunction) template).func(), needed);
+    Context context = new Context(table.env, needed);
     LogicalPlan rewritten = rewrite(plan, context);
     Dataset<Row> out = org.apache.spark.sql.classic.Dataset.ofRows(spark, rewritten);
     return Jobs.streamOf(spark, out, false);
@@ -104,27 +109,54 @@ public final class RetractingStreams {
 
   /** Flink's name of the first retracting join or Top-N over unbounded sources in the plan, or null. */
   public static String retractingNode(LogicalPlan p) {
-    if (p instanceof Join && isOuterStreamJoin((Join) p)) return joinName((Join) p);
-    if (isAggregationOfUpdates(p)) return Changelog.updatingNode(p);
-    if (p instanceof Window && p.isStreaming() && rowNumber((Window) p) != null) return "Rank(" + p.simpleString(50) + ")";
+    return retractingNode(p, false);
+  }
+
+  /**
+   * As {@link #retractingNode(LogicalPlan)}; with {@code bounded}, over bounded inputs too: a
+   * streaming-mode environment plans them with the same operators, whose deletes an append-only
+   * sink refuses (measured on PyFlink 2.3).
+   */
+  public static String retractingNode(LogicalPlan p, boolean bounded) {
+    if (p instanceof Join && (isOuterStreamJoin((Join) p, bounded) || isJoinOfUpdates((Join) p))) {
+      return joinName((Join) p);
+    }
+    if (isAggregationOfUpdates(p, bounded)) return Changelog.updatingNode(p);
+    if (p instanceof Window && (bounded || p.isStreaming()) && rowNumber((Window) p) != null) {
+      return "Rank(" + p.simpleString(50) + ")";
+    }
     for (LogicalPlan c : ScalaInterop.list(p.children())) {
-      String found = retractingNode(c);
+      String found = retractingNode(c, bounded);
       if (found != null) return found;
     }
     return null;
   }
 
-  /** An unbounded aggregation of an updating stream (it retracts what it emitted before). */
-  private static boolean isAggregationOfUpdates(LogicalPlan p) {
-    if (!(p instanceof Aggregate) || !p.isStreaming() || Changelog.isWindowed((Aggregate) p)) return false;
-    LogicalPlan child = ((Aggregate) p).child();
-    return Changelog.updatingNode(child) != null || retractingNode(child) != null;
+  /**
+   * An aggregation of an updating stream (it retracts what it emitted before): SQL's and built-in
+   * ones are Spark Aggregates, the Table API's of Python functions a packed aggregation.
+   */
+  private static boolean isAggregationOfUpdates(LogicalPlan p, boolean bounded) {
+    if (!(bounded || p.isStreaming())) return false;
+    PackedAggregation.Aggregation packed = PackedAggregation.aggregationOf(p);
+    LogicalPlan child = packed != null ? packed.df().queryExecution().analyzed()
+        : p instanceof Aggregate && !Changelog.isWindowed((Aggregate) p) ? ((Aggregate) p).child() : null;
+    return child != null && (Changelog.updatingNode(child) != null || retractingNode(child, bounded) != null);
   }
 
-  private static boolean isOuterStreamJoin(Join j) {
+  /** A regular join of two streams of which one is updating (an inner join of insert-only streams stays Spark's). */
+  private static boolean isJoinOfUpdates(Join j) {
+    if (!j.left().isStreaming() || !j.right().isStreaming()) return false;
+    for (LogicalPlan side : List.of(j.left(), j.right())) {
+      if (Changelog.updatingNode(side) != null || retractingNode(side) != null) return true;
+    }
+    return false;
+  }
+
+  private static boolean isOuterStreamJoin(Join j, boolean bounded) {
     JoinType t = j.joinType();
     boolean outer = t == LeftOuter$.MODULE$ || t == RightOuter$.MODULE$ || t == FullOuter$.MODULE$;
-    return outer && j.left().isStreaming() && j.right().isStreaming();
+    return outer && (bounded || j.left().isStreaming() && j.right().isStreaming());
   }
 
   private static String joinName(Join j) {
@@ -137,35 +169,38 @@ public final class RetractingStreams {
   }
 
   private static final class Context {
+    final TableContext env;
     final SparkSession spark;
-    final SimplePythonFunction template;
     /** Attributes the result depends on (decides whether the Top-N emits its row number). */
     final Set<ExprId> needed;
     /** The Top-N being rewritten: its row number's id and N. */
     ExprId rankId;
     long limit;
 
-    Context(SparkSession spark, Object template, Set<ExprId> needed) {
-      this.spark = spark;
-      this.template = (SimplePythonFunction) template;
+    Context(TableContext env, Set<ExprId> needed) {
+      this.env = env;
+      this.spark = (SparkSession) env.spark;
       this.needed = needed;
     }
   }
 
   /** {@code p} with OP appended to its output, the retracting nodes replaced by processors. */
   private static LogicalPlan rewrite(LogicalPlan p, Context cx) {
-    String python = PackedAggregation.updatingNode(p);
-    if (python != null) throw unsupported("the Python aggregation " + python + " in a chain of updating operators");
+    PackedAggregation.Aggregation packed = PackedAggregation.aggregationOf(p);
+    if (packed != null) {
+      // The Table API's aggregation of Python functions, over its input's changes.
+      return RetractingAggregates.unboundedPython(cx.env, p, packed, rewrite(packed.df().queryExecution().analyzed(), cx));
+    }
     if (p instanceof Aggregate && !Changelog.isWindowed((Aggregate) p)) {
       // An aggregation of updates, and the updating aggregations below it, emit their changes as data.
-      return RetractingAggregates.unbounded(cx.spark, (Aggregate) p, rewrite(((Aggregate) p).child(), cx));
+      return RetractingAggregates.unbounded(cx.env, (Aggregate) p, rewrite(((Aggregate) p).child(), cx));
     }
     if (retractingNode(p) == null && Changelog.updatingNode(p) == null) {
       List<NamedExpression> items = new ArrayList<>(ScalaInterop.list(p.output()));
       items.add(Changelog.alias(Literal.create("+I", DataTypes.StringType), Changelog.OP));
       return new Project(ScalaInterop.seq(items), p);
     }
-    if (p instanceof Join && isOuterStreamJoin((Join) p)) return join((Join) p, cx);
+    if (p instanceof Join && (isOuterStreamJoin((Join) p, false) || isJoinOfUpdates((Join) p))) return join((Join) p, cx);
     if (p instanceof Window && cx.rankId != null && rowNumber((Window) p) != null
         && rowNumber((Window) p).exprId().equals(cx.rankId)) {
       return topN((Window) p, cx);
@@ -270,11 +305,14 @@ public final class RetractingStreams {
 
   private static LogicalPlan topN(Window w, Context cx) {
     LogicalPlan child = w.child();
-    String updating = Changelog.updatingNode(child);
-    if (updating != null) throw unsupported("a Top-N of the updating " + updating);
-    if (retractingNode(child) != null) throw unsupported("a Top-N of the " + retractingNode(child));
+    // An updating input (an aggregation, a join of changes) brings its changes, each with its kind.
+    boolean changelog = Changelog.updatingNode(child) != null || retractingNode(child) != null;
+    List<Attribute> uniqueKey = changelog ? upsertKey(w) : null;
     boolean withRowNumber = cx.needed.contains(cx.rankId);
-    Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(cx.spark, child);
+    long limit = cx.limit;
+    cx.rankId = null;
+    LogicalPlan input = changelog ? rewrite(child, cx) : child;
+    Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(cx.spark, input);
     List<Column> cols = new ArrayList<>();
     List<Expression> partition = ScalaInterop.list(w.partitionSpec());
     if (partition.isEmpty()) cols.add(functions.lit(0).as("k0"));
@@ -288,29 +326,94 @@ public final class RetractingStreams {
       order.add(List.of(s.direction() == Ascending$.MODULE$, s.nullOrdering() == NullsFirst$.MODULE$));
     }
     List<Attribute> attrs = ScalaInterop.list(child.output());
+    if (uniqueKey != null) cols.add(asJson(uniqueKey).as("unique"));
     cols.add(asJson(attrs).as("row"));
+    if (changelog) cols.add(Jobs.column(op(input)).as("op"));
     StructType output = new StructType().add("row", DataTypes.StringType, true).add("rn", DataTypes.LongType, true)
         .add("op", DataTypes.StringType, true);
-    String layout = PythonCommand.json(Map.of("keys", keyCount, "order", order, "limit", cx.limit,
-        "row_number", withRowNumber, "output", output.json()));
+    String layout = PythonCommand.json(Map.of("keys", keyCount, "order", order, "limit", limit,
+        "row_number", withRowNumber, "input", uniqueKey != null ? "upsert" : changelog ? "retract" : "append",
+        "output", output.json()));
     Dataset<Row> changes = process(in.select(cols.toArray(new Column[0])), keyCount, Protocol.STREAM_TOP_N_FUNCTION,
         layout, output, cx);
     List<Column> values = fromJson(changes.col("row"), attrs);
     values.add(changes.col("rn"));
     values.add(changes.col("op"));
-    cx.rankId = null;
     return asOutputOf(changes, values, w);
+  }
+
+  /**
+   * The unique key (the columns of the aggregation's group keys) when Flink plans this Top-N of an
+   * updating input with its UpdatableTopNFunction rather than its RetractableTopNFunction, or null:
+   * the input is an aggregation of insert-only rows whose group keys are among the Top-N's input
+   * columns and include its partition keys, and every sort key only moves up (COUNT or MAX
+   * descending, MIN ascending, a group key), so the aggregation's new rows are enough.
+   */
+  private static List<Attribute> upsertKey(Window w) {
+    Aggregate source = null;
+    List<SortOrder> sorts = ScalaInterop.list(w.orderSpec());
+    if (sorts.isEmpty()) return null;
+    for (SortOrder s : sorts) {
+      Object[] found = s.child() instanceof Attribute ? origin(w.child(), ((Attribute) s.child()).exprId()) : null;
+      if (found == null || (source != null && source != found[0])) return null;
+      source = (Aggregate) found[0];
+      Expression value = (Expression) found[1];
+      boolean ascending = s.direction() == Ascending$.MODULE$;
+      boolean grows = false;
+      if (value instanceof AggregateExpression) {
+        AggregateFunction f = ((AggregateExpression) value).aggregateFunction();
+        grows = f instanceof Count || f instanceof Max ? !ascending : f instanceof Min && ascending;
+      }
+      if (!grows && !isGroupKey(source, value)) return null;
+    }
+    LogicalPlan input = source.child();
+    if (Changelog.updatingNode(input) != null || retractingNode(input) != null) return null;
+    for (Expression e : ScalaInterop.list(w.partitionSpec())) {
+      Object[] found = e instanceof Attribute ? origin(w.child(), ((Attribute) e).exprId()) : null;
+      if (found == null || found[0] != source || !isGroupKey(source, (Expression) found[1])) return null;
+    }
+    // The group keys among the Top-N's input columns (Flink's unique key of that input).
+    if (source.groupingExpressions().isEmpty()) return null;
+    List<Attribute> key = new ArrayList<>();
+    for (Expression g : ScalaInterop.list(source.groupingExpressions())) {
+      Attribute column = null;
+      for (Attribute a : ScalaInterop.list(w.child().output())) {
+        Object[] found = origin(w.child(), a.exprId());
+        if (found != null && found[0] == source && g.semanticEquals((Expression) found[1])) column = a;
+      }
+      if (column == null) return null;
+      key.add(column);
+    }
+    return key;
+  }
+
+  /** [the unbounded aggregation, the expression] defining attribute {@code id} of {@code p}, or null. */
+  private static Object[] origin(LogicalPlan p, ExprId id) {
+    if (p instanceof Project) {
+      for (NamedExpression e : ScalaInterop.list(((Project) p).projectList())) {
+        if (!e.exprId().equals(id)) continue;
+        Expression value = e instanceof Alias ? ((Alias) e).child() : (Expression) (Object) e;
+        return value instanceof Attribute ? origin(p.children().head(), ((Attribute) value).exprId()) : null;
+      }
+      return null;
+    }
+    if (p instanceof Filter || p instanceof SubqueryAlias || p instanceof View) return origin(p.children().head(), id);
+    if (p instanceof Aggregate && !Changelog.isWindowed((Aggregate) p)) {
+      for (NamedExpression e : ScalaInterop.list(((Aggregate) p).aggregateExpressions())) {
+        if (e.exprId().equals(id)) return new Object[] {p, e instanceof Alias ? ((Alias) e).child() : e};
+      }
+    }
+    return null;
+  }
+
+  private static boolean isGroupKey(Aggregate a, Expression e) {
+    for (Expression g : ScalaInterop.list(a.groupingExpressions())) if (g.semanticEquals(e)) return true;
+    return false;
   }
 
   // --- joins ----------------------------------------------------------------------------------
 
   private static LogicalPlan join(Join j, Context cx) {
-    for (LogicalPlan side : List.of(j.left(), j.right())) {
-      String updating = Changelog.updatingNode(side);
-      if (updating != null) throw unsupported("a regular join of the updating " + updating);
-      String retracting = retractingNode(side);
-      if (retracting != null) throw unsupported("a regular join of the " + retracting);
-    }
     Set<ExprId> leftIds = ids(j.left());
     Set<ExprId> rightIds = ids(j.right());
     List<Expression> leftKeys = new ArrayList<>();
@@ -336,8 +439,8 @@ public final class RetractingStreams {
       }
     }
     if (leftKeys.isEmpty()) {
-      throw unsupported("a regular outer join without an equality condition between its inputs (" + joinName(j)
-          + ") over unbounded sources");
+      throw unsupported("a regular " + (isOuterStreamJoin(j, false) ? "outer " : "") + "join without an equality condition "
+          + "between its inputs (" + joinName(j) + ") over unbounded sources");
     }
     JoinType t = j.joinType();
     List<Attribute> left = ScalaInterop.list(j.left().output());
@@ -345,14 +448,18 @@ public final class RetractingStreams {
     // The rest of the condition decides, per pair of rows with equal keys, whether they match.
     List<Object> conditions = new ArrayList<>();
     for (Expression r : residual) conditions.add(JoinResidual.tree(r, left, right));
-    Dataset<Row> l = side(cx, j.left(), leftKeys, 0, left, right);
-    Dataset<Row> r = side(cx, j.right(), rightKeys, 1, left, right);
+    // Each input's changes (an insert-only input's rows as +I), each row with its kind; the rows
+    // cross whole, so a Top-N below keeps its row number.
+    cx.needed.addAll(leftIds);
+    cx.needed.addAll(rightIds);
+    Dataset<Row> l = side(cx, rewrite(j.left(), cx), leftKeys, 0, left, right);
+    Dataset<Row> r = side(cx, rewrite(j.right(), cx), rightKeys, 1, left, right);
     StructType output = new StructType().add("l", DataTypes.StringType, true).add("r", DataTypes.StringType, true)
         .add("op", DataTypes.StringType, true);
     String layout = PythonCommand.json(Map.of("keys", leftKeys.size(),
         "left_outer", t == LeftOuter$.MODULE$ || t == FullOuter$.MODULE$,
         "right_outer", t == RightOuter$.MODULE$ || t == FullOuter$.MODULE$, "output", output.json(),
-        "residual", conditions));
+        "residual", conditions, Protocol.LAYOUT_STATE_TTL_MS, StateTtl.ms(cx.spark)));
     Dataset<Row> changes = process(l.unionAll(r), leftKeys.size(), Protocol.STREAM_JOIN_FUNCTION, layout, output, cx);
     List<Column> values = fromJson(changes.col("l"), left);
     values.addAll(fromJson(changes.col("r"), right));
@@ -374,14 +481,15 @@ public final class RetractingStreams {
     return new Project(ScalaInterop.seq(restored), selected);
   }
 
-  /** One input's rows as the processor's: keys, side, the row as JSON. */
-  private static Dataset<Row> side(Context cx, LogicalPlan plan, List<Expression> keys, int side, List<Attribute> left,
-      List<Attribute> right) {
-    Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(cx.spark, plan);
+  /** One input's changes ({@code changes}, OP last) as the processor's: keys, side, the row as JSON, the kind. */
+  private static Dataset<Row> side(Context cx, LogicalPlan changes, List<Expression> keys, int side,
+      List<Attribute> left, List<Attribute> right) {
+    Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(cx.spark, changes);
     List<Column> cols = new ArrayList<>();
     for (int i = 0; i < keys.size(); i++) cols.add(Jobs.column(keys.get(i)).as("k" + i));
     cols.add(functions.lit(side).as("side"));
     cols.add(asJson(side == 0 ? left : right).as("row"));
+    cols.add(Jobs.column(op(changes)).as("op"));
     return in.select(cols.toArray(new Column[0]));
   }
 
@@ -425,7 +533,7 @@ public final class RetractingStreams {
       Context cx) {
     // transformWithStateInPandas keeps its state in RocksDB only; users should not have to know.
     rows.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
-    SimplePythonFunction t = cx.template;
+    SimplePythonFunction t = RetractingAggregates.worker(cx.env);
     SimplePythonFunction runner = new SimplePythonFunction(
         PythonCommand.command(Protocol.STREAM_CHANGELOG_MODULE, function, layout),
         t.envVars(), t.pythonIncludes(), t.pythonExec(), t.pythonVer(), t.broadcastVars(), t.accumulator());
@@ -437,7 +545,8 @@ public final class RetractingStreams {
     for (int i = 0; i < keys; i++) keyCols[i] = rows.col("k" + i);
     RelationalGroupedDataset grouped =
         (RelationalGroupedDataset) rows.groupBy(keyCols);
-    return grouped.transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append", "None", null, "");
+    return grouped.transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append",
+        StateTtl.timeMode(cx.spark), null, "");
   }
 
   /** {@code value} under {@code like}'s name, id and metadata. */

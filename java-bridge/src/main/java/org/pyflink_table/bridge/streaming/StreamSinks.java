@@ -149,15 +149,20 @@ public final class StreamSinks {
       throw new TableException("Table sink '" + sink + "' doesn't support consuming update " + (retracting != null
           ? "and delete " : "") + "changes which is produced by node " + node);
     }
-    return RetractingStreams.changes(new JTable(env, rows), RetractingAggregates.template());
+    return RetractingStreams.changes(new JTable(env, rows));
   }
 
-  /** Flink's refusal of updates by a sink that only appends. */
+  /**
+   * Flink's refusal of updates by a sink that only appends (the rows of a bounded input in streaming
+   * mode): it names deletes too when the node emits them (outer joins, Top-N, aggregations of updates).
+   */
   public static void checkAppendOnly(String sink, Dataset<Row> rows) {
-    String node = Changelog.updatingNode(rows.queryExecution().analyzed());
+    LogicalPlan plan = rows.queryExecution().analyzed();
+    String retracting = RetractingStreams.retractingNode(plan, true);
+    String node = retracting != null ? retracting : Changelog.updatingNode(plan);
     if (node != null) {
-      throw new TableException("Table sink '" + sink + "' doesn't support consuming update changes which is produced by node "
-          + node);
+      throw new TableException("Table sink '" + sink + "' doesn't support consuming update " + (retracting != null
+          ? "and delete " : "") + "changes which is produced by node " + node);
     }
   }
 

@@ -31,11 +31,12 @@ import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 public final class RowBasedOperations {
   private RowBasedOperations() {}
 
-  private static final String RESULT = "__pft_row_result";
+  /** The column holding a row-based aggregate's result before {@link #expand} spreads it. */
+  public static final String RESULT = "__pft_row_result";
 
   /** An optionally aliased call: {@code f(a)} or {@code f(a).alias('x', 'y')}. */
-  private record Aliased(Expr call, List<String> names) {
-    static Aliased of(Expr e) {
+  public record Aliased(Expr call, List<String> names) {
+    public static Aliased of(Expr e) {
       if (e instanceof Expr.Call c && FunctionCatalog.normalize(c.name).equals("as")) {
         return new Aliased(c.arg(0), ExprCompiler.aliasNames(c));
       }
@@ -96,9 +97,7 @@ public final class RowBasedOperations {
     String op = flat ? "flat_aggregate" : "aggregate";
     Aliased a = Aliased.of(e);
     PythonAggregateFunction python = PythonAggregateSelect.pythonAggregate(a.call, scope);
-    if (flat && (python == null || !python.isTableAggregate())) {
-      throw new ValidationException("flat_aggregate expects a table aggregate function call (udtaf), got " + a.call + ".");
-    }
+    checkFlat(a, python, flat);
     if (python != null && (python.isPackedOnly() || PackedAggregation.enabled(df, keyCols))) {
       List<Column> args = ExprCompiler.compileAll(((Expr.Call) a.call).args, scope);
       Dataset<Row> agg = PackedAggregation.aggregate(df, keyCols, keyNames, List.of(python), List.of(args), List.of(RESULT));
@@ -120,11 +119,18 @@ public final class RowBasedOperations {
     return input.copyWith(expand(agg, keyOut, a.names, op));
   }
 
+  /** Refuses {@code flat_aggregate} ({@code flat}) of anything but a table aggregate function call. */
+  public static void checkFlat(Aliased a, PythonAggregateFunction python, boolean flat) {
+    if (flat && (python == null || !python.isTableAggregate())) {
+      throw new ValidationException("flat_aggregate expects a table aggregate function call (udtaf), got " + a.call + ".");
+    }
+  }
+
   /**
    * {@code prefix} followed by the result column {@link #RESULT} of {@code d}: a struct spreads
    * into its fields (named by {@code aliases}, else by the ROW type), anything else is one column.
    */
-  private static Dataset<Row> expand(Dataset<Row> d, List<Column> prefix, List<String> aliases, String op) {
+  public static Dataset<Row> expand(Dataset<Row> d, List<Column> prefix, List<String> aliases, String op) {
     StructField result = d.schema().apply(RESULT);
     DataType t = result.dataType();
     List<Column> out = new ArrayList<>(prefix);

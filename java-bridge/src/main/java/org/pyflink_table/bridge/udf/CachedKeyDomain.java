@@ -1,6 +1,10 @@
 package org.pyflink_table.bridge.udf;
 
+import java.util.HashMap;
+import java.util.Map;
+import java.util.WeakHashMap;
 import org.apache.spark.api.java.function.Function;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Alias;
@@ -25,10 +29,20 @@ import org.pyflink_table.bridge.expressions.ScalaInterop;
  * The number of values an integral key can take when it is a column of an input Spark has already
  * cached: Spark's in-memory cache records each column's lower and upper bound and null count per
  * cached batch, so {@code max - min + 1} (plus one for NULL) bounds the key's distinct values
- * without decoding any data. Reading the bounds is one small job over the cached batches' statistics.
+ * without decoding any data. Reading the bounds is one small job over the cached batches' statistics,
+ * once per cache and column.
  */
 final class CachedKeyDomain {
   private CachedKeyDomain() {}
+
+  /**
+   * The ranges already read, per cached batches' RDD (its identity: a cache rebuilt after
+   * unpersisting is a new RDD) and column: cached batches never change, so each column's range is
+   * read by one job per cache, not one per query. Weak keys: a dropped cache takes its entry along.
+   */
+  private static final Map<RDD<CachedBatch>, Map<Integer, long[]>> RANGES = new WeakHashMap<>();
+  /** The recorded range of a column whose batches are not of Spark's default form. */
+  private static final long[] UNKNOWN = new long[0];
 
   /** Statistics fields per column of a cached batch: lower bound, upper bound, null count, count, size. */
   private static final int STATS_PER_COLUMN = 5;
@@ -75,12 +89,24 @@ final class CachedKeyDomain {
       index++;
     }
     if (index == relation.output().size()) return Double.POSITIVE_INFINITY;
+    RDD<CachedBatch> batches = relation.cacheBuilder().cachedColumnBuffers();
+    Map<Integer, long[]> known;
+    synchronized (RANGES) {
+      known = RANGES.computeIfAbsent(batches, b -> new HashMap<>());
+    }
     long[] range;
-    try {
-      range = relation.cacheBuilder().cachedColumnBuffers().toJavaRDD()
-          .map(new Bounds(index * STATS_PER_COLUMN, type)).reduce(new Widest());
-    } catch (UnsupportedOperationException e) { // no cached batch at all
-      return 0;
+    synchronized (known) {
+      range = known.get(index);
+      if (range == null) {
+        try {
+          range = batches.toJavaRDD().map(new Bounds(index * STATS_PER_COLUMN, type)).reduce(new Widest());
+        } catch (UnsupportedOperationException e) { // no cached batch at all
+          range = new long[] {Long.MAX_VALUE, Long.MIN_VALUE, 0};
+        }
+        known.put(index, range == null ? UNKNOWN : range);
+      } else if (range == UNKNOWN) {
+        range = null;
+      }
     }
     if (range == null) return Double.POSITIVE_INFINITY;
     if (range[0] > range[1]) return range[2] > 0 ? 1 : 0; // no value: only NULLs, or nothing

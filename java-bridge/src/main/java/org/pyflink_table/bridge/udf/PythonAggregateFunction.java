@@ -57,21 +57,36 @@ public final class PythonAggregateFunction extends PythonFunction {
     // A table aggregate emits rows: a result that is not a ROW is the one field f0 of a row.
     this.resultSparkType = tableAggregate && !(result instanceof StructType)
         ? new StructType().add("f0", result, true) : result;
-    BY_SPARK_FUNCTION.put(function.func(), this);
+    EVALUATOR_BY_SPARK_FUNCTION.put(function.func(), packedEvaluator);
   }
 
-  /** Each function by the Python function of its Spark UDF, which SQL plans carry (PythonUDAF.func). */
-  private static final Map<Object, PythonAggregateFunction> BY_SPARK_FUNCTION =
+  /**
+   * Each function's pickled evaluator by the Python function of its Spark UDF, which SQL plans carry
+   * (PythonUDAF.func). Weak keys, and values that do not refer back to them (the evaluator's bytes,
+   * not this object, whose Spark UDF holds the key): an entry goes once no plan or registration
+   * holds the Spark function.
+   */
+  private static final Map<Object, byte[]> EVALUATOR_BY_SPARK_FUNCTION =
       Collections.synchronizedMap(new WeakHashMap<>());
 
-  /** The function whose Spark UDF runs {@code sparkFunction} (a PythonUDAF's func), or null. */
-  public static PythonAggregateFunction of(Object sparkFunction) {
-    return BY_SPARK_FUNCTION.get(sparkFunction);
+  /**
+   * The pickled worker-side evaluator and the Python environment of the function whose Spark UDF
+   * runs {@code sparkFunction} (a PythonUDAF's func), for operators outside this package; null for
+   * a function that is not one of ours.
+   */
+  public static Object[] evaluatorAndEnvironment(Object sparkFunction) {
+    byte[] evaluator = EVALUATOR_BY_SPARK_FUNCTION.get(sparkFunction);
+    return evaluator == null ? null : new Object[] {evaluator, sparkFunction};
   }
 
-  /** The pickled worker-side evaluator and the Python environment, for operators outside this package. */
+  /** This function's pickled worker-side evaluator and Python environment, for operators outside this package. */
   public Object[] evaluatorAndEnvironment() {
     return new Object[] {packedEvaluator, pythonFunction()};
+  }
+
+  /** How many Spark functions the lookup of {@link #evaluatorAndEnvironment(Object)} knows (for tests). */
+  static int known() {
+    return EVALUATOR_BY_SPARK_FUNCTION.size();
   }
 
   private PythonAggregateFunction(PythonAggregateFunction of, UserDefinedPythonFunction function, byte[] packedEvaluator) {

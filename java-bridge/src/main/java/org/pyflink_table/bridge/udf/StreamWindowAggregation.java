@@ -259,12 +259,19 @@ public final class StreamWindowAggregation {
         timeMode, null, "");
   }
 
+  /** The frame bound ({@code rows} or {@code rangeMs} of {@link #over}) of an UNBOUNDED PRECEDING window. */
+  public static final long UNBOUNDED = Long.MAX_VALUE;
+
   /**
-   * Bounded over windows over an unbounded stream, ordered by the rowtime {@code time}: each row
+   * Over windows over an unbounded stream, ordered by the rowtime {@code time}: each row
    * is emitted, with its aggregates over the {@code rows} preceding rows ({@code rangeMs < 0}) or
    * the rows within {@code rangeMs} before it, once the watermark reaches its time, as Flink's
    * row-time over functions do; a row at or before its key's last emitted time is dropped
-   * (Flink's rule for late rows).
+   * (Flink's rule for late rows). With {@code rows} or {@code rangeMs} {@link #UNBOUNDED} the
+   * frame starts at the key's first row (UNBOUNDED PRECEDING): the processor keeps accumulators,
+   * and a row at or before the watermark is late (Flink's rule there). With {@code delayMs < 0}
+   * {@code time} is a processing-time attribute (UNBOUNDED PRECEDING only): each row is emitted
+   * on arrival with the aggregates of its key's rows so far.
    *
    * @param template a Spark {@code UserDefinedPythonFunction} of the session, whose interpreter and
    *     shipped files run the processor when there is no Python function ({@code calls} empty)
@@ -286,14 +293,20 @@ public final class StreamWindowAggregation {
     List<Map<String, Object>> others = new ArrayList<>();
     List<List<String>> arguments = projectArguments(projected, args, builtIns, others);
     // Whether a row is late depends on its key's last emitted time, which only the processor knows.
-    Dataset<Row> stored = watermarked(input, projected, time, delayMs, millis -> functions.lit(NEVER_LATE_MS));
+    // A processing-time window has no watermark: its rows are taken in arrival order.
+    boolean proctime = delayMs < 0;
+    Dataset<Row> stored = proctime ? input.select(projected.toArray(new Column[0]))
+        : watermarked(input, projected, time, delayMs, millis -> functions.lit(NEVER_LATE_MS));
 
     StructType output = new StructType();
     for (int i = 0; i < inputSchema.size(); i++) output = output.add("c" + i, inputSchema.fields()[i].dataType(), true);
     output = withResults(output, calls, builtIns);
-    String layout = layout(Protocol.STREAM_WINDOW_KIND_OVER, Map.of(Protocol.LAYOUT_PRECEDING_ROWS, rows,
-        Protocol.LAYOUT_PRECEDING_RANGE, rangeMs, Protocol.LAYOUT_PASSED, passed), arguments, others, stored, output);
-    Dataset<Row> fired = run(stored, constantKey ? 1 : keyCols.size(), output, layout, calls, "EventTime", template);
+    Map<String, Object> parameters = new HashMap<>(Map.of(Protocol.LAYOUT_PRECEDING_ROWS, rows,
+        Protocol.LAYOUT_PRECEDING_RANGE, rangeMs, Protocol.LAYOUT_PASSED, passed));
+    if (proctime) parameters.put(Protocol.LAYOUT_PROCTIME, true);
+    String layout = layout(Protocol.STREAM_WINDOW_KIND_OVER, parameters, arguments, others, stored, output);
+    Dataset<Row> fired = run(stored, constantKey ? 1 : keyCols.size(), output, layout, calls,
+        proctime ? "None" : "EventTime", template);
 
     List<Column> out = new ArrayList<>();
     for (int i = 0; i < inputSchema.size(); i++) {

@@ -1,18 +1,28 @@
 package org.pyflink_table.bridge.window;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.SqlText;
 
 /**
@@ -43,6 +53,44 @@ public final class SqlWindows {
   private static final Map<String, Long> MILLIS = Map.of(
       "DAY", 86_400_000L, "HOUR", 3_600_000L, "MINUTE", 60_000L, "SECOND", 1_000L, "MILLISECOND", 1L);
   private static final Pattern NAMED_ARG = Pattern.compile("(?is)^([A-Za-z_]\\w*)\\s*=>\\s*(.*)$");
+
+  // The columns a window table function's subquery computes its window_start/_end/_time from.
+  private static final String TVF_WINDOW = "__pft_w";
+  private static final String TVF_END = "__pft_e";
+
+  /**
+   * Refuses an aggregation over an unbounded source grouped by a window table function's columns.
+   * Flink fires each such window once, when the watermark passes its end, and drops late rows;
+   * Spark sees plain timestamp keys, an updating aggregation that does neither.
+   */
+  public static void refuseUnboundedTvfAggregation(LogicalPlan plan) {
+    refuseTvfAggregation(plan, new HashSet<>());
+  }
+
+  /** Walks bottom-up, collecting into {@code windowColumns} the ids of columns computed from a table function's window. */
+  private static void refuseTvfAggregation(LogicalPlan p, java.util.Set<ExprId> windowColumns) {
+    for (LogicalPlan c : ScalaInterop.list(p.children())) refuseTvfAggregation(c, windowColumns);
+    if (p instanceof Project) {
+      for (NamedExpression e : ScalaInterop.list(((Project) p).projectList())) {
+        if (!(e instanceof Alias)) continue;
+        for (Attribute r : ScalaInterop.list(((Alias) e).references().toSeq())) {
+          if (r.name().startsWith(TVF_WINDOW) || r.name().startsWith(TVF_END) || windowColumns.contains(r.exprId())) {
+            windowColumns.add(e.exprId());
+          }
+        }
+      }
+    }
+    if (p instanceof Aggregate && p.isStreaming()) {
+      for (Expression g : ScalaInterop.list(((Aggregate) p).groupingExpressions())) {
+        if (g instanceof Attribute && windowColumns.contains(((Attribute) g).exprId())) {
+          throw TableException.unsupported("an aggregation grouped by a window table function's window_start/"
+              + "window_end over an unbounded source in streaming mode (Flink fires each window once, when the "
+              + "watermark passes it; here it would be updated per micro-batch, late rows included); use GROUP BY "
+              + "TUMBLE(...)/HOP(...)/SESSION(...) or the Table API's window, which fire as Flink's");
+        }
+      }
+    }
+  }
 
   /** The statement with Flink's windowing rewritten; unchanged when it has none. */
   public static String rewrite(String sql, SparkSession spark) {
@@ -211,9 +259,9 @@ public final class SqlWindows {
       String timeColumn = d.group(1).strip();
       boolean ltz = isLocalZoned(table, timeColumn);
       String time = "CAST(" + timeColumn + " AS TIMESTAMP_NTZ)";
-      String w = "__pft_w" + tvfCount;
+      String w = TVF_WINDOW + tvfCount;
       String k = "__pft_k" + tvfCount;
-      String e = "__pft_e" + tvfCount;
+      String e = TVF_END + tvfCount;
       tvfCount++;
       String windowTime = "(" + e + " - INTERVAL '0.001' SECOND)";
       if (ltz) windowTime = "CAST(" + windowTime + " AS TIMESTAMP_LTZ)";

@@ -16,14 +16,16 @@ import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.PythonAggregateSelect;
+import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.udf.StreamWindowAggregation;
 
 /**
  * An over-window select over an unbounded stream. Spark has no streaming over windows
- * ({@code NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING}): a bounded (ROWS or RANGE PRECEDING) window
- * ordered by the rowtime runs on {@link StreamWindowAggregation#over}, which computes its Python
- * and built-in aggregates alike; PyFlink's refusals get PyFlink's message; the rest is refused by
+ * ({@code NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING}): a ROWS or RANGE PRECEDING window ordered by
+ * the rowtime, and an UNBOUNDED PRECEDING one ordered by the rowtime or a processing-time
+ * attribute, run on {@link StreamWindowAggregation#over}, which computes their Python and built-in
+ * aggregates alike; PyFlink's refusals get PyFlink's message; the rest is refused by
  * name before the job starts.
  */
 final class StreamOverSelect {
@@ -57,8 +59,11 @@ final class StreamOverSelect {
     if (window == null) return null; // the compiler names the undefined alias
     WindowInterval[] bounds = window.bounds();
     WindowInterval lower = bounds[0];
-    boolean rowsFrame = lower.kind == WindowInterval.Kind.ROWS;
-    if (!rowsFrame && lower.kind != WindowInterval.Kind.TIME) throw refused("an UNBOUNDED PRECEDING window");
+    boolean unbounded = lower.isUnbounded();
+    boolean rowsFrame = lower.kind == WindowInterval.Kind.ROWS || lower.kind == WindowInterval.Kind.UNBOUNDED_ROW;
+    if (!rowsFrame && !unbounded && lower.kind != WindowInterval.Kind.TIME) {
+      throw refused("a window starting at " + window.preceding);
+    }
     if (bounds[1].kind != WindowInterval.Kind.CURRENT_ROW && bounds[1].kind != WindowInterval.Kind.CURRENT_RANGE) {
       throw refused("a window with FOLLOWING rows");
     }
@@ -66,10 +71,16 @@ final class StreamOverSelect {
     if (!(window.orderBy instanceof Expr.FieldRef)) throw refused("a window ordered by " + window.orderBy);
     String timeField = ((Expr.FieldRef) window.orderBy).name;
     StructField time = table.df.schema().apply(timeField);
-    if (!time.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
+    boolean proctime = time.metadata().contains(TimeAttributes.PROCTIME);
+    if (proctime && !unbounded) {
+      throw refused("a bounded window ordered by the processing-time attribute " + timeField);
+    }
+    if (!proctime && !time.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
       throw refused("a window ordered by " + timeField + ", which is not a rowtime attribute with a watermark");
     }
-    long delayMs = time.metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
+    long delayMs = proctime ? -1 : time.metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
+    long frameRows = unbounded && rowsFrame ? StreamWindowAggregation.UNBOUNDED : rowsFrame ? lower.value : -1;
+    long frameRange = unbounded && !rowsFrame ? StreamWindowAggregation.UNBOUNDED : rowsFrame ? -1 : lower.value;
 
     Scope tableScope = table.scope();
     Map<String, Expr> replacements = new HashMap<>();
@@ -77,9 +88,10 @@ final class StreamOverSelect {
     List<StreamWindowAggregation.BuiltIn> others = StreamWindowSelect.builtIns(builtIns, table, tableScope,
         replacements);
     List<Column> keys = ExprCompiler.compileAll(ExprCompiler.expand(window.partitionBy, tableScope), tableScope);
+    StateTtl.refuse(table.env.spark, "an over window over an unbounded source (its processor keeps rows without a TTL)");
     Dataset<Row> rows = StreamWindowAggregation.over(table.df, table.df.col(Scope.quote(timeField)), delayMs,
-        rowsFrame ? lower.value : -1, rowsFrame ? -1 : lower.value, keys, run.functions(), run.args(),
-        run.resultNames(), others, table.env.workerTemplate());
+        frameRows, frameRange, keys, run.functions(), run.args(), run.resultNames(), others,
+        table.env.workerTemplate());
 
     Scope fired = new Scope(rows, scope.functions);
     List<String> names = ExprCompiler.outputNames(expanded, scope);
@@ -93,7 +105,8 @@ final class StreamOverSelect {
 
   private static TableException refused(String what) {
     return TableException.unsupported("over windows over an unbounded source in streaming mode with " + what
-        + " (supported: ROWS or RANGE PRECEDING ordered by the rowtime)");
+        + " (supported: ROWS or RANGE PRECEDING ordered by the rowtime, UNBOUNDED_ROW or UNBOUNDED_RANGE ordered by "
+        + "the rowtime or a processing-time attribute)");
   }
 
   private static void collectOvers(Expr e, Map<String, Expr.Call> overs) {

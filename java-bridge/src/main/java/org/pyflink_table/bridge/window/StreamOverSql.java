@@ -35,6 +35,7 @@ import org.apache.spark.unsafe.types.CalendarInterval;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.UserFunction;
+import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.udf.StreamWindowAggregation;
@@ -43,8 +44,9 @@ import org.pyflink_table.bridge.udf.StreamWindowAggregation;
  * SQL {@code OVER} windows over an unbounded stream. Spark has no streaming over windows
  * ({@code NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING}): the analyzed plan's aggregate {@code Window}
  * node is replaced by the over processor the Table API's over windows run on
- * ({@link StreamWindowAggregation#over}: ROWS or RANGE PRECEDING ordered by the rowtime, built-in
- * and Python aggregates), under the node's own output attributes so the plan above still resolves.
+ * ({@link StreamWindowAggregation#over}: ROWS or RANGE PRECEDING ordered by the rowtime, UNBOUNDED
+ * PRECEDING ordered by the rowtime or a processing-time attribute, built-in and Python aggregates),
+ * under the node's own output attributes so the plan above still resolves.
  * The Window nodes Spark stacks for one window (Python aggregates apart from built-ins) become one.
  * The shapes Flink refuses get Flink's messages; the others we cannot run are refused by name.
  */
@@ -117,13 +119,19 @@ public final class StreamOverSql {
       throw new TableException("The window can only be ordered in ASCENDING mode.");
     }
     Expression time = order.get(0).child();
-    if (!(time instanceof Attribute) || !((Attribute) time).metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
+    boolean unbounded = frame.lower() == UnboundedPreceding$.MODULE$;
+    boolean proctime = time instanceof Attribute && ((Attribute) time).metadata().contains(TimeAttributes.PROCTIME);
+    if (!(time instanceof Attribute) || !proctime
+        && !((Attribute) time).metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
+      // PyFlink 2.3 runs this one (an updating result); only bounded windows get its refusal.
+      if (unbounded) throw refused("an UNBOUNDED PRECEDING window ordered by the non-time column " + time.sql());
       throw new TableException("Non-time attribute sort is not supported for bounded OVER window.");
     }
     if (frame.upper() != CurrentRow$.MODULE$) {
       throw new TableException("OVER RANGE FOLLOWING windows are not supported yet.");
     }
-    long delayMs = ((Attribute) time).metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
+    if (proctime && !unbounded) throw refused("a bounded window ordered by the processing-time attribute " + time.sql());
+    long delayMs = proctime ? -1 : ((Attribute) time).metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
 
     LogicalPlan child = w.child();
     Dataset<Row> input = org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, child);
@@ -160,11 +168,11 @@ public final class StreamOverSql {
           f.dataType(), name));
       columnOf.add(name);
     }
-    if (frame.lower() == UnboundedPreceding$.MODULE$) throw refused("an UNBOUNDED PRECEDING window");
     boolean rowsFrame = frame.frameType() == RowFrame$.MODULE$;
-    long lower = lowerBound(frame.lower(), rowsFrame);
+    long lower = unbounded ? StreamWindowAggregation.UNBOUNDED : lowerBound(frame.lower(), rowsFrame);
     List<Column> keys = new ArrayList<>();
     for (Expression k : ScalaInterop.list(w.partitionSpec())) keys.add(column(k));
+    StateTtl.refuse(env.spark, "an over window over an unbounded source (its processor keeps rows without a TTL)");
     Dataset<Row> fired = StreamWindowAggregation.over(input, column(time), delayMs, rowsFrame ? lower : -1,
         rowsFrame ? -1 : lower, keys, calls, args, resultNames, builtIns, env.workerTemplate());
 
@@ -221,7 +229,8 @@ public final class StreamOverSql {
 
   private static TableException refused(String what) {
     return TableException.unsupported("SQL over windows over an unbounded source in streaming mode with " + what
-        + " (supported: ROWS or RANGE BETWEEN ... PRECEDING AND CURRENT ROW ordered by the rowtime, with SUM, "
+        + " (supported: ROWS or RANGE BETWEEN ... PRECEDING AND CURRENT ROW ordered by the rowtime or, UNBOUNDED "
+        + "PRECEDING, by a processing-time attribute, with SUM, "
         + "COUNT, MIN, MAX, AVG and Python aggregate functions)");
   }
 }

@@ -19,6 +19,7 @@ import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.PythonAggregateSelect;
+import org.pyflink_table.bridge.table.RowBasedOperations;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.udf.StreamWindowAggregation;
 
@@ -27,7 +28,8 @@ import org.pyflink_table.bridge.udf.StreamWindowAggregation;
  * (FLIP-137): the windows are computed by {@link StreamWindowAggregation} from the un-windowed
  * rows (a sliding window's row is stored once), then each item is computed over the fired
  * window's row, its aggregate calls read from the columns that hold them. A row-count window's
- * select always takes this path ({@link CountWindows}), built-in aggregates included.
+ * select always takes this path ({@link CountWindows}), built-in aggregates included, and so do the
+ * row-based {@code aggregate}/{@code flat_aggregate} of a Python function ({@link #rowBased}).
  */
 final class StreamWindowSelect {
   private StreamWindowSelect() {}
@@ -41,41 +43,14 @@ final class StreamWindowSelect {
     // Row-count windows always run on the processor, which counts the rows of each key.
     boolean counted = grouped.isCountWindow();
     if (calls.isEmpty() && !counted) return null;
-    GroupWindowSpec window = grouped.window;
-    JTable table = grouped.table;
-    String timeField = ((Expr.FieldRef) window.timeField).name;
-    StructField time = table.df.schema().apply(timeField);
-    if (!counted && !time.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
-      throw new TableException("A group window over an unbounded source needs a time attribute with a watermark: "
-          + "declare WATERMARK FOR <column> AS <column> - INTERVAL '...' SECOND on the source table and window on "
-          + "that column.");
-    }
     if (!counted) {
+      requireWatermark(grouped);
       Dataset<Row> collected = CollectedWindowSelect.select(grouped, expanded, windowScope, calls, builtIns);
       if (collected != null) return collected;
     }
-    long size = WindowInterval.parse(window.size, "Group window size").value;
-    // A session window's size is its gap; slide 0 tells the processor to merge sessions.
-    long slide = window.kind == GroupWindowSpec.Kind.SLIDE ? WindowInterval.parse(window.slide, "Sliding window slide").value
-        : window.kind == GroupWindowSpec.Kind.SESSION ? 0 : size;
-
-    Scope scope = table.scope();
-    List<Expr> keyExprs = ExprCompiler.expand(grouped.keys, scope);
+    Scope scope = grouped.table.scope();
     Map<String, Expr> replacements = new HashMap<>();
-    List<String> keyNames = PythonAggregateSelect.keyNames(keyExprs, replacements);
-    PythonAggregateSelect.Calls run = PythonAggregateSelect.calls(calls, scope, replacements);
-    List<PythonAggregateFunction> functions = run.functions();
-    List<List<Column>> args = run.args();
-    List<String> resultNames = run.resultNames();
-    List<StreamWindowAggregation.BuiltIn> others = builtIns(builtIns, table, scope, replacements,
-        counted ? "in a row-count group window" : "next to Python aggregate functions in one group or over window");
-    Column timeColumn = table.df.col(Scope.quote(timeField));
-    List<Column> keyCols = ExprCompiler.compileAll(keyExprs, scope);
-    Dataset<Row> rows = counted
-        ? StreamWindowAggregation.countWindows(table.df, timeColumn, size, slide, keyCols, keyNames, functions, args,
-            resultNames, others, table.env.workerTemplate())
-        : StreamWindowAggregation.aggregate(table.df, timeColumn, time.metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS),
-            size, slide, keyCols, keyNames, functions, args, resultNames, others, WindowGroupedJTable.WINDOW_COLUMN);
+    Dataset<Row> rows = fired(grouped, calls, builtIns, scope, replacements);
 
     Scope fired = new Scope(rows, scope.functions);
     fired.windowProperties.putAll(windowScope.windowProperties);
@@ -85,6 +60,73 @@ final class StreamWindowSelect {
       out.add(ExprCompiler.compile(PythonAggregateSelect.replace(expanded.get(i), replacements), fired).as(names.get(i)));
     }
     return rows.select(out.toArray(new Column[0]));
+  }
+
+  private static void requireWatermark(WindowGroupedJTable grouped) {
+    StructField time = grouped.table.df.schema().apply(((Expr.FieldRef) grouped.window.timeField).name);
+    if (!time.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
+      throw new TableException("A group window over an unbounded source needs a time attribute with a watermark: "
+          + "declare WATERMARK FOR <column> AS <column> - INTERVAL '...' SECOND on the source table and window on "
+          + "that column.");
+    }
+  }
+
+  /**
+   * The fired windows of {@code grouped}'s Python aggregate {@code calls} and {@code builtIns} from
+   * the window processor: for a time window the window struct ({@link WindowGroupedJTable#WINDOW_COLUMN}),
+   * then the keys, then one column per call and built-in (named in {@code replacements}).
+   */
+  private static Dataset<Row> fired(WindowGroupedJTable grouped, Map<String, Expr.Call> calls,
+      Map<String, Expr.Call> builtIns, Scope scope, Map<String, Expr> replacements) {
+    GroupWindowSpec window = grouped.window;
+    JTable table = grouped.table;
+    boolean counted = grouped.isCountWindow();
+    String timeField = ((Expr.FieldRef) window.timeField).name;
+    StructField time = table.df.schema().apply(timeField);
+    long size = WindowInterval.parse(window.size, "Group window size").value;
+    // A session window's size is its gap; slide 0 tells the processor to merge sessions.
+    long slide = window.kind == GroupWindowSpec.Kind.SLIDE ? WindowInterval.parse(window.slide, "Sliding window slide").value
+        : window.kind == GroupWindowSpec.Kind.SESSION ? 0 : size;
+
+    List<Expr> keyExprs = ExprCompiler.expand(grouped.keys, scope);
+    List<String> keyNames = PythonAggregateSelect.keyNames(keyExprs, replacements);
+    PythonAggregateSelect.Calls run = PythonAggregateSelect.calls(calls, scope, replacements);
+    List<PythonAggregateFunction> functions = run.functions();
+    List<List<Column>> args = run.args();
+    List<String> resultNames = run.resultNames();
+    List<StreamWindowAggregation.BuiltIn> others = builtIns(builtIns, table, scope, replacements,
+        counted ? "in a row-count group window" : "next to Python aggregate functions in one group or over window");
+    Column timeColumn = table.df.col(Scope.quote(timeField));
+    List<Column> keyCols = ExprCompiler.compileAll(keyExprs, scope);
+    return counted
+        ? StreamWindowAggregation.countWindows(table.df, timeColumn, size, slide, keyCols, keyNames, functions, args,
+            resultNames, others, table.env.workerTemplate())
+        : StreamWindowAggregation.aggregate(table.df, timeColumn, time.metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS),
+            size, slide, keyCols, keyNames, functions, args, resultNames, others, WindowGroupedJTable.WINDOW_COLUMN);
+  }
+
+  /**
+   * {@code window(w).group_by(w, keys).aggregate(f(...))} or {@code flat_aggregate(t(...))} over an
+   * unbounded stream with a Python aggregate (table aggregate) function: its windows fire on the
+   * window processor, as in a select; the result is the window column (time windows), the keys and
+   * the function's fields. Null when the call is not a Python function's.
+   */
+  static JTable rowBased(WindowGroupedJTable grouped, Expr e, boolean flat) {
+    RowBasedOperations.Aliased a = RowBasedOperations.Aliased.of(e);
+    Scope scope = grouped.table.scope();
+    PythonAggregateFunction python = PythonAggregateSelect.pythonAggregate(a.call(), scope);
+    RowBasedOperations.checkFlat(a, python, flat);
+    if (python == null) return null;
+    if (!grouped.isCountWindow()) requireWatermark(grouped);
+    Map<String, Expr.Call> calls = new LinkedHashMap<>();
+    calls.put(a.call().toString(), (Expr.Call) a.call());
+    Map<String, Expr> replacements = new HashMap<>();
+    Dataset<Row> rows = fired(grouped, calls, new LinkedHashMap<>(), scope, replacements);
+    String[] columns = rows.columns();
+    Dataset<Row> named = rows.withColumnRenamed(columns[columns.length - 1], RowBasedOperations.RESULT);
+    List<Column> kept = new ArrayList<>();
+    for (int i = 0; i < columns.length - 1; i++) kept.add(named.col(Scope.quote(columns[i])));
+    return grouped.table.copyWith(RowBasedOperations.expand(named, kept, a.names(), flat ? "flat_aggregate" : "aggregate"));
   }
 
   /** Built-in aggregates the window processor computes next to the Python ones (Flink's semantics). */

@@ -1,13 +1,18 @@
 package org.pyflink_table.bridge.window;
 
+import org.pyflink_table.bridge.connectors.Connectors;
+
 /**
  * Marks on the columns of a table that are event-time attributes. A source with a watermark
- * declaration (the streaming package's StreamSources) puts the mark on its rowtime column; windows
- * over streams read it, which is why it lives in this lower layer.
+ * declaration (the streaming package's StreamSources) puts the mark on its rowtime column, a
+ * connector table its mark on a {@code PROCTIME()} column; windows over streams read them.
  */
 public final class TimeAttributes {
   private TimeAttributes() {}
 
   /** Column metadata key: the watermark delay, in milliseconds, of an event-time attribute. */
   public static final String WATERMARK_DELAY_MS = "pyflink_table.watermarkDelayMs";
+
+  /** Column metadata key (true) of a processing-time attribute (a column declared {@code AS PROCTIME()}). */
+  public static final String PROCTIME = Connectors.PROCTIME_MARK;
 }

@@ -27,7 +27,27 @@ public final class SqlStatementTest {
     is("SHOW DATABASES", "SHOW_DATABASES []");
     is("SHOW CURRENT CATALOG", "SHOW_CURRENT_CATALOG []");
     is("SHOW CURRENT DATABASE", "SHOW_CURRENT_DATABASE []");
-    is("SHOW FUNCTIONS", "SHOW_OTHER []");
+    is("SHOW FUNCTIONS", "SHOW_FUNCTIONS [null]");
+    is("show user  functions;", "SHOW_FUNCTIONS [USER]");
+    is("SHOW MODULES", "SHOW_OTHER []");
+    is("CREATE TEMPORARY FUNCTION f AS 'm.add' LANGUAGE PYTHON",
+        "CREATE_FUNCTION [TEMPORARY , null, null, f, m.add, PYTHON]");
+    is("create temporary system function if not exists `f` as 'a.b.c' language python",
+        "CREATE_FUNCTION [temporary system , system , if not exists , `f`, a.b.c, python]");
+    is("CREATE FUNCTION cat.db.f AS 'com.x.F'", "CREATE_FUNCTION [null, null, null, cat.db.f, com.x.F, null]");
+    is("CREATE FUNCTION f AS 'it''s' LANGUAGE JAVA", "CREATE_FUNCTION [null, null, null, f, it''s, JAVA]");
+    is("DROP TEMPORARY SYSTEM FUNCTION IF EXISTS f", "DROP_FUNCTION [TEMPORARY SYSTEM , SYSTEM , IF EXISTS , f]");
+    is("DROP FUNCTION db.f", "DROP_FUNCTION [null, null, null, db.f]");
+    is("ALTER TEMPORARY FUNCTION IF EXISTS f AS 'm.g' LANGUAGE PYTHON",
+        "ALTER_FUNCTION [TEMPORARY , null, IF EXISTS , f, m.g, PYTHON]");
+    CHECKS.check("malformed function DDL", "SqlParserException", () -> {
+      try {
+        SqlStatement.classify("CREATE FUNCTION f AS 'm.g' USING JAR 'x.jar'");
+        return "classified";
+      } catch (org.pyflink_table.bridge.errors.SqlParserException e) {
+        return "SqlParserException";
+      }
+    });
     is("CREATE TABLE t (a INT) WITH ('connector' = 'datagen')", "CREATE_TABLE []");
     is("CREATE TEMPORARY TABLE t AS SELECT 1", "CREATE_TABLE []");
     is("CREATE VIEW v AS SELECT 1", "CREATE_VIEW [null, null, v, SELECT 1]");
@@ -54,6 +74,11 @@ public final class SqlStatementTest {
     jobs("CREATE TABLE t AS SELECT 1", true);
     jobs("SELECT 1", false);
     jobs("SHOW TABLES", false);
+    jobs("CREATE FUNCTION f AS 'm.g' LANGUAGE PYTHON", false);
+    python("CREATE FUNCTION f AS 'm.g' LANGUAGE PYTHON", true);
+    python("DROP TEMPORARY FUNCTION f", true);
+    python("ALTER FUNCTION f AS 'm.g' LANGUAGE PYTHON", true);
+    python("DROP TABLE f", false);
     lists("SHOW TABLES", true);
     lists("SHOW FUNCTIONS", true);
     lists("DESC t", true);
@@ -71,6 +96,11 @@ public final class SqlStatementTest {
 
   private static void jobs(String sql, boolean expected) {
     CHECKS.check("runsJob " + sql, String.valueOf(expected), () -> String.valueOf(SqlStatement.classify(sql).runsJob()));
+  }
+
+  private static void python(String sql, boolean expected) {
+    CHECKS.check("runsInPython " + sql, String.valueOf(expected),
+        () -> String.valueOf(SqlStatement.classify(sql).runsInPython()));
   }
 
   private static void lists(String sql, boolean expected) {

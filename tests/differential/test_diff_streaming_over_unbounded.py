@@ -1,0 +1,158 @@
+"""UNBOUNDED PRECEDING over windows over unbounded sources in streaming mode (Table API
+``preceding(UNBOUNDED_ROW | UNBOUNDED_RANGE)`` or no ``preceding``, SQL ``ROWS/RANGE BETWEEN
+UNBOUNDED PRECEDING AND CURRENT ROW`` or no frame), ordered by the rowtime or by a processing-time
+attribute, compared with PyFlink 2.3: files are published while the job runs and each file's rows
+are awaited before the next file is written.
+
+Ordered by the rowtime (Flink's ``RowTime{Rows,Range}UnboundedPrecedingFunction``), a row at or
+before the current watermark is late and dropped, a rule other than the bounded windows' (a row
+after its key's last emitted row can still be late): after the first file the watermark is 00:05,
+so a, 10 at 00:02, a, 8 at 00:04 and b, 7 at 00:05 of the second file are dropped (b has emitted
+nothing yet). Rows of one time: a ROWS frame counts the ones that arrived before, a RANGE frame all
+of them. Ordered by ``PROCTIME()`` every row is emitted on arrival with its key's running
+aggregates in arrival order, ROWS and RANGE alike.
+"""
+
+import pytest
+
+from harness import STREAMING_PRELUDE, Comparison, differential, run_ours  # noqa: F401 - the fixture
+
+SETUP = STREAMING_PRELUDE + """
+from pyflink.table import DataTypes
+from pyflink.table.udf import udaf, AggregateFunction
+from pyflink.table.window import Over
+from pyflink.table.expressions import UNBOUNDED_ROW, UNBOUNDED_RANGE
+d = tempfile.mkdtemp()
+publish = lambda name, text: publish_file(d, name, text)
+t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), pt AS PROCTIME(), "
+                  "WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
+                  "WITH ('connector' = 'filesystem', 'path' = '" + d + "', 'format' = 'csv', "
+                  "'source.monitor-interval' = '100ms')")
+class Total(AggregateFunction):
+    def create_accumulator(self):
+        return [0]
+    def accumulate(self, acc, v):
+        acc[0] += v
+    def get_value(self, acc):
+        return acc[0]
+total = udaf(Total(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
+mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')
+t_env.create_temporary_function('total_udaf', total)
+t_env.create_temporary_function('mean_udaf', mean)
+"""
+# Watermark 00:05 after the first file: a's rows at 00:01 and twice 00:03 are emitted, b's at 00:06 waits.
+FIRST = ("publish('f1.csv', 'a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\na,4,1970-01-01 00:00:03\\n"
+         "b,3,1970-01-01 00:00:06\\n')\n")
+# All but a, 5 at 00:12 are at or before the watermark 00:05 (late); watermark 00:11 emits b's 00:06.
+SECOND = ("publish('f2.csv', 'a,10,1970-01-01 00:00:02\\na,8,1970-01-01 00:00:04\\nb,7,1970-01-01 00:00:05\\n"
+          "a,5,1970-01-01 00:00:12\\n')\n")
+# Watermark 00:19: a's 00:12 and 00:13 are emitted, 00:20 waits.
+THIRD = "publish('f3.csv', 'a,6,1970-01-01 00:00:13\\na,7,1970-01-01 00:00:20\\n')\n"
+ROWTIME_COUNTS = (3, 1, 2)
+PROCTIME_COUNTS = (4, 4, 2)
+
+
+def run(query: str, counts: tuple) -> str:
+    """The program: ``query`` assigns ``it`` (a collect iterator); each file's rows are awaited."""
+    return (SETUP + FIRST + query + f"take(it, {counts[0]})\n" + SECOND + f"take(it, {counts[1]})\n"
+            + THIRD + f"take(it, {counts[2]})\n" + "it.close()\n")
+
+
+def table(select: str, window: str, counts: tuple = ROWTIME_COUNTS) -> str:
+    return run(f"it = t_env.from_path('ev').over_window({window}.alias('o')).select({select}).execute().collect()\n",
+               counts)
+
+
+def sql(query: str, counts: tuple = ROWTIME_COUNTS) -> str:
+    return run(f'it = t_env.execute_sql("{query}").collect()\n', counts)
+
+
+def refused(statement: str) -> str:
+    return SETUP + statement + "it.close()\n"
+
+
+ROWS = "Over.partition_by(col('k')).order_by(col('ts')).preceding(UNBOUNDED_ROW)"
+RANGE = "Over.partition_by(col('k')).order_by(col('ts')).preceding(UNBOUNDED_RANGE)"
+PT_ROWS = "Over.partition_by(col('k')).order_by(col('pt')).preceding(UNBOUNDED_ROW)"
+PT_RANGE = "Over.partition_by(col('k')).order_by(col('pt')).preceding(UNBOUNDED_RANGE)"
+BUILTINS = ("col('k'), col('ts'), col('v'), col('v').sum.over(col('o')), col('v').count.over(col('o')), "
+            "col('v').min.over(col('o')), col('v').max.over(col('o')), col('v').avg.over(col('o'))")
+PT_BUILTINS = ("col('k'), col('v'), col('v').sum.over(col('o')), col('v').count.over(col('o')), "
+               "col('v').max.over(col('o')), col('v').avg.over(col('o'))")
+SQL_ROWS = "PARTITION BY k ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
+SQL_RANGE = "PARTITION BY k ORDER BY ts RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
+SQL_AGGREGATES = ("SUM(v) OVER w AS s, COUNT(*) OVER w AS c, MIN(v) OVER w AS mi, MAX(v) OVER w AS ma, "
+                  "AVG(v) OVER w AS av")
+
+programs = {
+    "table_rows_builtins": table(BUILTINS, ROWS),
+    "table_range_builtins": table(BUILTINS, RANGE),
+    # Without preceding the frame is UNBOUNDED_RANGE.
+    "table_default_frame": table("col('k'), col('ts'), col('v').sum.over(col('o'))",
+                                 "Over.partition_by(col('k')).order_by(col('ts'))"),
+    # Without partition keys every row shares one key: b, 3 at 00:06 comes after a's rows.
+    "table_rows_without_partition": table("col('k'), col('v'), col('v').sum.over(col('o'))",
+                                          "Over.order_by(col('ts')).preceding(UNBOUNDED_ROW)"),
+    "table_rows_in_an_expression": table("col('k'), col('v').sum.over(col('o')) * 10 + col('v')", ROWS),
+    "table_proctime_rows": table(PT_BUILTINS, PT_ROWS, PROCTIME_COUNTS),
+    "table_proctime_range": table(PT_BUILTINS, PT_RANGE, PROCTIME_COUNTS),
+    "sql_rows_builtins": sql(f"SELECT k, ts, v, {SQL_AGGREGATES} FROM ev WINDOW w AS ({SQL_ROWS})"),
+    "sql_range_builtins": sql(f"SELECT k, ts, v, {SQL_AGGREGATES} FROM ev WINDOW w AS ({SQL_RANGE})"),
+    # Without a frame an ORDER BY window is RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
+    "sql_default_frame": sql("SELECT k, ts, SUM(v) OVER (PARTITION BY k ORDER BY ts) AS s FROM ev"),
+    "sql_proctime_rows": sql("SELECT k, v, SUM(v) OVER (PARTITION BY k ORDER BY pt ROWS BETWEEN UNBOUNDED "
+                             "PRECEDING AND CURRENT ROW) AS s FROM ev", PROCTIME_COUNTS),
+    "sql_proctime_range": sql("SELECT k, v, COUNT(v) OVER (PARTITION BY k ORDER BY pt) AS c FROM ev",
+                              PROCTIME_COUNTS),
+}
+
+# PyFlink's refusals, with its messages.
+refusals = {
+    "refuse_table_pandas_unbounded": refused(
+        f"it = t_env.from_path('ev').over_window({ROWS}.alias('o')).select(col('k'), mean(col('v')).over(col('o')))"
+        ".execute().collect()\n"),
+}
+programs.update(refusals)
+
+# Our extensions: PyFlink 2.3 cannot plan a general Python aggregate function in an over window
+# ("Cannot generate a valid execution plan"); the expected values are PyFlink's built-in SUM over
+# the same frames (table_rows_builtins, table_range_builtins, table_proctime_rows above).
+A1 = "['+I', 'a', '1970-01-01 00:00:01', "
+A3 = "['+I', 'a', '1970-01-01 00:00:03', "
+B6 = "['+I', 'b', '1970-01-01 00:00:06', "
+A12 = "['+I', 'a', '1970-01-01 00:00:12', "
+A13 = "['+I', 'a', '1970-01-01 00:00:13', "
+ROWTIME_LATER = f"[{B6}'3']]\n[{A12}'12'], {A13}'18']]\n"
+extensions = {
+    "table_rows_general_udaf": (table("col('k'), col('ts'), total(col('v')).over(col('o'))", ROWS),
+                                f"[{A1}'1'], {A3}'3'], {A3}'7']]\n" + ROWTIME_LATER),
+    "table_range_general_udaf": (table("col('k'), col('ts'), total(col('v')).over(col('o'))", RANGE),
+                                 f"[{A1}'1'], {A3}'7'], {A3}'7']]\n" + ROWTIME_LATER),
+    "sql_rows_general_udaf": (sql(f"SELECT k, ts, total_udaf(v) OVER ({SQL_ROWS}) AS t FROM ev"),
+                              f"[{A1}'1'], {A3}'3'], {A3}'7']]\n" + ROWTIME_LATER),
+    "table_proctime_general_udaf": (table("col('k'), col('v'), total(col('v')).over(col('o'))", PT_ROWS,
+                                          PROCTIME_COUNTS),
+                                    "[['+I', 'a', '1', '1'], ['+I', 'a', '2', '3'], ['+I', 'a', '4', '7'], "
+                                    "['+I', 'b', '3', '3']]\n[['+I', 'a', '10', '17'], ['+I', 'a', '5', '30'], "
+                                    "['+I', 'a', '8', '25'], ['+I', 'b', '7', '10']]\n"
+                                    "[['+I', 'a', '6', '36'], ['+I', 'a', '7', '43']]\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(set(programs) - set(refusals)))
+def test_same_as_pyflink(differential: Comparison, name: str) -> None:
+    differential.assert_same(name)
+
+
+@pytest.mark.parametrize("name", sorted(refusals))
+def test_refused_as_pyflink(differential: Comparison, name: str) -> None:
+    ref, got = differential.pyflink[name]["error"], differential.ours[name]["error"]
+    assert ref is not None and got is not None, (ref, got)
+    assert ref[0] == got[0] and ref[1].endswith(got[1]), (ref, got)
+
+
+@pytest.mark.parametrize("name", sorted(extensions))
+def test_extension(_spark_started: None, name: str) -> None:
+    program, expected = extensions[name]
+    got = run_ours({name: program})[name]
+    assert got["error"] is None and got["stdout"] == expected, got
