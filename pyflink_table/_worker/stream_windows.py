@@ -131,16 +131,26 @@ class _Aggregating(StatefulProcessor):
         used = {c for a in arguments for c in a} | {b[_protocol.BUILTIN_ARGUMENT] for b in builtins}
         self.kept = [TIME_COLUMN] + passed + sorted(used)
 
-    def _results(self, out: Any, frames: List[Any]) -> None:
-        """Each aggregate's results over ``frames`` (one window's or frame's rows each) into the
-        columns of ``out`` (a dict or a DataFrame with one row per frame)."""
+    def _results(self, frames: List[Any]) -> Tuple[int, Dict[str, Any]]:
+        """Each aggregate's results over ``frames`` (one window's or over frame's rows each): the
+        number of rows and the result columns. A frame gives one row, or the rows a table aggregate
+        function (``flat_aggregate``, the only function then) emits for it."""
         import pandas as pd
 
-        for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
-            out[f"{_RESULT}{j}"] = pd.Series([self._evaluate(evaluator, args, f) for f in frames], dtype=object)
-        for j, spec in enumerate(self.builtins):
-            column = spec[_protocol.BUILTIN_ARGUMENT]
-            out[f"{_BUILTIN}{j}"] = pd.Series([_builtin(spec, f[column]) for f in frames], dtype=object)
+        count = 0
+        columns: Dict[str, List[Any]] = {f"{_RESULT}{j}": [] for j in range(len(self.evaluators))}
+        columns.update({f"{_BUILTIN}{j}": [] for j in range(len(self.builtins))})
+        for frame in frames:
+            emitted = 1
+            for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
+                value = self._evaluate(evaluator, args, frame)
+                if evaluator.table_aggregate:
+                    emitted = len(value)
+                columns[f"{_RESULT}{j}"].extend(value if evaluator.table_aggregate else [value])
+            for j, spec in enumerate(self.builtins):
+                columns[f"{_BUILTIN}{j}"].append(_builtin(spec, frame[spec[_protocol.BUILTIN_ARGUMENT]]))
+            count += emitted
+        return count, {name: pd.Series(values, dtype=object) for name, values in columns.items()}
 
     @staticmethod
     def _evaluate(evaluator: Any, args: List[str], window: Any) -> Any:
@@ -153,21 +163,6 @@ class _Aggregating(StatefulProcessor):
         if evaluator.table_aggregate:
             return evaluator.to_arrow(value).to_pylist()
         return evaluator.to_arrow([value]).to_pylist()[0]
-
-    def _window_results(self, window: Any) -> Tuple[int, Dict[str, List[Any]]]:
-        """The result columns of one fired window over its rows ``window``: one row, or the rows a
-        table aggregate function (``flat_aggregate``, the only function then) emits."""
-        count = 1
-        columns: Dict[str, List[Any]] = {}
-        for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
-            if evaluator.table_aggregate:
-                columns[f"{_RESULT}{j}"] = self._evaluate(evaluator, args, window)
-                count = len(columns[f"{_RESULT}{j}"])
-            else:
-                columns[f"{_RESULT}{j}"] = [self._evaluate(evaluator, args, window)]
-        for j, spec in enumerate(self.builtins):
-            columns[f"{_BUILTIN}{j}"] = [_builtin(spec, window[spec[_protocol.BUILTIN_ARGUMENT]])]
-        return count, columns
 
 
 class _Sized(_Aggregating):
@@ -247,14 +242,13 @@ class WindowProcessor(_Sized):
         """The one output row of the window ``[start, end)`` of ``key`` over its rows ``window``."""
         import pandas as pd
 
-        count, results = self._window_results(window)
+        count, results = self._results([window])
         if count == 0:
             return iter([])
         out: Dict[str, Any] = {f"{_KEY}{i}": [k] * count for i, k in enumerate(key)}
         out[_protocol.STREAM_WINDOW_START] = [pd.Timestamp(start, unit="ms")] * count
         out[_protocol.STREAM_WINDOW_END] = [pd.Timestamp(end, unit="ms")] * count
-        for name, values in results.items():
-            out[name] = pd.Series(values, dtype=object)
+        out.update(results)
         return iter([pd.DataFrame(out)])
 
     def close(self) -> None:
@@ -376,18 +370,11 @@ class CountWindowProcessor(_Sized):
             self.stored.put([(total - len(kept), total - 1, pickle.dumps(kept, protocol=5))])
         if not windows:
             return iter([])
-        total_rows = 0
-        columns: Dict[str, List[Any]] = {}
-        for w in windows:
-            count, results = self._window_results(w)
-            total_rows += count
-            for name, values in results.items():
-                columns.setdefault(name, []).extend(values)
+        total_rows, results = self._results(windows)
         if total_rows == 0:
             return iter([])
         out: Dict[str, Any] = {f"{_KEY}{i}": [v] * total_rows for i, v in enumerate(key)}
-        for name, values in columns.items():
-            out[name] = pd.Series(values, dtype=object)
+        out.update(results)
         return iter([pd.DataFrame(out)])
 
     def close(self) -> None:
@@ -497,7 +484,8 @@ class OverProcessor(_Aggregating):
             window = combined[combined_ts >= t - self.range].reset_index(drop=True)
             frames_per_row = [window] * len(current)
             kept = combined[combined_ts > t - self.range]
-        self._results(out, frames_per_row)
+        for name, values in self._results(frames_per_row)[1].items():
+            out[name] = values
         self.history.clear()
         kept = kept.reset_index(drop=True)
         if len(kept):
