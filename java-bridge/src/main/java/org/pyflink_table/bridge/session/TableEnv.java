@@ -237,9 +237,10 @@ public final class TableEnv extends TableContext {
       Dataset<Row> ds = FlinkSqlDialect.withFlinkColumnNames(spark.sql(sparkSql));
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
       if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(ds));
+      // Python aggregates in a window table function's aggregation are refused first, with PyFlink's message.
+      Dataset<Row> windowed = StreamWindowSql.of(this, FlinkSqlDialect.withFlinkResultTypes(ds, true));
       SqlWindows.refuseUnboundedTvfAggregation(ds.queryExecution().analyzed());
-      Dataset<Row> typed = FlinkSqlDialect.withFlinkResultTypes(ds, true);
-      return new JTable(this, StreamOverSql.of(this, StreamWindowSql.of(this, typed)));
+      return new JTable(this, StreamOverSql.of(this, windowed));
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
