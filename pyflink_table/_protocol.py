@@ -50,6 +50,35 @@ CONF_PYTHON_BUNDLE_SIZE = "spark.sql.pyflink_table.python.bundle-size"
 STREAM_WINDOW_MODULE = "pyflink_table._worker.stream_windows"
 STREAM_WINDOW_FUNCTION = "stream_window_aggregation"
 STREAM_WINDOW_TIME_COLUMN = "__pft_t"
+# Keys of its JSON layout: the processor (STREAM_WINDOW_KIND_*), a window's size and slide (a session's gap and
+# slide 0; row counts for count windows), an over window's preceding rows and range (-1 for the one not used)
+# and the input columns it passes through, each evaluator's argument columns (LAYOUT_ARGUMENTS), the built-in
+# aggregates, the input's column names and the output struct type as Spark's JSON.
+LAYOUT_KIND = "kind"
+LAYOUT_SIZE = "size"
+LAYOUT_SLIDE = "slide"
+LAYOUT_PRECEDING_ROWS = "preceding_rows"
+LAYOUT_PRECEDING_RANGE = "preceding_range"
+LAYOUT_PASSED = "passed"
+LAYOUT_PROCTIME = "proctime"
+LAYOUT_BUILTINS = "builtins"
+LAYOUT_COLUMNS = "columns"
+LAYOUT_OUTPUT = "output"
+STREAM_WINDOW_KIND_TIME = "time"
+STREAM_WINDOW_KIND_COUNT = "count"
+STREAM_WINDOW_KIND_OVER = "over"
+# Keys of one built-in aggregate of the layout: Flink's function name, DISTINCT, its argument column, integral result.
+BUILTIN_FUNCTION = "function"
+BUILTIN_DISTINCT = "distinct"
+BUILTIN_ARGUMENT = "argument"
+BUILTIN_INTEGRAL = "integral"
+# Its output columns: key i is k<i>, a time window's bounds __pft_start and __pft_end, Python aggregate j's
+# result r<j>, built-in j's o<j>.
+STREAM_WINDOW_KEY_PREFIX = "k"
+STREAM_WINDOW_START = "__pft_start"
+STREAM_WINDOW_END = "__pft_end"
+STREAM_WINDOW_RESULT_PREFIX = "r"
+STREAM_WINDOW_BUILTIN_PREFIX = "o"
 
 # Python aggregates over the rows Spark's streaming window aggregation collected per fired window:
 # module.function(layout, *evaluators); the layout's keys: the collected rows' column, each

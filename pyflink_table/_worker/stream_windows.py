@@ -32,6 +32,9 @@ from pyflink_table._worker import lifecycle
 from pyflink_table._worker.aggregates import _python_values
 
 TIME_COLUMN = _protocol.STREAM_WINDOW_TIME_COLUMN
+_KEY = _protocol.STREAM_WINDOW_KEY_PREFIX
+_RESULT = _protocol.STREAM_WINDOW_RESULT_PREFIX
+_BUILTIN = _protocol.STREAM_WINDOW_BUILTIN_PREFIX
 
 #: The frame bound (Java's ``Long.MAX_VALUE``) of an UNBOUNDED PRECEDING over window.
 UNBOUNDED = (1 << 63) - 1
@@ -42,38 +45,44 @@ _STORED = StructType([StructField("lo", LongType()), StructField("hi", LongType(
 def stream_window_aggregation(layout: str, *evaluators: bytes) -> Tuple[Any, Any]:
     """The command Spark's Python worker runs for the processor: (function, output type).
 
-    :param layout: JSON ``{"size": ms, "slide": ms, "arguments": [[column name, ...] per
-        evaluator], "columns": [the input's column names], "output": the output struct type as
-        Spark's JSON text}``.
+    :param layout: JSON with the keys ``_protocol.LAYOUT_*`` (see ``_protocol``): the processor
+        (``STREAM_WINDOW_KIND_*``), its size and slide or over frame, each evaluator's argument
+        column names, the built-in aggregates, the input's column names and the output struct type
+        as Spark's JSON text.
     :param evaluators: the pickled aggregate evaluators, in output order.
     """
     from pyspark.sql.streaming.stateful_processor_util import TransformWithStateInPandasUdfUtils
 
     spec = json.loads(layout)
     loaded = [pickle.loads(e) for e in evaluators]
+    arguments = [list(a) for a in spec[_protocol.LAYOUT_ARGUMENTS]]
+    columns = list(spec[_protocol.LAYOUT_COLUMNS])
+    builtins = list(spec[_protocol.LAYOUT_BUILTINS])
+    kind = spec[_protocol.LAYOUT_KIND]
     processor: StatefulProcessor
     time_mode = "EventTime"
-    if spec.get("kind") == "count":
-        processor = CountWindowProcessor(int(spec["size"]), int(spec["slide"]), [list(a) for a in spec["arguments"]],
-                                         list(spec["columns"]), loaded, list(spec["builtins"]))
+    if kind == _protocol.STREAM_WINDOW_KIND_COUNT:
+        processor = CountWindowProcessor(int(spec[_protocol.LAYOUT_SIZE]), int(spec[_protocol.LAYOUT_SLIDE]),
+                                         arguments, columns, loaded, builtins)
         time_mode = "None"
-    elif spec.get("kind") == "over" and UNBOUNDED in (int(spec["rows"]), int(spec["range"])):
-        proctime = bool(spec.get("proctime", False))
-        processor = UnboundedOverProcessor(int(spec["rows"]) == UNBOUNDED, proctime, list(spec["passed"]),
-                                           [list(a) for a in spec["arguments"]], list(spec["columns"]), loaded,
-                                           list(spec["builtins"]))
+    elif kind == _protocol.STREAM_WINDOW_KIND_OVER:
+        rows = int(spec[_protocol.LAYOUT_PRECEDING_ROWS])
+        range_ms = int(spec[_protocol.LAYOUT_PRECEDING_RANGE])
+        passed = list(spec[_protocol.LAYOUT_PASSED])
+        proctime = bool(spec.get(_protocol.LAYOUT_PROCTIME, False))
+        if UNBOUNDED in (rows, range_ms):
+            processor = UnboundedOverProcessor(rows == UNBOUNDED, proctime, passed, arguments, columns, loaded,
+                                               builtins)
+        else:
+            processor = OverProcessor(rows, range_ms, passed, arguments, columns, loaded, builtins, proctime)
         time_mode = "None" if proctime else "EventTime"
-    elif spec.get("kind") == "over":
-        proctime = bool(spec.get("proctime", False))
-        processor = OverProcessor(int(spec["rows"]), int(spec["range"]), list(spec["passed"]),
-                                  [list(a) for a in spec["arguments"]], list(spec["columns"]), loaded,
-                                  list(spec["builtins"]), proctime)
-        time_mode = "None" if proctime else "EventTime"
+    elif kind == _protocol.STREAM_WINDOW_KIND_TIME:
+        slide = int(spec[_protocol.LAYOUT_SLIDE])
+        timed = SessionProcessor if slide == 0 else WindowProcessor
+        processor = timed(int(spec[_protocol.LAYOUT_SIZE]), slide, arguments, columns, loaded, builtins)
     else:
-        kind = SessionProcessor if int(spec["slide"]) == 0 else WindowProcessor
-        processor = kind(int(spec["size"]), int(spec["slide"]), [list(a) for a in spec["arguments"]],
-                         list(spec["columns"]), loaded, list(spec.get("builtins", [])))
-    output = _parse_datatype_json_string(spec["output"])
+        raise ValueError(f"unknown stream window processor {kind!r}")
+    output = _parse_datatype_json_string(spec[_protocol.LAYOUT_OUTPUT])
     return TransformWithStateInPandasUdfUtils(processor, time_mode).transformWithStateUDF, output
 
 
@@ -84,13 +93,13 @@ def _millis(series: Any) -> Any:
 
 
 def _builtin(spec: Dict[str, Any], series: Any) -> Any:
-    """Flink's built-in aggregate ``spec["function"]`` of one window's argument values: nulls are
+    """Flink's built-in aggregate ``spec[BUILTIN_FUNCTION]`` of one window's argument values: nulls are
     skipped; SUM/MIN/MAX/AVG of no value is null, COUNT and SUM0 of none 0; AVG of an integral
     type is integral, truncated toward zero as Java's division."""
     values = [v for v in _python_values(series) if v is not None]
-    if spec["distinct"]:
+    if spec[_protocol.BUILTIN_DISTINCT]:
         values = list(dict.fromkeys(values))
-    function = spec["function"]
+    function = spec[_protocol.BUILTIN_FUNCTION]
     if function == "count":
         return len(values)
     if not values:
@@ -102,7 +111,7 @@ def _builtin(spec: Dict[str, Any], series: Any) -> Any:
     if function == "max":
         return max(values)
     total, count = sum(values), len(values)
-    if spec["integral"]:
+    if spec[_protocol.BUILTIN_INTEGRAL]:
         quotient = abs(total) // count
         return quotient if total >= 0 else -quotient
     return total / count
@@ -119,22 +128,41 @@ class _Aggregating(StatefulProcessor):
         self.evaluators = evaluators
         self.builtins = builtins
         self.passed = passed
-        self.kept = [TIME_COLUMN] + passed + sorted({c for a in arguments for c in a} | {b["argument"] for b in builtins})
+        used = {c for a in arguments for c in a} | {b[_protocol.BUILTIN_ARGUMENT] for b in builtins}
+        self.kept = [TIME_COLUMN] + passed + sorted(used)
 
-    def _window_results(self, window: Any) -> Tuple[int, Dict[str, List[Any]]]:
-        """The result columns of one fired window over its rows ``window``: one row, or the rows a
-        table aggregate function (``flat_aggregate``, the only function then) emits."""
-        count = 1
-        columns: Dict[str, List[Any]] = {}
-        for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
-            if evaluator.table_aggregate:
-                columns[f"r{j}"] = WindowProcessor._evaluate(evaluator, args, window)
-                count = len(columns[f"r{j}"])
-            else:
-                columns[f"r{j}"] = [WindowProcessor._evaluate(evaluator, args, window)]
-        for j, spec in enumerate(self.builtins):
-            columns[f"o{j}"] = [_builtin(spec, window[spec["argument"]])]
-        return count, columns
+    def _results(self, frames: List[Any]) -> Tuple[int, Dict[str, Any]]:
+        """Each aggregate's results over ``frames`` (one window's or over frame's rows each): the
+        number of rows and the result columns. A frame gives one row, or the rows a table aggregate
+        function (``flat_aggregate``, the only function then) emits for it."""
+        import pandas as pd
+
+        count = 0
+        columns: Dict[str, List[Any]] = {f"{_RESULT}{j}": [] for j in range(len(self.evaluators))}
+        columns.update({f"{_BUILTIN}{j}": [] for j in range(len(self.builtins))})
+        for frame in frames:
+            emitted = 1
+            for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
+                value = self._evaluate(evaluator, args, frame)
+                if evaluator.table_aggregate:
+                    emitted = len(value)
+                columns[f"{_RESULT}{j}"].extend(value if evaluator.table_aggregate else [value])
+            for j, spec in enumerate(self.builtins):
+                columns[f"{_BUILTIN}{j}"].append(_builtin(spec, frame[spec[_protocol.BUILTIN_ARGUMENT]]))
+            count += emitted
+        return count, {name: pd.Series(values, dtype=object) for name, values in columns.items()}
+
+    @staticmethod
+    def _evaluate(evaluator: Any, args: List[str], window: Any) -> Any:
+        """The function's result over the rows ``window`` (a table aggregate's: its emitted rows)."""
+        series = [window[c] for c in args]
+        view = series if evaluator.pandas else [_python_values(s) for s in series]
+        state = evaluator.begin()
+        evaluator.feed(state, view, 0, len(window))
+        value = evaluator.end(state)
+        if evaluator.table_aggregate:
+            return evaluator.to_arrow(value).to_pylist()
+        return evaluator.to_arrow([value]).to_pylist()[0]
 
 
 class _Sized(_Aggregating):
@@ -214,27 +242,14 @@ class WindowProcessor(_Sized):
         """The one output row of the window ``[start, end)`` of ``key`` over its rows ``window``."""
         import pandas as pd
 
-        count, results = self._window_results(window)
+        count, results = self._results([window])
         if count == 0:
             return iter([])
-        out: Dict[str, Any] = {f"k{i}": [k] * count for i, k in enumerate(key)}
-        out["__pft_start"] = [pd.Timestamp(start, unit="ms")] * count
-        out["__pft_end"] = [pd.Timestamp(end, unit="ms")] * count
-        for name, values in results.items():
-            out[name] = pd.Series(values, dtype=object)
+        out: Dict[str, Any] = {f"{_KEY}{i}": [k] * count for i, k in enumerate(key)}
+        out[_protocol.STREAM_WINDOW_START] = [pd.Timestamp(start, unit="ms")] * count
+        out[_protocol.STREAM_WINDOW_END] = [pd.Timestamp(end, unit="ms")] * count
+        out.update(results)
         return iter([pd.DataFrame(out)])
-
-    @staticmethod
-    def _evaluate(evaluator: Any, args: List[str], window: Any) -> Any:
-        """The function's result over the rows ``window`` (a table aggregate's: its emitted rows)."""
-        series = [window[c] for c in args]
-        view = series if evaluator.pandas else [_python_values(s) for s in series]
-        state = evaluator.begin()
-        evaluator.feed(state, view, 0, len(window))
-        value = evaluator.end(state)
-        if evaluator.table_aggregate:
-            return evaluator.to_arrow(value).to_pylist()
-        return evaluator.to_arrow([value]).to_pylist()[0]
 
     def close(self) -> None:
         pass
@@ -355,18 +370,11 @@ class CountWindowProcessor(_Sized):
             self.stored.put([(total - len(kept), total - 1, pickle.dumps(kept, protocol=5))])
         if not windows:
             return iter([])
-        total_rows = 0
-        columns: Dict[str, List[Any]] = {}
-        for w in windows:
-            count, results = self._window_results(w)
-            total_rows += count
-            for name, values in results.items():
-                columns.setdefault(name, []).extend(values)
+        total_rows, results = self._results(windows)
         if total_rows == 0:
             return iter([])
-        out: Dict[str, Any] = {f"k{i}": [v] * total_rows for i, v in enumerate(key)}
-        for name, values in columns.items():
-            out[name] = pd.Series(values, dtype=object)
+        out: Dict[str, Any] = {f"{_KEY}{i}": [v] * total_rows for i, v in enumerate(key)}
+        out.update(results)
         return iter([pd.DataFrame(out)])
 
     def close(self) -> None:
@@ -506,11 +514,8 @@ class OverProcessor(_Aggregating):
             window = combined[combined_ts >= t - self.range].reset_index(drop=True)
             frames_per_row = [window] * len(current)
             kept = combined[combined_ts > t - self.range]
-        for j, (evaluator, args) in enumerate(zip(self.evaluators, self.arguments)):
-            out[f"r{j}"] = pd.Series([WindowProcessor._evaluate(evaluator, args, f) for f in frames_per_row],
-                                     dtype=object)
-        for j, spec in enumerate(self.builtins):
-            out[f"o{j}"] = pd.Series([_builtin(spec, f[spec["argument"]]) for f in frames_per_row], dtype=object)
+        for name, values in self._results(frames_per_row)[1].items():
+            out[name] = values
         self.history.clear()
         kept = kept.reset_index(drop=True)
         if len(kept):
@@ -611,7 +616,7 @@ class UnboundedOverProcessor(_Aggregating):
 
         states, running = self._load()
         views = [[_python_values(data[c]) for c in args] for args in self.arguments]
-        inputs = [_python_values(data[b["argument"]]) for b in self.builtins]
+        inputs = [_python_values(data[b[_protocol.BUILTIN_ARGUMENT]]) for b in self.builtins]
         results: List[List[Any]] = [[] for _ in self.evaluators]
         others: List[List[Any]] = [[] for _ in self.builtins]
         if self.rows_frame or self.proctime:
@@ -634,9 +639,9 @@ class UnboundedOverProcessor(_Aggregating):
         self.accumulators.update((cloudpickle.dumps((states, running), protocol=5),))  # type: ignore[no-untyped-call]
         out = data[self.passed].reset_index(drop=True)
         for j, evaluator in enumerate(self.evaluators):
-            out[f"r{j}"] = pd.Series(evaluator.to_arrow(results[j]).to_pylist(), dtype=object)
+            out[f"{_RESULT}{j}"] = pd.Series(evaluator.to_arrow(results[j]).to_pylist(), dtype=object)
         for j in range(len(self.builtins)):
-            out[f"o{j}"] = pd.Series(others[j], dtype=object)
+            out[f"{_BUILTIN}{j}"] = pd.Series(others[j], dtype=object)
         return out
 
     def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:

@@ -55,6 +55,40 @@ public final class Protocol {
   public static final String STREAM_WINDOW_FUNCTION = "stream_window_aggregation";
   /** Its input column holding the rowtime. */
   public static final String STREAM_WINDOW_TIME_COLUMN = "__pft_t";
+  /**
+   * Keys of its JSON layout: the processor ({@link #STREAM_WINDOW_KIND_TIME}, {@code _COUNT} or
+   * {@code _OVER}), a window's size and slide (a session's gap and slide 0; row counts for count
+   * windows), an over window's preceding rows and range (-1 for the one not used) and the input
+   * columns it passes through, each evaluator's argument columns ({@link #LAYOUT_ARGUMENTS}), the
+   * built-in aggregates, the input's column names and the output struct type as Spark's JSON.
+   */
+  public static final String LAYOUT_KIND = "kind";
+  public static final String LAYOUT_SIZE = "size";
+  public static final String LAYOUT_SLIDE = "slide";
+  public static final String LAYOUT_PRECEDING_ROWS = "preceding_rows";
+  public static final String LAYOUT_PRECEDING_RANGE = "preceding_range";
+  public static final String LAYOUT_PASSED = "passed";
+  public static final String LAYOUT_PROCTIME = "proctime";
+  public static final String LAYOUT_BUILTINS = "builtins";
+  public static final String LAYOUT_COLUMNS = "columns";
+  public static final String LAYOUT_OUTPUT = "output";
+  public static final String STREAM_WINDOW_KIND_TIME = "time";
+  public static final String STREAM_WINDOW_KIND_COUNT = "count";
+  public static final String STREAM_WINDOW_KIND_OVER = "over";
+  /** Keys of one built-in aggregate of the layout: Flink's function name, DISTINCT, its argument column, integral result. */
+  public static final String BUILTIN_FUNCTION = "function";
+  public static final String BUILTIN_DISTINCT = "distinct";
+  public static final String BUILTIN_ARGUMENT = "argument";
+  public static final String BUILTIN_INTEGRAL = "integral";
+  /**
+   * Its output columns: key {@code i} is {@code k<i>}, a time window's bounds {@code __pft_start}
+   * and {@code __pft_end}, Python aggregate {@code j}'s result {@code r<j>}, built-in {@code j}'s {@code o<j>}.
+   */
+  public static final String STREAM_WINDOW_KEY_PREFIX = "k";
+  public static final String STREAM_WINDOW_START = "__pft_start";
+  public static final String STREAM_WINDOW_END = "__pft_end";
+  public static final String STREAM_WINDOW_RESULT_PREFIX = "r";
+  public static final String STREAM_WINDOW_BUILTIN_PREFIX = "o";
 
   /**
    * Python aggregates over the rows Spark's streaming window aggregation collected per fired window:

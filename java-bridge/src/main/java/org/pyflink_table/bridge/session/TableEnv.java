@@ -36,6 +36,7 @@ import org.pyflink_table.bridge.udf.LiteralDecimalArguments;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.window.SqlWindows;
 import org.pyflink_table.bridge.window.StreamOverSql;
+import org.pyflink_table.bridge.window.StreamWindowSql;
 import org.pyflink_table.bridge.window.TvfWindowAggregates;
 
 /**
@@ -247,8 +248,11 @@ public final class TableEnv extends TableContext {
       Dataset<Row> ds = FlinkSqlDialect.withFlinkColumnNames(spark.sql(sparkSql));
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
       if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(ds));
-      ds = TvfWindowAggregates.of(ds); // window table function aggregations as group windows
-      return new JTable(this, StreamOverSql.of(this, FlinkSqlDialect.withFlinkResultTypes(ds, true)));
+      // Python aggregates in a window table function's aggregation are refused first, with PyFlink's
+      // message; the built-in ones then run as group windows.
+      Dataset<Row> windowed = StreamWindowSql.of(this, FlinkSqlDialect.withFlinkResultTypes(ds, true));
+      windowed = TvfWindowAggregates.of(windowed);
+      return new JTable(this, StreamOverSql.of(this, windowed));
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {

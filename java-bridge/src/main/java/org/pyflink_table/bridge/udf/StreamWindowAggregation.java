@@ -80,40 +80,71 @@ public final class StreamWindowAggregation {
     StructType rowSchema = rows.schema();
 
     int keyCount = constantKey ? 1 : keyCols.size();
-    StructType output = new StructType();
-    for (int i = 0; i < keyCount; i++) output = output.add("k" + i, rowSchema.fields()[i].dataType(), true);
-    output = output.add("__pft_start", DataTypes.TimestampNTZType, true).add("__pft_end", DataTypes.TimestampNTZType, true);
+    StructType output = keys(rowSchema, keyCount)
+        .add(Protocol.STREAM_WINDOW_START, DataTypes.TimestampNTZType, true)
+        .add(Protocol.STREAM_WINDOW_END, DataTypes.TimestampNTZType, true);
     output = withResults(output, calls, builtIns);
 
-    String layout = PythonCommand.json(Map.of("size", sizeMs, "slide", slideMs, "arguments", arguments,
-        "builtins", others,
-        "columns", List.of(rows.columns()),
-        "output", output.json()));
+    String layout = layout(Protocol.STREAM_WINDOW_KIND_TIME, Map.of(Protocol.LAYOUT_SIZE, sizeMs,
+        Protocol.LAYOUT_SLIDE, slideMs), arguments, others, rows, output);
     Dataset<Row> fired = run(rows, keyCount, output, layout, calls);
 
     List<Column> out = new ArrayList<>();
-    out.add(functions.struct(fired.col("__pft_start").as("start"), fired.col("__pft_end").as("end")).as(windowColumn));
+    out.add(functions.struct(fired.col(Protocol.STREAM_WINDOW_START).as("start"),
+        fired.col(Protocol.STREAM_WINDOW_END).as("end")).as(windowColumn));
     for (int i = 0; i < keyCols.size(); i++) {
       Metadata md = rowSchema.fields()[i].metadata();
-      out.add(fired.col("k" + i).as(keyNames.get(i), md));
+      out.add(fired.col(Protocol.STREAM_WINDOW_KEY_PREFIX + i).as(keyNames.get(i), md));
     }
     return fired.select(withResults(out, fired, calls, resultNames, builtIns));
+  }
+
+  /** The processor's output key fields: {@code k<i>} with the types of {@code rowSchema}'s first {@code keyCount} fields. */
+  private static StructType keys(StructType rowSchema, int keyCount) {
+    StructType output = new StructType();
+    for (int i = 0; i < keyCount; i++) {
+      output = output.add(Protocol.STREAM_WINDOW_KEY_PREFIX + i, rowSchema.fields()[i].dataType(), true);
+    }
+    return output;
   }
 
   /** {@code leading}, then the processor's result fields: {@code r<j>} per Python call, {@code o<j>} per built-in. */
   private static StructType withResults(StructType leading, List<PythonAggregateFunction> calls, List<BuiltIn> builtIns) {
     StructType output = leading;
-    for (int j = 0; j < calls.size(); j++) output = output.add("r" + j, calls.get(j).resultSparkType(), true);
-    for (int j = 0; j < builtIns.size(); j++) output = output.add("o" + j, builtIns.get(j).type(), true);
+    for (int j = 0; j < calls.size(); j++) {
+      output = output.add(Protocol.STREAM_WINDOW_RESULT_PREFIX + j, calls.get(j).resultSparkType(), true);
+    }
+    for (int j = 0; j < builtIns.size(); j++) {
+      output = output.add(Protocol.STREAM_WINDOW_BUILTIN_PREFIX + j, builtIns.get(j).type(), true);
+    }
     return output;
+  }
+
+  /**
+   * The worker's JSON layout of processor {@code kind} (see {@code pyflink_table._worker.stream_windows}):
+   * its own {@code parameters}, then what every processor reads.
+   */
+  private static String layout(String kind, Map<String, Object> parameters, List<List<String>> arguments,
+      List<Map<String, Object>> builtIns, Dataset<Row> rows, StructType output) {
+    Map<String, Object> spec = new HashMap<>(parameters);
+    spec.put(Protocol.LAYOUT_KIND, kind);
+    spec.put(Protocol.LAYOUT_ARGUMENTS, arguments);
+    spec.put(Protocol.LAYOUT_BUILTINS, builtIns);
+    spec.put(Protocol.LAYOUT_COLUMNS, List.of(rows.columns()));
+    spec.put(Protocol.LAYOUT_OUTPUT, output.json());
+    return PythonCommand.json(spec);
   }
 
   /** {@code leading}, then the result fields of {@code fired} under the names the user gave them. */
   private static Column[] withResults(List<Column> leading, Dataset<Row> fired, List<PythonAggregateFunction> calls,
       List<String> resultNames, List<BuiltIn> builtIns) {
     List<Column> out = new ArrayList<>(leading);
-    for (int j = 0; j < calls.size(); j++) out.add(fired.col("r" + j).as(resultNames.get(j)));
-    for (int j = 0; j < builtIns.size(); j++) out.add(fired.col("o" + j).as(builtIns.get(j).resultName()));
+    for (int j = 0; j < calls.size(); j++) {
+      out.add(fired.col(Protocol.STREAM_WINDOW_RESULT_PREFIX + j).as(resultNames.get(j)));
+    }
+    for (int j = 0; j < builtIns.size(); j++) {
+      out.add(fired.col(Protocol.STREAM_WINDOW_BUILTIN_PREFIX + j).as(builtIns.get(j).resultName()));
+    }
     return out.toArray(new Column[0]);
   }
 
@@ -164,8 +195,8 @@ public final class StreamWindowAggregation {
     for (int j = 0; j < builtIns.size(); j++) {
       BuiltIn b = builtIns.get(j);
       projected.add(b.argument().as("b" + j));
-      others.add(Map.of("function", b.function(), "distinct", b.distinct(), "argument", "b" + j,
-          "integral", integral(b.type())));
+      others.add(Map.of(Protocol.BUILTIN_FUNCTION, b.function(), Protocol.BUILTIN_DISTINCT, b.distinct(),
+          Protocol.BUILTIN_ARGUMENT, "b" + j, Protocol.BUILTIN_INTEGRAL, integral(b.type())));
     }
     return arguments;
   }
@@ -194,22 +225,14 @@ public final class StreamWindowAggregation {
     Dataset<Row> rows = input.select(projected.toArray(new Column[0]));
     StructType rowSchema = rows.schema();
     int keyCount = keyCols.isEmpty() ? 1 : keyCols.size();
-    StructType output = new StructType();
-    for (int i = 0; i < keyCount; i++) output = output.add("k" + i, rowSchema.fields()[i].dataType(), true);
-    output = withResults(output, calls, builtIns);
-    Map<String, Object> spec = new HashMap<>();
-    spec.put("kind", "count");
-    spec.put("size", size);
-    spec.put("slide", slide);
-    spec.put("arguments", arguments);
-    spec.put("builtins", others);
-    spec.put("columns", List.of(rows.columns()));
-    spec.put("output", output.json());
-    Dataset<Row> fired = run(rows, keyCount, output, PythonCommand.json(spec), calls, "None", template);
+    StructType output = withResults(keys(rowSchema, keyCount), calls, builtIns);
+    String layout = layout(Protocol.STREAM_WINDOW_KIND_COUNT, Map.of(Protocol.LAYOUT_SIZE, size,
+        Protocol.LAYOUT_SLIDE, slide), arguments, others, rows, output);
+    Dataset<Row> fired = run(rows, keyCount, output, layout, calls, "None", template);
 
     List<Column> out = new ArrayList<>();
     for (int i = 0; i < keyCols.size(); i++) {
-      out.add(fired.col("k" + i).as(keyNames.get(i), rowSchema.fields()[i].metadata()));
+      out.add(fired.col(Protocol.STREAM_WINDOW_KEY_PREFIX + i).as(keyNames.get(i), rowSchema.fields()[i].metadata()));
     }
     return fired.select(withResults(out, fired, calls, resultNames, builtIns));
   }
@@ -278,17 +301,11 @@ public final class StreamWindowAggregation {
     StructType output = new StructType();
     for (int i = 0; i < inputSchema.size(); i++) output = output.add("c" + i, inputSchema.fields()[i].dataType(), true);
     output = withResults(output, calls, builtIns);
-    Map<String, Object> spec = new HashMap<>();
-    spec.put("kind", "over");
-    spec.put("rows", rows);
-    spec.put("range", rangeMs);
-    spec.put("passed", passed);
-    spec.put("arguments", arguments);
-    spec.put("builtins", others);
-    spec.put("columns", List.of(stored.columns()));
-    spec.put("output", output.json());
-    if (proctime) spec.put("proctime", true);
-    Dataset<Row> fired = run(stored, constantKey ? 1 : keyCols.size(), output, PythonCommand.json(spec), calls,
+    Map<String, Object> parameters = new HashMap<>(Map.of(Protocol.LAYOUT_PRECEDING_ROWS, rows,
+        Protocol.LAYOUT_PRECEDING_RANGE, rangeMs, Protocol.LAYOUT_PASSED, passed));
+    if (proctime) parameters.put(Protocol.LAYOUT_PROCTIME, true);
+    String layout = layout(Protocol.STREAM_WINDOW_KIND_OVER, parameters, arguments, others, stored, output);
+    Dataset<Row> fired = run(stored, constantKey ? 1 : keyCols.size(), output, layout, calls,
         proctime ? "None" : "EventTime", template);
 
     List<Column> out = new ArrayList<>();

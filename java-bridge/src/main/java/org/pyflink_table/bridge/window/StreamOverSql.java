@@ -210,13 +210,20 @@ public final class StreamOverSql {
 
   /** The Python aggregate function Spark's call {@code f} runs (a SQL call of a registered function). */
   private static PythonAggregateFunction python(TableContext env, PythonFuncExpression f) {
+    PythonAggregateFunction found = registered(env, f);
+    if (found != null) return found;
+    throw refused("the Python aggregate function " + f.name() + ", which is not registered in this environment");
+  }
+
+  /** {@link #python}, or null when no function registered in {@code env} runs {@code f}. */
+  static PythonAggregateFunction registered(TableContext env, PythonFuncExpression f) {
     for (String name : env.functions.userFunctionNames()) {
       UserFunction u = env.functions.user(name);
       if (u instanceof PythonAggregateFunction && ((PythonAggregateFunction) u).runs(f.func())) {
         return (PythonAggregateFunction) u;
       }
     }
-    throw refused("the Python aggregate function " + f.name() + ", which is not registered in this environment");
+    return null;
   }
 
   private static TableException refused(String what) {

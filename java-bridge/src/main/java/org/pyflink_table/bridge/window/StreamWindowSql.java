@@ -1,0 +1,374 @@
+package org.pyflink_table.bridge.window;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.AttributeReference;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.PythonFuncExpression;
+import org.apache.spark.sql.catalyst.expressions.PythonUDAF;
+import org.apache.spark.sql.catalyst.expressions.PythonUDF;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.Expand;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.classic.ExpressionColumnNode;
+import org.apache.spark.sql.classic.SparkSession;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.protocol.Protocol;
+import org.pyflink_table.bridge.table.TableContext;
+import org.pyflink_table.bridge.udf.CollectedWindowAggregation;
+import org.pyflink_table.bridge.udf.PythonAggregateFunction;
+import org.pyflink_table.bridge.udf.StreamWindowAggregation;
+
+/**
+ * SQL group windows ({@code GROUP BY TUMBLE/HOP/SESSION(...)}) over an unbounded stream whose
+ * select calls Python aggregate functions (general or pandas). Spark's streaming aggregation cannot
+ * run them, so the analyzed plan's windowed {@code Aggregate} is replaced by the window processor
+ * the Table API's stream windows run on ({@link StreamWindowAggregation#aggregate}), fed with the
+ * rows below Spark's window assignment, under the aggregation's own output attributes so the plan
+ * above still resolves. The window's size, slide or gap are read by evaluating the window column
+ * Spark's analyzer built ({@code window(...)} / {@code session_window(...)} of {@link SqlWindows}'
+ * rewrite) at one instant: whatever its expression's shape, the bounds it gives are the window's.
+ */
+public final class StreamWindowSql {
+  private StreamWindowSql() {}
+
+  /** Spark's mark of a {@code session_window} column (SessionWindow.marker). */
+  private static final String SESSION_WINDOW_MARKER = "spark.sessionWindow";
+  private static final String WINDOW = "__pft_window";
+  private static final String ROWS = "__pft_rows";
+
+  /** {@code rows} (a SQL query's) with its windowed Python aggregations over unbounded sources replaced; itself when it has none. */
+  public static Dataset<Row> of(TableContext env, Dataset<Row> rows) {
+    LogicalPlan plan = rows.queryExecution().analyzed();
+    if (!plan.isStreaming()) return rows;
+    LogicalPlan rewritten = rewrite(env, plan);
+    return rewritten == plan ? rows : org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, rewritten);
+  }
+
+  private static LogicalPlan rewrite(TableContext env, LogicalPlan p) {
+    LogicalPlan node = ScalaInterop.mapChildren(p, c -> rewrite(env, c));
+    if (node instanceof Aggregate a && a.isStreaming()) {
+      List<Expression> calls = new ArrayList<>();
+      for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) collectCalls((Expression) (Object) e, calls);
+      for (Expression c : calls) {
+        PythonFuncExpression python = pythonCall(c);
+        if (python == null) continue;
+        if (windowKey(a) != null) return processor(env, a, calls);
+        if (groupsByWindowColumns(a)) throw tableFunctionRefused(env, python);
+      }
+    }
+    return node;
+  }
+
+  /** Whether an aggregation groups by a window table function's window_start and window_end. */
+  private static boolean groupsByWindowColumns(Aggregate a) {
+    boolean start = false;
+    boolean end = false;
+    for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+      if (g instanceof Attribute) {
+        start |= ((Attribute) g).name().equalsIgnoreCase("window_start");
+        end |= ((Attribute) g).name().equalsIgnoreCase("window_end");
+      }
+    }
+    return start && end;
+  }
+
+  /**
+   * A Python aggregate in a window table function's aggregation over a stream. Measured on PyFlink
+   * 2.3: a pandas UDAF cannot be planned; a general one runs as an updating group aggregation whose
+   * changes come per bundle of its Python operator, not per fired window (not modelled here).
+   */
+  private static TableException tableFunctionRefused(TableContext env, PythonFuncExpression python) {
+    PythonAggregateFunction f = StreamOverSql.registered(env, python);
+    if (f != null && f.isPandas()) {
+      return new TableException("Cannot generate a valid execution plan for the given query: the pandas aggregate "
+          + "function " + python.name() + " in a window table function aggregation (GROUP BY window_start, "
+          + "window_end) over an unbounded source, as in PyFlink 2.3; use GROUP BY TUMBLE(...), HOP(...) or "
+          + "SESSION(...).");
+    }
+    return TableException.unsupported("the Python aggregate function " + python.name() + " in a window table "
+        + "function aggregation (GROUP BY window_start, window_end) over an unbounded source, which PyFlink 2.3 runs "
+        + "as an updating group aggregation; use GROUP BY TUMBLE(...), HOP(...) or SESSION(...), which fire per "
+        + "window");
+  }
+
+  /** The window struct (start, end) an aggregation groups by, or null. */
+  private static Attribute windowKey(Aggregate a) {
+    for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+      if (g instanceof Attribute && g.dataType() instanceof StructType s && s.fields().length == 2
+          && s.fields()[0].name().equals("start") && s.fields()[1].name().equals("end")) {
+        return (Attribute) g;
+      }
+    }
+    return null;
+  }
+
+  /** Each aggregate call of {@code e} (built-in or Python), once per semantically equal call. */
+  private static void collectCalls(Expression e, List<Expression> out) {
+    if (e instanceof AggregateExpression || e instanceof PythonUDAF || isPandasAggregate(e)) {
+      if (indexOf(out, e) < 0) out.add(e);
+      return;
+    }
+    for (Expression c : ScalaInterop.list(e.children())) collectCalls(c, out);
+  }
+
+  private static boolean isPandasAggregate(Expression e) {
+    return e instanceof PythonUDF && ((PythonUDF) e).evalType() == Protocol.EVAL_GROUPED_AGG_PANDAS_UDF;
+  }
+
+  private static int indexOf(List<Expression> calls, Expression e) {
+    for (int i = 0; i < calls.size(); i++) if (calls.get(i).semanticEquals(e)) return i;
+    return -1;
+  }
+
+  /** The Python function a call runs, or null for a built-in aggregate. */
+  private static PythonFuncExpression pythonCall(Expression call) {
+    if (!(call instanceof AggregateExpression)) return (PythonFuncExpression) call;
+    AggregateFunction f = ((AggregateExpression) call).aggregateFunction();
+    return f instanceof PythonFuncExpression ? (PythonFuncExpression) f : null;
+  }
+
+  private static Column column(Expression e) {
+    return new Column(ExpressionColumnNode.apply(e, ExpressionColumnNode.apply$default$2()));
+  }
+
+  /** A window's kind and bounds as the processor takes them: size and slide (a session: gap and 0), in ms. */
+  private record Bounds(long sizeMs, long slideMs, long offsetMs, Attribute time, LogicalPlan input) {}
+
+  private static LogicalPlan processor(TableContext env, Aggregate a, List<Expression> calls) {
+    Attribute window = windowKey(a);
+    Bounds bounds = bounds(a, window);
+    if (!bounds.time().metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
+      throw new TableException("A group window over an unbounded source needs a time attribute with a watermark: "
+          + "declare WATERMARK FOR <column> AS <column> - INTERVAL '...' SECOND on the source table and window on "
+          + "that column.");
+    }
+    long delayMs = bounds.time().metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
+
+    List<Expression> grouping = new ArrayList<>();
+    for (Expression g : ScalaInterop.list(a.groupingExpressions())) if (g != window) grouping.add(g);
+    List<Column> keyCols = new ArrayList<>();
+    List<String> keyNames = new ArrayList<>();
+    for (int i = 0; i < grouping.size(); i++) {
+      keyCols.add(column(grouping.get(i)));
+      keyNames.add("__pft_key" + i);
+    }
+    List<PythonAggregateFunction> functions = new ArrayList<>();
+    List<List<Column>> args = new ArrayList<>();
+    List<String> resultNames = new ArrayList<>();
+    List<StreamWindowAggregation.BuiltIn> builtIns = new ArrayList<>();
+    List<Expression> builtInCalls = new ArrayList<>();
+    // Per call: its Python function's index (>= 0), or -1 - its built-in's index.
+    int[] slot = new int[calls.size()];
+    for (int c = 0; c < calls.size(); c++) {
+      Expression call = calls.get(c);
+      PythonFuncExpression python = pythonCall(call);
+      AggregateExpression aggregate = call instanceof AggregateExpression ? (AggregateExpression) call : null;
+      if (aggregate != null && (aggregate.filter().isDefined() || (python != null && aggregate.isDistinct()))) {
+        throw refused("the aggregate " + call.sql() + " (FILTER, or DISTINCT of a Python aggregate function)");
+      }
+      if (python != null) {
+        PythonAggregateFunction function = StreamOverSql.registered(env, python);
+        if (function == null) {
+          throw refused("the Python aggregate function " + python.name() + ", which is not registered in this "
+              + "environment or is called with DISTINCT or FILTER");
+        }
+        slot[c] = functions.size();
+        functions.add(function);
+        List<Column> arguments = new ArrayList<>();
+        for (Expression e : ScalaInterop.list(((Expression) python).children())) arguments.add(column(e));
+        args.add(arguments);
+        resultNames.add("__pft_python" + slot[c]);
+        continue;
+      }
+      AggregateFunction f = aggregate.aggregateFunction();
+      List<Expression> children = ScalaInterop.list(f.children());
+      String function = f instanceof Sum ? "sum" : f instanceof Count ? "count" : f instanceof Min ? "min"
+          : f instanceof Max ? "max" : f instanceof Average ? "avg" : null;
+      if (function == null || children.size() != 1) {
+        throw refused("the built-in aggregate " + call.sql() + " next to Python aggregate functions");
+      }
+      slot[c] = -1 - builtIns.size();
+      builtIns.add(new StreamWindowAggregation.BuiltIn(function, aggregate.isDistinct(), column(children.get(0)),
+          f.dataType(), "__pft_builtin" + builtIns.size()));
+      builtInCalls.add(call);
+    }
+
+    int keys = grouping.size();
+    int[] positions = new int[calls.size()];
+    Dataset<Row> fired;
+    if (collectable(env, window, functions, builtIns)) {
+      // Spark's own window aggregation collects each window's arguments (its window assignment,
+      // watermark, firing and late rows are those of built-in windows); the functions run per fired window.
+      Dataset<Row> windowed = org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, a.child());
+      List<Column> groupBy = new ArrayList<>();
+      groupBy.add(column(window));
+      for (int i = 0; i < keys; i++) {
+        Expression g = grouping.get(i);
+        groupBy.add(g instanceof Attribute ? column(g) : column(g).as(keyNames.get(i)));
+      }
+      List<Column> aggs = new ArrayList<>();
+      for (int j = 0; j < builtInCalls.size(); j++) aggs.add(column(builtInCalls.get(j)).as("__pft_b" + j));
+      Dataset<Row> collected = windowed.groupBy(groupBy.toArray(new Column[0]))
+          .agg(CollectedWindowAggregation.collect(args).as(ROWS), aggs.toArray(new Column[0]));
+      fired = CollectedWindowAggregation.evaluate(collected, ROWS, functions, args, resultNames);
+      // The window, the keys, the built-ins, then the Python results.
+      for (int c = 0; c < calls.size(); c++) {
+        positions[c] = slot[c] >= 0 ? 1 + keys + builtIns.size() + slot[c] : 1 + keys + (-1 - slot[c]);
+      }
+    } else {
+      // The processor aligns windows on the epoch.
+      if (bounds.offsetMs() != 0) throw refused("a window offset (on the window processor)");
+      Dataset<Row> input = org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, bounds.input());
+      fired = StreamWindowAggregation.aggregate(input, column(bounds.time()), delayMs, bounds.sizeMs(),
+          bounds.slideMs(), keyCols, keyNames, functions, args, resultNames, builtIns, WINDOW);
+      // The window, the keys, the Python results, then the built-ins.
+      for (int c = 0; c < calls.size(); c++) {
+        positions[c] = slot[c] >= 0 ? 1 + keys + slot[c] : 1 + keys + functions.size() + (-1 - slot[c]);
+      }
+    }
+    return restored(a, window, grouping, calls, fired, positions);
+  }
+
+  /**
+   * Whether the pandas-only fast path of the Table API's stream windows ({@link CollectedWindowSelect})
+   * applies: a tumbling or sliding window, only pandas UDAFs, no DISTINCT built-in, and not switched
+   * off ({@code pyflink_table.streaming.python-window = processor}).
+   */
+  private static boolean collectable(TableContext env, Attribute window, List<PythonAggregateFunction> functions,
+      List<StreamWindowAggregation.BuiltIn> builtIns) {
+    if (window.metadata().contains(SESSION_WINDOW_MARKER)) return false;
+    for (PythonAggregateFunction f : functions) if (!f.isPandas()) return false;
+    for (StreamWindowAggregation.BuiltIn b : builtIns) if (b.distinct()) return false;
+    return CollectedWindowAggregation.enabled(env.spark.emptyDataFrame());
+  }
+
+  /**
+   * The aggregation {@code a} over {@code fired}, whose columns are the window, the keys, and each
+   * call's result at {@code positions}: its output attributes (same ids, names and metadata) over
+   * its expressions with those replaced, typed as the aggregation typed them.
+   */
+  private static LogicalPlan restored(Aggregate a, Attribute window, List<Expression> grouping, List<Expression> calls,
+      Dataset<Row> fired, int[] positions) {
+    // Positional names: the processor's and the collected path's columns may repeat user names.
+    String[] names = new String[fired.columns().length];
+    for (int i = 0; i < names.length; i++) names[i] = "__pft_c" + i;
+    Dataset<Row> renamed = fired.toDF(names);
+    List<Column> values = new ArrayList<>();
+    values.add(renamed.col(names[0]).cast(window.dataType()));
+    for (int i = 0; i < grouping.size(); i++) values.add(renamed.col(names[1 + i]).cast(grouping.get(i).dataType()));
+    for (int c = 0; c < calls.size(); c++) values.add(renamed.col(names[positions[c]]).cast(calls.get(c).dataType()));
+    LogicalPlan selected = renamed.select(values.toArray(new Column[0])).queryExecution().analyzed();
+    List<Attribute> out = ScalaInterop.list(selected.output());
+    Replacer replacer = new Replacer(window, out.get(0), grouping, out.subList(1, 1 + grouping.size()), calls,
+        out.subList(1 + grouping.size(), out.size()));
+    List<NamedExpression> restored = new ArrayList<>();
+    for (NamedExpression ne : ScalaInterop.list(a.aggregateExpressions())) {
+      Expression value = ne instanceof Alias ? ((Alias) ne).child() : (Expression) (Object) ne;
+      restored.add(new Alias(replacer.apply(value), ne.name(), ne.exprId(), ne.qualifier(),
+          scala.Option.apply(ne.metadata()), ScalaInterop.seq(List.of())));
+    }
+    return new Project(ScalaInterop.seq(restored), selected);
+  }
+
+  /** The aggregation's expressions over the processor's columns: the window, the keys and each call replaced. */
+  private record Replacer(Attribute window, Attribute firedWindow, List<Expression> grouping, List<Attribute> keys,
+      List<Expression> calls, List<Attribute> results) {
+    Expression apply(Expression e) {
+      if (e instanceof Attribute && ((Attribute) e).exprId().equals(window.exprId())) return firedWindow;
+      for (int i = 0; i < grouping.size(); i++) if (grouping.get(i).semanticEquals(e)) return keys.get(i);
+      int j = indexOf(calls, e);
+      if (j >= 0) return results.get(j);
+      return ScalaInterop.mapChildren(e, this::apply);
+    }
+  }
+
+  /**
+   * The window's bounds, its rowtime and the rows below Spark's window assignment: the node that
+   * adds the window column (a Project, or an Expand for sliding windows) under the aggregation's
+   * filters; its child is the aggregation's input as the user wrote it.
+   */
+  private static Bounds bounds(Aggregate a, Attribute window) {
+    LogicalPlan node = a.child();
+    while (node instanceof Filter) node = ((Filter) node).child();
+    List<Expression> assigned = new ArrayList<>();
+    LogicalPlan input = null;
+    if (node instanceof Project project) {
+      for (NamedExpression e : ScalaInterop.list(project.projectList())) {
+        if (e instanceof Alias && e.exprId().equals(window.exprId())) assigned.add(((Alias) e).child());
+      }
+      input = project.child();
+    } else if (node instanceof Expand expand) {
+      List<Attribute> output = ScalaInterop.list(expand.output());
+      int index = -1;
+      for (int i = 0; i < output.size(); i++) if (output.get(i).exprId().equals(window.exprId())) index = i;
+      if (index >= 0) {
+        for (scala.collection.Seq<Expression> projection : ScalaInterop.list(expand.projections())) {
+          assigned.add(ScalaInterop.list(projection).get(index));
+        }
+      }
+      input = expand.child();
+    }
+    if (assigned.isEmpty()) throw refused("a group window whose plan has no window assignment below the aggregation");
+    List<AttributeReference> times = new ArrayList<>();
+    references(assigned.get(0), times);
+    if (times.size() != 1 || !(times.get(0).dataType() instanceof TimestampType
+        || times.get(0).dataType() instanceof TimestampNTZType)) {
+      throw refused("a group window on " + assigned.get(0).sql() + " (window on a time attribute column)");
+    }
+    long[] first = at(assigned.get(0), 0L);
+    long sizeMs = (first[1] - first[0]) / 1000;
+    if (window.metadata().contains(SESSION_WINDOW_MARKER)) return new Bounds(sizeMs, 0, 0, times.get(0), input);
+    // An Expand's projections hold a row's overlapping windows, a slide apart (in either order).
+    long slideMs = assigned.size() > 1 ? Math.abs(first[0] - at(assigned.get(1), 0L)[0]) / 1000 : sizeMs;
+    if (slideMs <= 0) throw refused("a group window whose slide could not be read from its plan");
+    return new Bounds(sizeMs, slideMs, Math.floorMod(first[0] / 1000, slideMs), times.get(0), input);
+  }
+
+  private static void references(Expression e, List<AttributeReference> out) {
+    if (e instanceof AttributeReference r) {
+      for (AttributeReference seen : out) if (seen.exprId().equals(r.exprId())) return;
+      out.add(r);
+      return;
+    }
+    for (Expression c : ScalaInterop.list(e.children())) references(c, out);
+  }
+
+  /** The (start, end) in microseconds the window expression {@code e} gives a row at {@code micros}. */
+  private static long[] at(Expression e, long micros) {
+    InternalRow row = (InternalRow) bind(e, micros).eval(null);
+    return new long[] {row.getLong(0), row.getLong(1)};
+  }
+
+  private static Expression bind(Expression e, long micros) {
+    if (e instanceof AttributeReference) return new Literal(micros, e.dataType());
+    return ScalaInterop.mapChildren(e, c -> bind(c, micros));
+  }
+
+  private static TableException refused(String what) {
+    return TableException.unsupported("Python aggregate functions in a SQL group window over an unbounded source "
+        + "with " + what + " (supported: TUMBLE, HOP and SESSION on the rowtime, with Python aggregate functions and "
+        + "SUM, COUNT, MIN, MAX, AVG)");
+  }
+}
