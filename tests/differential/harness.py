@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, Iterator, Mapping
+from typing import Any, Dict, Iterator, Mapping, Sequence
 
 import pytest
 
@@ -46,6 +46,115 @@ def take(it, n):
     # The changes of one file, in a fixed order (the order among one file's changes may differ).
     rows = [next(it) for _ in range(n)]
     print(sorted([str(r.get_row_kind())] + [str(x) for x in r] for r in rows))
+"""
+
+# Snippets of program text that follow STREAMING_PRELUDE, so that each program writes only what is
+# its own.
+
+
+def monitored_table(name: str, columns: str, directory: str = "d") -> str:
+    """Program text creating the CSV table ``name`` (``columns``) over the monitored directory whose
+    path the program holds in the variable ``directory``, polled every 100 ms."""
+    return (f't_env.execute_sql("CREATE TABLE {name} ({columns}) WITH (\'connector\' = \'filesystem\', "\n'
+            f'                  "\'path\' = \'" + {directory} + "\', \'format\' = \'csv\', '
+            f'\'source.monitor-interval\' = \'100ms\')")\n')
+
+
+# The columns of the event table ``ev``: a key, a value and a rowtime whose watermark is 1 s behind.
+EVENT_COLUMNS = "k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND"
+# The same with a processing-time attribute ``pt`` too.
+EVENT_PT_COLUMNS = "k STRING, v INT, ts TIMESTAMP(3), pt AS PROCTIME(), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND"
+
+
+def event_table(columns: str = EVENT_COLUMNS) -> str:
+    """Program text: a fresh directory ``d``, ``publish(name, text)`` publishing a file in it, and the
+    table ``ev`` (``columns``) monitoring it."""
+    return ("d = tempfile.mkdtemp()\n"
+            "publish = lambda name, text: publish_file(d, name, text)\n"
+            + monitored_table("ev", columns))
+
+
+# Three files of events for ``ev`` (k, v, ts), published in turn: after the first the watermark is
+# 00:05, at or after which the second file's first three rows are (late for some operators); its
+# a, 5 at 00:12 moves the watermark to 00:11, the third file's a, 7 at 00:20 to 00:19.
+EVENT_FILES = (
+    "a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\na,4,1970-01-01 00:00:03\\nb,3,1970-01-01 00:00:06\\n",
+    "a,10,1970-01-01 00:00:02\\na,8,1970-01-01 00:00:04\\nb,7,1970-01-01 00:00:05\\na,5,1970-01-01 00:00:12\\n",
+    "a,6,1970-01-01 00:00:13\\na,7,1970-01-01 00:00:20\\n",
+)
+
+
+def collect_while_publishing(query: str, counts: Sequence[int], files: Sequence[str] = EVENT_FILES, first: int = 1,
+                              query_after_first_file: bool = False) -> str:
+    """Program text: ``query`` assigns ``it`` (a collect iterator), then ``files`` are published in
+    turn with ``publish`` (as ``f<first>.csv`` and the next numbers), ``counts[i]`` changes taken from
+    ``it`` after file ``i``, and ``it`` is closed. With ``query_after_first_file`` the first file is
+    published before ``query`` runs."""
+    text = "" if query_after_first_file else query
+    for i, (content, n) in enumerate(zip(files, counts)):
+        text += f"publish('f{first + i}.csv', '{content}')\n"
+        if i == 0 and query_after_first_file:
+            text += query
+        text += f"take(it, {n})\n"
+    return text + "it.close()\n"
+
+
+# Two monitored directories dl, dr with the tables l (k STRING, a INT) and r (k2 STRING, b INT);
+# publish(d, text) publishes the next file of the program, f1.csv, f2.csv, ..., in d.
+JOIN_TABLES = """
+dl, dr = tempfile.mkdtemp(), tempfile.mkdtemp()
+n = [0]
+def publish(d, text):
+    # Each file gets the next name: f1.csv, f2.csv, ...
+    n[0] += 1
+    publish_file(d, 'f%d.csv' % n[0], text)
+""" + monitored_table("l", "k STRING, a INT", "dl") + monitored_table("r", "k2 STRING, b INT", "dr")
+
+# The general aggregate function class Total (the sum of an INT column), its body last so that a
+# program may add methods.
+TOTAL_CLASS = """
+class Total(AggregateFunction):
+    def create_accumulator(self):
+        return [0]
+    def accumulate(self, acc, v):
+        acc[0] += v
+    def get_value(self, acc):
+        return acc[0]
+"""
+# Total's merge, for the windows that merge accumulators.
+TOTAL_MERGE = """    def merge(self, acc, accs):
+        for a in accs:
+            acc[0] += a[0]
+"""
+
+
+def python_aggregates(merge: bool = False, registered: bool = False) -> str:
+    """Program text: ``total``, a general Python aggregate function (``Total``, with ``merge`` if
+    asked) returning BIGINT, and ``mean``, a pandas one returning DOUBLE, with their imports; if
+    ``registered``, also as the temporary functions ``total_udaf`` and ``mean_udaf`` for SQL."""
+    registration = ("t_env.create_temporary_function('total_udaf', total)\n"
+                    "t_env.create_temporary_function('mean_udaf', mean)\n")
+    return ("from pyflink.table import DataTypes\n"
+            "from pyflink.table.udf import udaf, AggregateFunction\n"
+            + TOTAL_CLASS + (TOTAL_MERGE if merge else "")
+            + "total = udaf(Total(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))\n"
+            "mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')\n"
+            + (registration if registered else ""))
+
+
+# MySum: a general aggregate function with retract (for updating inputs), its types from its own
+# get_*_type methods.
+RETRACTING_SUM = """
+from pyflink.table.udf import AggregateFunction, udaf
+class MySum(AggregateFunction):
+    def get_value(self, acc): return acc[0]
+    def create_accumulator(self): return [0]
+    def accumulate(self, acc, v):
+        if v is not None: acc[0] += v
+    def retract(self, acc, v):
+        if v is not None: acc[0] -= v
+    def get_accumulator_type(self): return 'ARRAY<BIGINT>'
+    def get_result_type(self): return 'BIGINT'
 """
 
 # The driver is plain text so that it runs unchanged under both implementations.
@@ -218,6 +327,13 @@ def run_ours(programs: Mapping[str, str]) -> Dict[str, Any]:
     # The driver prints nothing itself; programs' own prints are captured per program.
     with contextlib.redirect_stdout(io.StringIO()):
         return dict(namespace["run_all"](converted))
+
+
+def assert_prints(name: str, program: str, expected: str) -> None:
+    """Runs ``program`` under pyflink_table alone (an extension, or where PyFlink 2.3 is no oracle)
+    and checks that it raises nothing and prints ``expected``."""
+    got = run_ours({name: program})[name]
+    assert got["error"] is None and got["stdout"] == expected, got
 
 
 def _canonical_rows(rows: Any) -> Any:

@@ -8,35 +8,17 @@ PyFlink) is still checked: an extra change would be taken by the next take()."""
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential  # noqa: F401 - the fixture
+from harness import JOIN_TABLES, RETRACTING_SUM, STREAMING_PRELUDE, Comparison, differential  # noqa: F401
 
 SETUP = STREAMING_PRELUDE + """
 import time
 from pyflink.table.expressions import col
-from pyflink.table.udf import AggregateFunction, udaf
-dl, dr = tempfile.mkdtemp(), tempfile.mkdtemp()
-n = [0]
-def publish(d, text):
-    # Each file gets the next name: f1.csv, f2.csv, ...
-    n[0] += 1
-    publish_file(d, 'f%d.csv' % n[0], text)
-t_env.execute_sql("CREATE TABLE l (k STRING, a INT) WITH ('connector' = 'filesystem', 'path' = '" + dl + "', "
-                  "'format' = 'csv', 'source.monitor-interval' = '100ms')")
-t_env.execute_sql("CREATE TABLE r (k2 STRING, b INT) WITH ('connector' = 'filesystem', 'path' = '" + dr + "', "
-                  "'format' = 'csv', 'source.monitor-interval' = '100ms')")
+""" + JOIN_TABLES + """
 L = t_env.from_path('l')
 # ls: the sum per key of l (an updating table); rc: the count per key of r.
 t_env.create_temporary_view('ls', t_env.sql_query('SELECT k, SUM(a) AS t FROM l GROUP BY k'))
 t_env.create_temporary_view('rc', t_env.sql_query('SELECT k2, COUNT(*) AS c FROM r GROUP BY k2'))
-class MySum(AggregateFunction):
-    def get_value(self, acc): return acc[0]
-    def create_accumulator(self): return [0]
-    def accumulate(self, acc, v):
-        if v is not None: acc[0] += v
-    def retract(self, acc, v):
-        if v is not None: acc[0] -= v
-    def get_accumulator_type(self): return 'ARRAY<BIGINT>'
-    def get_result_type(self): return 'BIGINT'
+""" + RETRACTING_SUM + """
 my_sum = udaf(MySum())
 """
 
