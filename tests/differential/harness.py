@@ -300,23 +300,47 @@ def to_pyflink_table(source: str) -> str:
             .replace("pyflink.common", "pyflink_table"))
 
 
+class PyFlinkRun:
+    """PyFlink 2.3 running ``programs`` in a subprocess of its own, started at once, so that
+    pyflink_table can run the same programs meanwhile; ``results()`` waits for it."""
+
+    def __init__(self, programs: Mapping[str, str]) -> None:
+        python = os.environ.get("PYFLINK_PYTHON", DEFAULT_PYFLINK_PYTHON)
+        if not Path(python).exists():
+            raise RuntimeError(f"PyFlink 2.3 interpreter not found at {python}: run `make reference` "
+                               "or set PYFLINK_PYTHON.")
+        self._tmp = tempfile.TemporaryDirectory()
+        tmp = Path(self._tmp.name)
+        (tmp / "driver.py").write_text(DRIVER)
+        (tmp / "programs.json").write_text(json.dumps(dict(programs)))
+        self._results = tmp / "results.json"
+        self._stderr = tmp / "stderr.txt"
+        # Files, not pipes: nobody reads a pipe while the subprocess runs, and a full one would block it.
+        with open(tmp / "stdout.txt", "w") as out, open(self._stderr, "w") as err:
+            self._proc = subprocess.Popen([python, str(tmp / "driver.py"), str(tmp / "programs.json"),
+                                           str(self._results)], stdout=out, stderr=err)
+
+    def results(self) -> Dict[str, Any]:
+        """The results by program name, once the subprocess has ended (after at most 900 s)."""
+        try:
+            returncode = self._proc.wait(timeout=900)
+            if returncode != 0 or not self._results.exists():
+                raise RuntimeError("PyFlink driver failed:\n" + self._stderr.read_text()[-4000:])
+            return dict(json.loads(self._results.read_text()))
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        """Ends the subprocess if it still runs and removes its files."""
+        if self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
+        self._tmp.cleanup()
+
+
 def run_pyflink(programs: Mapping[str, str]) -> Dict[str, Any]:
     """Results of all ``programs`` under PyFlink 2.3, from one subprocess."""
-    python = os.environ.get("PYFLINK_PYTHON", DEFAULT_PYFLINK_PYTHON)
-    if not Path(python).exists():
-        raise RuntimeError(f"PyFlink 2.3 interpreter not found at {python}: run `make reference` "
-                           "or set PYFLINK_PYTHON.")
-    with tempfile.TemporaryDirectory() as tmp:
-        driver = Path(tmp) / "driver.py"
-        driver.write_text(DRIVER)
-        src = Path(tmp) / "programs.json"
-        src.write_text(json.dumps(dict(programs)))
-        dst = Path(tmp) / "results.json"
-        proc = subprocess.run([python, str(driver), str(src), str(dst)], capture_output=True, text=True,
-                              timeout=900)
-        if proc.returncode != 0 or not dst.exists():
-            raise RuntimeError("PyFlink driver failed:\n" + proc.stderr[-4000:])
-        return dict(json.loads(dst.read_text()))
+    return PyFlinkRun(programs).results()
 
 
 def run_ours(programs: Mapping[str, str]) -> Dict[str, Any]:
@@ -378,4 +402,12 @@ def differential(request: pytest.FixtureRequest, _spark_started: None) -> Iterat
     ``conftest.py`` here would shadow ``tests/conftest.py`` for modules that import its helpers.
     """
     programs = getattr(request.module, "programs")
-    yield Comparison(programs, run_pyflink(programs), run_ours(programs))
+    # Both sides at once: each spends most of its time waiting (JVM start, monitored directories,
+    # micro-batch triggers, the programs' own sleeps), so the module takes about the longer of the two.
+    pyflink = PyFlinkRun(programs)
+    try:
+        ours = run_ours(programs)
+    except BaseException:
+        pyflink.stop()
+        raise
+    yield Comparison(programs, pyflink.results(), ours)
