@@ -7,7 +7,7 @@ next file, so an engine that only answers at the end of its input fails. Over bo
 
 import pytest
 
-from harness import (STREAMING_PRELUDE, Comparison, RETRACTING_SUM, differential, event_table,  # noqa: F401
+from harness import (RETRACTING_SUM, STREAMING_PRELUDE, Comparison, differential, event_table,  # noqa: F401
                      monitored_table)
 
 SETUP = STREAMING_PRELUDE + event_table("k STRING, v INT") + """

@@ -9,7 +9,7 @@ answers only at the end of its input fails); over a bounded file the whole resul
 import pytest
 
 from harness import (STREAMING_PRELUDE, Comparison, assert_prints, collect_while_publishing,  # noqa: F401
-                     differential, event_table, python_aggregates, run_ours)
+                     differential, event_table, python_aggregates)
 
 FUNCTIONS = """
 from pyflink.table.window import Tumble, Slide
@@ -100,9 +100,11 @@ refusals = {name: bounded(window, select) + "result.execute().collect()\n"
             for name, (window, select) in REFUSED.items()}
 refusals["batch_mode"] = (bounded("T2", "col('k'), col('v').sum").replace("in_streaming_mode()", "in_batch_mode()")
                           + "result.execute().collect()\n")
+# They run in the module's PyFlink process, checked by test_refusals_say_what_pyflink_says.
+programs.update(refusals)
 
 
-@pytest.mark.parametrize("name", sorted(programs))
+@pytest.mark.parametrize("name", sorted(set(programs) - set(refusals)))
 def test_same_as_pyflink(differential: Comparison, name: str) -> None:
     differential.assert_same(name)
 
@@ -112,11 +114,9 @@ def test_extension(_spark_started: None, name: str) -> None:
     assert_prints(name, *extensions[name])
 
 
-def test_refusals_say_what_pyflink_says(_spark_started: None) -> None:
+def test_refusals_say_what_pyflink_says(differential: Comparison) -> None:
     """Measured on PyFlink 2.3: its messages (the last line of its Java chain for rowtime), which ours start with."""
-    from harness import run_pyflink
-
-    pyflink, ours = run_pyflink(refusals), run_ours(refusals)
+    pyflink, ours = differential.pyflink, differential.ours
     expected = {
         "start": ["ValidationException", "Window start and Window end cannot be selected for a row-count tumble window."],
         "end": ["ValidationException", "Window start and Window end cannot be selected for a row-count slide window."],

@@ -12,8 +12,8 @@ rows before it late too (measured: a, 8 at 00:04 is emitted by ROWS, dropped by 
 
 import pytest
 
-from harness import (STREAMING_PRELUDE, Comparison, assert_prints, differential,  # noqa: F401
-                     event_table, collect_while_publishing, python_aggregates)
+from harness import (STREAMING_PRELUDE, Comparison, assert_prints, collect_while_publishing,  # noqa: F401
+                     differential, event_table, python_aggregates)
 
 SETUP = STREAMING_PRELUDE + """
 from pyflink.table.window import Over

@@ -16,7 +16,7 @@ aggregates in arrival order, ROWS and RANGE alike.
 import pytest
 
 from harness import (EVENT_PT_COLUMNS, STREAMING_PRELUDE, Comparison, assert_prints,  # noqa: F401
-                     differential, event_table, collect_while_publishing, python_aggregates)
+                     collect_while_publishing, differential, event_table, python_aggregates)
 
 SETUP = STREAMING_PRELUDE + """
 from pyflink.table.window import Over

@@ -13,7 +13,7 @@ count every row in arrival order: a's 1, 2 | 4, 10 and 8, 5 | 6, 7, b's 3, 7.
 import pytest
 
 from harness import (EVENT_PT_COLUMNS, STREAMING_PRELUDE, Comparison, assert_prints,  # noqa: F401
-                     differential, event_table, collect_while_publishing, python_aggregates)
+                     collect_while_publishing, differential, event_table, python_aggregates)
 
 SETUP = STREAMING_PRELUDE + """
 from pyflink.common import Row
