@@ -8,8 +8,8 @@ JSON-able values), the column names and type strings, whatever the program print
 exception type and first message line if it raised.
 
 PyFlink runs in a subprocess (its own interpreter, ``PYFLINK_PYTHON``), one process for many
-programs; pyflink_table runs in this process on the shared Spark session, with the program text's
-``pyflink.table``/``pyflink.common`` imports rewritten to ``pyflink_table``.
+programs; pyflink_table runs in this process on the shared Spark session, meanwhile, with the
+program text's ``pyflink.table``/``pyflink.common`` imports rewritten to ``pyflink_table``.
 """
 
 from __future__ import annotations
