@@ -16,6 +16,8 @@ import pytest
 from pyflink_table import EnvironmentSettings, SqlParserException, TableEnvironment, TableException, ValidationException
 from pyflink_table.expressions import call, col
 
+from differential.harness import TOTAL_CLASS
+
 MODULE = """
 from pyflink_table import DataTypes
 from pyflink_table.udf import udf, udtf, udaf, AggregateFunction
@@ -28,14 +30,7 @@ def repeat(a, n):
     for _ in range(n):
         yield a
 
-class Total(AggregateFunction):
-    def create_accumulator(self):
-        return [0]
-    def accumulate(self, acc, v):
-        acc[0] += v
-    def get_value(self, acc):
-        return acc[0]
-    def get_result_type(self):
+""" + TOTAL_CLASS + """    def get_result_type(self):
         return DataTypes.BIGINT()
     def get_accumulator_type(self):
         return DataTypes.ARRAY(DataTypes.BIGINT())

@@ -8,8 +8,8 @@ JSON-able values), the column names and type strings, whatever the program print
 exception type and first message line if it raised.
 
 PyFlink runs in a subprocess (its own interpreter, ``PYFLINK_PYTHON``), one process for many
-programs; pyflink_table runs in this process on the shared Spark session, with the program text's
-``pyflink.table``/``pyflink.common`` imports rewritten to ``pyflink_table``.
+programs; pyflink_table runs in this process on the shared Spark session, meanwhile, with the
+program text's ``pyflink.table``/``pyflink.common`` imports rewritten to ``pyflink_table``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, Iterator, Mapping
+from typing import Any, Dict, Iterator, Mapping, Sequence
 
 import pytest
 
@@ -46,6 +46,115 @@ def take(it, n):
     # The changes of one file, in a fixed order (the order among one file's changes may differ).
     rows = [next(it) for _ in range(n)]
     print(sorted([str(r.get_row_kind())] + [str(x) for x in r] for r in rows))
+"""
+
+# Snippets of program text that follow STREAMING_PRELUDE, so that each program writes only what is
+# its own.
+
+
+def monitored_table(name: str, columns: str, directory: str = "d") -> str:
+    """Program text creating the CSV table ``name`` (``columns``) over the monitored directory whose
+    path the program holds in the variable ``directory``, polled every 100 ms."""
+    return (f't_env.execute_sql("CREATE TABLE {name} ({columns}) WITH (\'connector\' = \'filesystem\', "\n'
+            f'                  "\'path\' = \'" + {directory} + "\', \'format\' = \'csv\', '
+            f'\'source.monitor-interval\' = \'100ms\')")\n')
+
+
+# The columns of the event table ``ev``: a key, a value and a rowtime whose watermark is 1 s behind.
+EVENT_COLUMNS = "k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND"
+# The same with a processing-time attribute ``pt`` too.
+EVENT_PT_COLUMNS = "k STRING, v INT, ts TIMESTAMP(3), pt AS PROCTIME(), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND"
+
+
+def event_table(columns: str = EVENT_COLUMNS) -> str:
+    """Program text: a fresh directory ``d``, ``publish(name, text)`` publishing a file in it, and the
+    table ``ev`` (``columns``) monitoring it."""
+    return ("d = tempfile.mkdtemp()\n"
+            "publish = lambda name, text: publish_file(d, name, text)\n"
+            + monitored_table("ev", columns))
+
+
+# Three files of events for ``ev`` (k, v, ts), published in turn: after the first the watermark is
+# 00:05, at or after which the second file's first three rows are (late for some operators); its
+# a, 5 at 00:12 moves the watermark to 00:11, the third file's a, 7 at 00:20 to 00:19.
+EVENT_FILES = (
+    "a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\na,4,1970-01-01 00:00:03\\nb,3,1970-01-01 00:00:06\\n",
+    "a,10,1970-01-01 00:00:02\\na,8,1970-01-01 00:00:04\\nb,7,1970-01-01 00:00:05\\na,5,1970-01-01 00:00:12\\n",
+    "a,6,1970-01-01 00:00:13\\na,7,1970-01-01 00:00:20\\n",
+)
+
+
+def collect_while_publishing(query: str, counts: Sequence[int], files: Sequence[str] = EVENT_FILES, first: int = 1,
+                              query_after_first_file: bool = False) -> str:
+    """Program text: ``query`` assigns ``it`` (a collect iterator), then ``files`` are published in
+    turn with ``publish`` (as ``f<first>.csv`` and the next numbers), ``counts[i]`` changes taken from
+    ``it`` after file ``i``, and ``it`` is closed. With ``query_after_first_file`` the first file is
+    published before ``query`` runs."""
+    text = "" if query_after_first_file else query
+    for i, (content, n) in enumerate(zip(files, counts)):
+        text += f"publish('f{first + i}.csv', '{content}')\n"
+        if i == 0 and query_after_first_file:
+            text += query
+        text += f"take(it, {n})\n"
+    return text + "it.close()\n"
+
+
+# Two monitored directories dl, dr with the tables l (k STRING, a INT) and r (k2 STRING, b INT);
+# publish(d, text) publishes the next file of the program, f1.csv, f2.csv, ..., in d.
+JOIN_TABLES = """
+dl, dr = tempfile.mkdtemp(), tempfile.mkdtemp()
+n = [0]
+def publish(d, text):
+    # Each file gets the next name: f1.csv, f2.csv, ...
+    n[0] += 1
+    publish_file(d, 'f%d.csv' % n[0], text)
+""" + monitored_table("l", "k STRING, a INT", "dl") + monitored_table("r", "k2 STRING, b INT", "dr")
+
+# The general aggregate function class Total (the sum of an INT column), its body last so that a
+# program may add methods.
+TOTAL_CLASS = """
+class Total(AggregateFunction):
+    def create_accumulator(self):
+        return [0]
+    def accumulate(self, acc, v):
+        acc[0] += v
+    def get_value(self, acc):
+        return acc[0]
+"""
+# Total's merge, for the windows that merge accumulators.
+TOTAL_MERGE = """    def merge(self, acc, accs):
+        for a in accs:
+            acc[0] += a[0]
+"""
+
+
+def python_aggregates(merge: bool = False, registered: bool = False) -> str:
+    """Program text: ``total``, a general Python aggregate function (``Total``, with ``merge`` if
+    asked) returning BIGINT, and ``mean``, a pandas one returning DOUBLE, with their imports; if
+    ``registered``, also as the temporary functions ``total_udaf`` and ``mean_udaf`` for SQL."""
+    registration = ("t_env.create_temporary_function('total_udaf', total)\n"
+                    "t_env.create_temporary_function('mean_udaf', mean)\n")
+    return ("from pyflink.table import DataTypes\n"
+            "from pyflink.table.udf import udaf, AggregateFunction\n"
+            + TOTAL_CLASS + (TOTAL_MERGE if merge else "")
+            + "total = udaf(Total(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))\n"
+            "mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')\n"
+            + (registration if registered else ""))
+
+
+# MySum: a general aggregate function with retract (for updating inputs), its types from its own
+# get_*_type methods.
+RETRACTING_SUM = """
+from pyflink.table.udf import AggregateFunction, udaf
+class MySum(AggregateFunction):
+    def get_value(self, acc): return acc[0]
+    def create_accumulator(self): return [0]
+    def accumulate(self, acc, v):
+        if v is not None: acc[0] += v
+    def retract(self, acc, v):
+        if v is not None: acc[0] -= v
+    def get_accumulator_type(self): return 'ARRAY<BIGINT>'
+    def get_result_type(self): return 'BIGINT'
 """
 
 # The driver is plain text so that it runs unchanged under both implementations.
@@ -191,23 +300,47 @@ def to_pyflink_table(source: str) -> str:
             .replace("pyflink.common", "pyflink_table"))
 
 
+class PyFlinkRun:
+    """PyFlink 2.3 running ``programs`` in a subprocess of its own, started at once, so that
+    pyflink_table can run the same programs meanwhile; ``results()`` waits for it."""
+
+    def __init__(self, programs: Mapping[str, str]) -> None:
+        python = os.environ.get("PYFLINK_PYTHON", DEFAULT_PYFLINK_PYTHON)
+        if not Path(python).exists():
+            raise RuntimeError(f"PyFlink 2.3 interpreter not found at {python}: run `make reference` "
+                               "or set PYFLINK_PYTHON.")
+        self._tmp = tempfile.TemporaryDirectory()
+        tmp = Path(self._tmp.name)
+        (tmp / "driver.py").write_text(DRIVER)
+        (tmp / "programs.json").write_text(json.dumps(dict(programs)))
+        self._results = tmp / "results.json"
+        self._stderr = tmp / "stderr.txt"
+        # Files, not pipes: nobody reads a pipe while the subprocess runs, and a full one would block it.
+        with open(tmp / "stdout.txt", "w") as out, open(self._stderr, "w") as err:
+            self._proc = subprocess.Popen([python, str(tmp / "driver.py"), str(tmp / "programs.json"),
+                                           str(self._results)], stdout=out, stderr=err)
+
+    def results(self) -> Dict[str, Any]:
+        """The results by program name, once the subprocess has ended (after at most 900 s)."""
+        try:
+            returncode = self._proc.wait(timeout=900)
+            if returncode != 0 or not self._results.exists():
+                raise RuntimeError("PyFlink driver failed:\n" + self._stderr.read_text()[-4000:])
+            return dict(json.loads(self._results.read_text()))
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        """Ends the subprocess if it still runs and removes its files."""
+        if self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
+        self._tmp.cleanup()
+
+
 def run_pyflink(programs: Mapping[str, str]) -> Dict[str, Any]:
     """Results of all ``programs`` under PyFlink 2.3, from one subprocess."""
-    python = os.environ.get("PYFLINK_PYTHON", DEFAULT_PYFLINK_PYTHON)
-    if not Path(python).exists():
-        raise RuntimeError(f"PyFlink 2.3 interpreter not found at {python}: run `make reference` "
-                           "or set PYFLINK_PYTHON.")
-    with tempfile.TemporaryDirectory() as tmp:
-        driver = Path(tmp) / "driver.py"
-        driver.write_text(DRIVER)
-        src = Path(tmp) / "programs.json"
-        src.write_text(json.dumps(dict(programs)))
-        dst = Path(tmp) / "results.json"
-        proc = subprocess.run([python, str(driver), str(src), str(dst)], capture_output=True, text=True,
-                              timeout=900)
-        if proc.returncode != 0 or not dst.exists():
-            raise RuntimeError("PyFlink driver failed:\n" + proc.stderr[-4000:])
-        return dict(json.loads(dst.read_text()))
+    return PyFlinkRun(programs).results()
 
 
 def run_ours(programs: Mapping[str, str]) -> Dict[str, Any]:
@@ -218,6 +351,13 @@ def run_ours(programs: Mapping[str, str]) -> Dict[str, Any]:
     # The driver prints nothing itself; programs' own prints are captured per program.
     with contextlib.redirect_stdout(io.StringIO()):
         return dict(namespace["run_all"](converted))
+
+
+def assert_prints(name: str, program: str, expected: str) -> None:
+    """Runs ``program`` under pyflink_table alone (an extension, or where PyFlink 2.3 is no oracle)
+    and checks that it raises nothing and prints ``expected``."""
+    got = run_ours({name: program})[name]
+    assert got["error"] is None and got["stdout"] == expected, got
 
 
 def _canonical_rows(rows: Any) -> Any:
@@ -262,4 +402,17 @@ def differential(request: pytest.FixtureRequest, _spark_started: None) -> Iterat
     ``conftest.py`` here would shadow ``tests/conftest.py`` for modules that import its helpers.
     """
     programs = getattr(request.module, "programs")
-    yield Comparison(programs, run_pyflink(programs), run_ours(programs))
+    if getattr(request.module, "SIDES_IN_TURN", False):
+        # Timing-sensitive modules (state TTL, bundle timers) run each side on a machine the other
+        # does not load.
+        yield Comparison(programs, run_pyflink(programs), run_ours(programs))
+        return
+    # Both sides at once: each spends most of its time waiting (JVM start, monitored directories,
+    # micro-batch triggers, the programs' own sleeps), so the module takes about the longer of the two.
+    pyflink = PyFlinkRun(programs)
+    try:
+        ours = run_ours(programs)
+    except BaseException:
+        pyflink.stop()
+        raise
+    yield Comparison(programs, pyflink.results(), ours)

@@ -7,36 +7,19 @@ next file, so an engine that only answers at the end of its input fails. Over bo
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential  # noqa: F401 - the fixture
+from harness import (RETRACTING_SUM, STREAMING_PRELUDE, Comparison, differential, event_table,  # noqa: F401
+                     monitored_table)
 
-SETUP = STREAMING_PRELUDE + """
-d = tempfile.mkdtemp()
-publish = lambda name, text: publish_file(d, name, text)
-t_env.execute_sql("CREATE TABLE ev (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '" + d + "', "
-                  "'format' = 'csv', 'source.monitor-interval' = '100ms')")
+SETUP = STREAMING_PRELUDE + event_table("k STRING, v INT") + """
 ev = t_env.from_path('ev')
 sums = ev.group_by(col('k')).select(col('k'), col('v').sum.alias('s'))
 """
 
-JOIN_SETUP = STREAMING_PRELUDE + """
-dl, dr = tempfile.mkdtemp(), tempfile.mkdtemp()
-for name, d, columns in (('l', dl, 'k STRING, a INT'), ('r', dr, 'k2 STRING, b INT')):
-    t_env.execute_sql("CREATE TABLE " + name + " (" + columns + ") WITH ('connector' = 'filesystem', 'path' = '"
-                      + d + "', 'format' = 'csv', 'source.monitor-interval' = '100ms')")
-"""
+JOIN_SETUP = (STREAMING_PRELUDE + "dl, dr = tempfile.mkdtemp(), tempfile.mkdtemp()\n"
+              + monitored_table("l", "k STRING, a INT", "dl") + monitored_table("r", "k2 STRING, b INT", "dr"))
 
 # Bounded input: the changelog in PyFlink's order.
-BOUNDED = STREAMING_PRELUDE + """
-from pyflink.table.udf import AggregateFunction, udaf
-class MySum(AggregateFunction):
-    def get_value(self, acc): return acc[0]
-    def create_accumulator(self): return [0]
-    def accumulate(self, acc, v):
-        if v is not None: acc[0] += v
-    def retract(self, acc, v):
-        if v is not None: acc[0] -= v
-    def get_accumulator_type(self): return 'ARRAY<BIGINT>'
-    def get_result_type(self): return 'BIGINT'
+BOUNDED = STREAMING_PRELUDE + RETRACTING_SUM + """
 def show(t):
     for r in t.execute().collect():
         print(r.get_row_kind(), list(r))

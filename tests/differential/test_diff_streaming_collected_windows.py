@@ -5,17 +5,14 @@ published while the job runs and each window's result is awaited before the next
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential, run_ours  # noqa: F401 - the fixture
+from harness import (STREAMING_PRELUDE, Comparison, assert_prints, differential, event_table,  # noqa: F401
+                     monitored_table, python_aggregates)
 
 SETUP = STREAMING_PRELUDE + """
 from pyflink.table import DataTypes
 from pyflink.table.window import Tumble, Slide
 from pyflink.table.udf import udaf
-d = tempfile.mkdtemp()
-publish = lambda name, text: publish_file(d, name, text)
-t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, x DOUBLE, ts TIMESTAMP(3), "
-                  "WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'filesystem', 'path' = '"
-                  + d + "', 'format' = 'csv', 'source.monitor-interval' = '100ms')")
+""" + event_table("k STRING, v INT, x DOUBLE, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND") + """
 mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')
 weighted = udaf(lambda v, x: float((v * x).sum() / x.sum()), result_type=DataTypes.DOUBLE(), func_type='pandas')
 """
@@ -71,24 +68,13 @@ def test_same_as_pyflink(differential: Comparison, name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(extensions))
 def test_extension(_spark_started: None, name: str) -> None:
-    program, expected = extensions[name]
-    got = run_ours({name: program})[name]
-    assert got["error"] is None and got["stdout"] == expected, got
+    assert_prints(name, *extensions[name])
 
 
 def test_fast_path_is_taken_where_it_applies(_spark_started: None) -> None:
     # Which path runs is visible in the physical plan: the worker function's name.
-    program = SETUP + """
+    program = SETUP + python_aggregates() + """
 from pyflink.table.window import Session
-from pyflink.table.udf import AggregateFunction
-class Total(AggregateFunction):
-    def create_accumulator(self):
-        return [0]
-    def accumulate(self, acc, v):
-        acc[0] += v
-    def get_value(self, acc):
-        return acc[0]
-total = udaf(Total(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
 ev = t_env.from_path('ev')
 def path(window, *select):
     plan = ev.window(window.alias('w')).group_by(col('w'), col('k')).select(col('k'), *select).explain()
@@ -105,25 +91,18 @@ try:
 except Exception as e:
     print(type(e).__name__, "'sometimes' of pyflink_table.streaming.python-window; expected auto or processor" in str(e))
 """
-    got = run_ours({"paths": program})["paths"]
-    assert got["error"] is None and got["stdout"] == ("collected collected processor processor processor\n"
-                                                      "processor\nTableException True\n"), got
+    assert_prints("paths", program, "collected collected processor processor processor\nprocessor\nTableException True\n")
 
 
 def test_window_without_a_watermark_is_refused_when_the_select_is_built(_spark_started: None) -> None:
     program = STREAMING_PRELUDE + """
-from pyflink.table import DataTypes
 from pyflink.table.window import Tumble
-from pyflink.table.udf import udaf
 d = tempfile.mkdtemp()
-t_env.execute_sql("CREATE TABLE nowm (k STRING, v INT, ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', "
-                  "'path' = '" + d + "', 'format' = 'csv', 'source.monitor-interval' = '100ms')")
-mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')
+""" + monitored_table("nowm", "k STRING, v INT, ts TIMESTAMP(3)") + python_aggregates() + """
 w = t_env.from_path('nowm').window(Tumble.over(lit(5).seconds).on(col('ts')).alias('w'))
 try:
     w.group_by(col('w'), col('k')).select(col('k'), mean(col('v')))
 except Exception as e:
     print(type(e).__name__, 'needs a time attribute with a watermark' in str(e))
 """
-    got = run_ours({"no_watermark": program})["no_watermark"]
-    assert got["error"] is None and got["stdout"] == "TableException True\n", got
+    assert_prints("no_watermark", program, "TableException True\n")

@@ -8,25 +8,13 @@ answers only at the end of its input fails); over a bounded file the whole resul
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential, run_ours  # noqa: F401 - the fixture
+from harness import (STREAMING_PRELUDE, Comparison, assert_prints, collect_while_publishing,  # noqa: F401
+                     differential, event_table, python_aggregates)
 
 FUNCTIONS = """
-from pyflink.table import DataTypes
 from pyflink.table.window import Tumble, Slide
-from pyflink.table.udf import udaf, AggregateFunction
 from pyflink.table.expressions import row_interval
-mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')
-class Total(AggregateFunction):
-    def create_accumulator(self):
-        return [0]
-    def accumulate(self, acc, v):
-        acc[0] += v
-    def merge(self, acc, accs):
-        for a in accs:
-            acc[0] += a[0]
-    def get_value(self, acc):
-        return acc[0]
-total = udaf(Total(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
+""" + python_aggregates(merge=True) + """
 T2 = Tumble.over(row_interval(2)).on(col('pt')).alias('w')
 T3 = Tumble.over(row_interval(3)).on(col('pt')).alias('w')
 S3_2 = Slide.over(row_interval(3)).every(row_interval(2)).on(col('pt')).alias('w')
@@ -34,11 +22,7 @@ S2_3 = Slide.over(row_interval(2)).every(row_interval(3)).on(col('pt')).alias('w
 S2_1 = Slide.over(row_interval(2)).every(row_interval(1)).on(col('pt')).alias('w')
 """
 
-UNBOUNDED = STREAMING_PRELUDE + FUNCTIONS + """
-d = tempfile.mkdtemp()
-t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, pt AS PROCTIME()) WITH ('connector' = 'filesystem', "
-                  "'path' = '" + d + "', 'format' = 'csv', 'source.monitor-interval' = '100ms')")
-"""
+UNBOUNDED = STREAMING_PRELUDE + FUNCTIONS + event_table("k STRING, v INT, pt AS PROCTIME()")
 
 # Per key, in arrival order: a 1, 3, 4 | 6 | 7, 8 and b 2 | 5 | 9 (files f1 | f2 | f3).
 FILES = ["a,1\\nb,2\\na,3\\na,4\\n", "b,5\\na,6\\n", "a,7\\na,8\\nb,9\\n"]
@@ -47,11 +31,8 @@ FILES = ["a,1\\nb,2\\na,3\\na,4\\n", "b,5\\na,6\\n", "a,7\\na,8\\nb,9\\n"]
 def unbounded(window: str, select: str, counts: list, keyed: bool = True) -> str:
     """Publishes the three files in turn, taking ``counts[i]`` windows after file i."""
     group = "col('w'), col('k')" if keyed else "col('w')"
-    program = (UNBOUNDED + f"it = t_env.from_path('ev').window({window}).group_by({group}).select({select})"
-               ".execute().collect()\n")
-    for i, (text, n) in enumerate(zip(FILES, counts)):
-        program += f"publish_file(d, 'f{i}.csv', '{text}')\ntake(it, {n})\n"
-    return program + "it.close()\n"
+    return UNBOUNDED + collect_while_publishing(f"it = t_env.from_path('ev').window({window}).group_by({group})"
+                                                f".select({select}).execute().collect()\n", counts, FILES, first=0)
 
 
 BOUNDED = FUNCTIONS + """
@@ -119,25 +100,23 @@ refusals = {name: bounded(window, select) + "result.execute().collect()\n"
             for name, (window, select) in REFUSED.items()}
 refusals["batch_mode"] = (bounded("T2", "col('k'), col('v').sum").replace("in_streaming_mode()", "in_batch_mode()")
                           + "result.execute().collect()\n")
+# They run in the module's PyFlink process, checked by test_refusals_say_what_pyflink_says.
+programs.update(refusals)
 
 
-@pytest.mark.parametrize("name", sorted(programs))
+@pytest.mark.parametrize("name", sorted(set(programs) - set(refusals)))
 def test_same_as_pyflink(differential: Comparison, name: str) -> None:
     differential.assert_same(name)
 
 
 @pytest.mark.parametrize("name", sorted(extensions))
 def test_extension(_spark_started: None, name: str) -> None:
-    program, expected = extensions[name]
-    got = run_ours({name: program})[name]
-    assert got["error"] is None and got["stdout"] == expected, got
+    assert_prints(name, *extensions[name])
 
 
-def test_refusals_say_what_pyflink_says(_spark_started: None) -> None:
+def test_refusals_say_what_pyflink_says(differential: Comparison) -> None:
     """Measured on PyFlink 2.3: its messages (the last line of its Java chain for rowtime), which ours start with."""
-    from harness import run_pyflink
-
-    pyflink, ours = run_pyflink(refusals), run_ours(refusals)
+    pyflink, ours = differential.pyflink, differential.ours
     expected = {
         "start": ["ValidationException", "Window start and Window end cannot be selected for a row-count tumble window."],
         "end": ["ValidationException", "Window start and Window end cannot be selected for a row-count slide window."],

@@ -5,19 +5,9 @@ insert is deleted (-D) when its match arrives, and a Top-N retracts the rows tha
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential  # noqa: F401 - the fixture
+from harness import JOIN_TABLES, STREAMING_PRELUDE, Comparison, differential  # noqa: F401 - the fixture
 
-SETUP = STREAMING_PRELUDE + """
-dl, dr = tempfile.mkdtemp(), tempfile.mkdtemp()
-n = [0]
-def publish(d, text):
-    # Each file gets the next name: f1.csv, f2.csv, ...
-    n[0] += 1
-    publish_file(d, 'f%d.csv' % n[0], text)
-t_env.execute_sql("CREATE TABLE l (k STRING, a INT) WITH ('connector' = 'filesystem', 'path' = '" + dl + "', "
-                  "'format' = 'csv', 'source.monitor-interval' = '100ms')")
-t_env.execute_sql("CREATE TABLE r (k2 STRING, b INT) WITH ('connector' = 'filesystem', 'path' = '" + dr + "', "
-                  "'format' = 'csv', 'source.monitor-interval' = '100ms')")
+SETUP = STREAMING_PRELUDE + JOIN_TABLES + """
 L, R = t_env.from_path('l'), t_env.from_path('r')
 """
 

@@ -12,46 +12,24 @@ rows before it late too (measured: a, 8 at 00:04 is emitted by ROWS, dropped by 
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential, run_ours  # noqa: F401 - the fixture
+from harness import (STREAMING_PRELUDE, Comparison, assert_prints, collect_while_publishing,  # noqa: F401
+                     differential, event_table, python_aggregates)
 
 SETUP = STREAMING_PRELUDE + """
-from pyflink.table import DataTypes
-from pyflink.table.udf import udaf, AggregateFunction
 from pyflink.table.window import Over
 from pyflink.table.expressions import row_interval
-d = tempfile.mkdtemp()
-publish = lambda name, text: publish_file(d, name, text)
-t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
-                  "WITH ('connector' = 'filesystem', 'path' = '" + d + "', 'format' = 'csv', "
-                  "'source.monitor-interval' = '100ms')")
-class Total(AggregateFunction):
-    def create_accumulator(self):
-        return [0]
-    def accumulate(self, acc, v):
-        acc[0] += v
-    def get_value(self, acc):
-        return acc[0]
-t_env.create_temporary_function('mean_udaf', udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(),
-                                                  func_type='pandas'))
-t_env.create_temporary_function('total_udaf', udaf(Total(), result_type=DataTypes.BIGINT(),
-                                                   accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT())))
-"""
-# Watermark 00:05 after each file: a's rows at 00:01 and twice 00:03 are emitted, b's at 00:06 waits.
-FIRST = ("publish('f1.csv', 'a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\na,4,1970-01-01 00:00:03\\n"
-         "b,3,1970-01-01 00:00:06\\n')\n")
-# a, 10 at 00:02 is late; a, 8 at 00:04 is after a's last row (ROWS emits it) but before the cleanup
-# timer a's 00:01 row set at 00:04.001 (RANGE drops it); watermark 00:11.
-SECOND = ("publish('f2.csv', 'a,10,1970-01-01 00:00:02\\na,8,1970-01-01 00:00:04\\nb,7,1970-01-01 00:00:05\\n"
-          "a,5,1970-01-01 00:00:12\\n')\n")
-THIRD = "publish('f3.csv', 'a,6,1970-01-01 00:00:13\\na,7,1970-01-01 00:00:20\\n')\n"
+""" + event_table() + python_aggregates(registered=True)
+# EVENT_FILES: watermark 00:05 after the first file: a's rows at 00:01 and twice 00:03 are emitted,
+# b's at 00:06 waits. In the second, a, 10 at 00:02 is late; a, 8 at 00:04 is after a's last row
+# (ROWS emits it) but before the cleanup timer a's 00:01 row set at 00:04.001 (RANGE drops it);
+# watermark 00:11.
 ROWS_COUNTS = (3, 3, 2)
 RANGE_COUNTS = (3, 2, 2)
 
 
 def run(query: str, counts: tuple) -> str:
     """The program: ``query`` assigns ``it`` (a collect iterator); each file's rows are awaited."""
-    return (SETUP + FIRST + query + f"take(it, {counts[0]})\n" + SECOND + f"take(it, {counts[1]})\n"
-            + THIRD + f"take(it, {counts[2]})\n" + "it.close()\n")
+    return SETUP + collect_while_publishing(query, counts, query_after_first_file=True)
 
 
 def table(select: str, window: str, counts: tuple) -> str:
@@ -153,6 +131,4 @@ def test_refused_as_pyflink(differential: Comparison, name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(extensions))
 def test_extension(_spark_started: None, name: str) -> None:
-    program, expected = extensions[name]
-    got = run_ours({name: program})[name]
-    assert got["error"] is None and got["stdout"] == expected, got
+    assert_prints(name, *extensions[name])

@@ -21,47 +21,24 @@ the rows of one key arrive in different files, and its interval is an hour.
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential, run_ours  # noqa: F401 - the fixture
+from harness import (EVENT_PT_COLUMNS, STREAMING_PRELUDE, Comparison, assert_prints,  # noqa: F401
+                     collect_while_publishing, differential, event_table, python_aggregates)
 
 SETUP = STREAMING_PRELUDE + """
-from pyflink.table import DataTypes
-from pyflink.table.udf import udaf, AggregateFunction
 from pyflink.table.window import Over
 from pyflink.table.expressions import UNBOUNDED_ROW, UNBOUNDED_RANGE, row_interval
-d = tempfile.mkdtemp()
-publish = lambda name, text: publish_file(d, name, text)
-t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), pt AS PROCTIME(), "
-                  "WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
-                  "WITH ('connector' = 'filesystem', 'path' = '" + d + "', 'format' = 'csv', "
-                  "'source.monitor-interval' = '100ms')")
-class Total(AggregateFunction):
-    def create_accumulator(self):
-        return [0]
-    def accumulate(self, acc, v):
-        acc[0] += v
-    def get_value(self, acc):
-        return acc[0]
-total = udaf(Total(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
-mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')
-t_env.create_temporary_function('total_udaf', total)
-t_env.create_temporary_function('mean_udaf', mean)
-"""
-# Watermark 00:05 after the first file: a's rows at 00:01 and twice 00:03 are emitted, b's at 00:06 waits.
-FIRST = ("publish('f1.csv', 'a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\na,4,1970-01-01 00:00:03\\n"
-         "b,3,1970-01-01 00:00:06\\n')\n")
-# All but a, 5 at 00:12 are at or before the watermark 00:05 (late); watermark 00:11 emits b's 00:06.
-SECOND = ("publish('f2.csv', 'a,10,1970-01-01 00:00:02\\na,8,1970-01-01 00:00:04\\nb,7,1970-01-01 00:00:05\\n"
-          "a,5,1970-01-01 00:00:12\\n')\n")
-# Watermark 00:19: a's 00:12 and 00:13 are emitted, 00:20 waits.
-THIRD = "publish('f3.csv', 'a,6,1970-01-01 00:00:13\\na,7,1970-01-01 00:00:20\\n')\n"
+""" + event_table(EVENT_PT_COLUMNS) + python_aggregates(registered=True)
+# EVENT_FILES: watermark 00:05 after the first file: a's rows at 00:01 and twice 00:03 are emitted,
+# b's at 00:06 waits. Of the second file all but a, 5 at 00:12 are at or before the watermark 00:05
+# (late); watermark 00:11 emits b's 00:06. After the third, watermark 00:19: a's 00:12 and 00:13 are
+# emitted, 00:20 waits.
 ROWTIME_COUNTS = (3, 1, 2)
 PROCTIME_COUNTS = (4, 4, 2)
 
 
 def run(query: str, counts: tuple) -> str:
     """The program: ``query`` assigns ``it`` (a collect iterator); each file's rows are awaited."""
-    return (SETUP + FIRST + query + f"take(it, {counts[0]})\n" + SECOND + f"take(it, {counts[1]})\n"
-            + THIRD + f"take(it, {counts[2]})\n" + "it.close()\n")
+    return SETUP + collect_while_publishing(query, counts, query_after_first_file=True)
 
 
 def table(select: str, window: str, counts: tuple = ROWTIME_COUNTS) -> str:
@@ -189,6 +166,4 @@ def test_refused_as_pyflink(differential: Comparison, name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(extensions))
 def test_extension(_spark_started: None, name: str) -> None:
-    program, expected = extensions[name]
-    got = run_ours({name: program})[name]
-    assert got["error"] is None and got["stdout"] == expected, got
+    assert_prints(name, *extensions[name])

@@ -55,6 +55,9 @@ BUNDLE = "t_env.get_config().set('python.fn-execution.bundle.size', '{n}')\n"
 
 MAX = "src.group_by(col('k')).select(col('k'), my_max(col('v')).alias('m'))"
 
+# State TTL / bundle timers: run each side alone (harness.differential).
+SIDES_IN_TURN = True
+
 programs = {
     # The default bundle holds the whole (small) input: final values, as +I.
     "default_bundle_final_values": STREAM + KINDS.format(table=MAX),

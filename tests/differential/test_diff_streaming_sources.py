@@ -5,32 +5,15 @@ fire while the source is still open, and unbounded datagen."""
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential  # noqa: F401 - the fixture
+from harness import STREAMING_PRELUDE, Comparison, differential, event_table, python_aggregates  # noqa: F401
 
 SETUP = STREAMING_PRELUDE + """
 from pyflink.table.window import Tumble
-d = tempfile.mkdtemp()
-publish = lambda name, text: publish_file(d, name, text)
-t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
-                  "WITH ('connector' = 'filesystem', 'path' = '" + d + "', 'format' = 'csv', "
-                  "'source.monitor-interval' = '100ms')")
-"""
+""" + event_table()
 
 FIRST = "publish('f1.csv', 'a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\nb,3,1970-01-01 00:00:06\\n')\n"
 # A pandas UDAF (FLIP-137) and a general Python aggregate function.
-PANDAS_MEAN = """
-from pyflink.table import DataTypes
-from pyflink.table.udf import udaf, AggregateFunction
-mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')
-class Total(AggregateFunction):
-    def create_accumulator(self):
-        return [0]
-    def accumulate(self, acc, v):
-        acc[0] += v
-    def get_value(self, acc):
-        return acc[0]
-total = udaf(Total(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
-"""
+PANDAS_MEAN = python_aggregates()
 
 SECOND = "publish('f2.csv', 'a,4,1970-01-01 00:00:12\\n')\n"
 

@@ -59,6 +59,9 @@ take(it, 2)
 it.close()
 """
 
+# State TTL / bundle timers: run each side alone (harness.differential).
+SIDES_IN_TURN = True
+
 programs = {
     "left_join_idle_rows_expire": LEFT_JOIN,
     "group_by_idle_key_starts_afresh": SETUP + EXPIRY.format(

@@ -12,30 +12,15 @@ count every row in arrival order: a's 1, 2 | 4, 10 and 8, 5 | 6, 7, b's 3, 7.
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential, run_ours  # noqa: F401 - the fixture
+from harness import (EVENT_PT_COLUMNS, STREAMING_PRELUDE, Comparison, assert_prints,  # noqa: F401
+                     collect_while_publishing, differential, event_table, python_aggregates)
 
 SETUP = STREAMING_PRELUDE + """
 from pyflink.common import Row
-from pyflink.table import DataTypes
-from pyflink.table.udf import udaf, udtaf, AggregateFunction, TableAggregateFunction
+from pyflink.table.udf import udtaf, TableAggregateFunction
 from pyflink.table.window import Tumble
 from pyflink.table.expressions import row_interval
-d = tempfile.mkdtemp()
-publish = lambda name, text: publish_file(d, name, text)
-t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), pt AS PROCTIME(), "
-                  "WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
-                  "WITH ('connector' = 'filesystem', 'path' = '" + d + "', 'format' = 'csv', "
-                  "'source.monitor-interval' = '100ms')")
-class Total(AggregateFunction):
-    def create_accumulator(self):
-        return [0]
-    def accumulate(self, acc, v):
-        acc[0] += v
-    def merge(self, acc, accs):
-        for a in accs:
-            acc[0] += a[0]
-    def get_value(self, acc):
-        return acc[0]
+""" + event_table(EVENT_PT_COLUMNS) + python_aggregates(merge=True) + """
 class Range(AggregateFunction):
     def create_accumulator(self):
         return [None, None]
@@ -62,33 +47,23 @@ class Top2(TableAggregateFunction):
     def emit_value(self, acc):
         for i, v in enumerate(acc):
             yield Row(v, i + 1)
-total = udaf(Total(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
 spread = udaf(Range(), result_type=DataTypes.ROW([DataTypes.FIELD('lo', DataTypes.INT()),
                                                  DataTypes.FIELD('hi', DataTypes.INT())]),
               accumulator_type=DataTypes.ARRAY(DataTypes.INT()))
-mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')
 top2 = udtaf(Top2(), result_type=DataTypes.ROW([DataTypes.FIELD('top', DataTypes.INT()),
                                                DataTypes.FIELD('rank', DataTypes.INT())]),
              accumulator_type=DataTypes.ARRAY(DataTypes.INT()))
 TUMBLE = Tumble.over(lit(5).seconds).on(col('ts')).alias('w')
 COUNT = Tumble.over(row_interval(2)).on(col('pt')).alias('w')
 """
-FILES = [
-    "a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\na,4,1970-01-01 00:00:03\\nb,3,1970-01-01 00:00:06\\n",
-    "a,10,1970-01-01 00:00:02\\na,8,1970-01-01 00:00:04\\nb,7,1970-01-01 00:00:05\\na,5,1970-01-01 00:00:12\\n",
-    "a,6,1970-01-01 00:00:13\\na,7,1970-01-01 00:00:20\\n",
-]
 TIME_COUNTS = (1, 1, 1)
 COUNT_COUNTS = (1, 3, 1)
 
 
 def run(window: str, operation: str, select: str, counts: tuple) -> str:
     """Publishes the three files in turn, taking ``counts[i]`` rows after file i."""
-    program = (SETUP + f"it = t_env.from_path('ev').window({window}).group_by(col('w'), col('k'))"
-               f".{operation}.select({select}).execute().collect()\n")
-    for i, (text, n) in enumerate(zip(FILES, counts)):
-        program += f"publish('f{i}.csv', '{text}')\ntake(it, {n})\n"
-    return program + "it.close()\n"
+    return SETUP + collect_while_publishing(f"it = t_env.from_path('ev').window({window}).group_by(col('w'), col('k'))"
+                                            f".{operation}.select({select}).execute().collect()\n", counts, first=0)
 
 
 WINDOW = "col('k'), col('w').start, col('w').end"
@@ -130,6 +105,4 @@ def test_same_as_pyflink(differential: Comparison, name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(extensions))
 def test_extension(_spark_started: None, name: str) -> None:
-    program, expected = extensions[name]
-    got = run_ours({name: program})[name]
-    assert got["error"] is None and got["stdout"] == expected, got
+    assert_prints(name, *extensions[name])

@@ -5,31 +5,14 @@ fails)."""
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential, run_ours  # noqa: F401 - the fixture
+from harness import (STREAMING_PRELUDE, Comparison, assert_prints, differential, event_table,  # noqa: F401
+                     python_aggregates)
 
 SETUP = STREAMING_PRELUDE + """
-from pyflink.table import DataTypes
 from pyflink.table.window import Session, Tumble, Slide, Over
-from pyflink.table.udf import udaf, AggregateFunction
-d = tempfile.mkdtemp()
-publish = lambda name, text: publish_file(d, name, text)
-t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
-                  "WITH ('connector' = 'filesystem', 'path' = '" + d + "', 'format' = 'csv', "
-                  "'source.monitor-interval' = '100ms')")
+""" + event_table() + """
 from pyflink.table.expressions import UNBOUNDED_RANGE, row_interval
-mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')
-class Total(AggregateFunction):
-    def create_accumulator(self):
-        return [0]
-    def accumulate(self, acc, v):
-        acc[0] += v
-    def merge(self, acc, accs):
-        for a in accs:
-            acc[0] += a[0]
-    def get_value(self, acc):
-        return acc[0]
-total = udaf(Total(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
-"""
+""" + python_aggregates(merge=True)
 
 # Gap 2 s: a's rows at 00:01 and 00:03 form the session [00:01, 00:05) (touching windows merge), which
 # fires once the watermark (00:05 after this file) passes its last instant; b [00:06, 00:08) waits.
@@ -139,6 +122,4 @@ def test_same_as_pyflink(differential: Comparison, name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(extensions))
 def test_extension(_spark_started: None, name: str) -> None:
-    program, expected = extensions[name]
-    got = run_ours({name: program})[name]
-    assert got["error"] is None and got["stdout"] == expected, got
+    assert_prints(name, *extensions[name])
