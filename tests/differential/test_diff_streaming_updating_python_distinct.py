@@ -10,19 +10,9 @@ of a key in a file (PyFlink may end a bundle after 1 s, anywhere in a file)."""
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential  # noqa: F401 - the fixture
+from harness import RETRACTING_SUM, STREAMING_PRELUDE, Comparison, differential  # noqa: F401 - the fixture
 
-SETUP = STREAMING_PRELUDE + """
-from pyflink.table.udf import AggregateFunction, udaf
-class MySum(AggregateFunction):
-    def get_value(self, acc): return acc[0]
-    def create_accumulator(self): return [0]
-    def accumulate(self, acc, v):
-        if v is not None: acc[0] += v
-    def retract(self, acc, v):
-        if v is not None: acc[0] -= v
-    def get_accumulator_type(self): return 'ARRAY<BIGINT>'
-    def get_result_type(self): return 'BIGINT'
+SETUP = STREAMING_PRELUDE + RETRACTING_SUM + """
 class MyMax(AggregateFunction):  # no retract: its input is insert-only
     def get_value(self, acc): return acc[0]
     def create_accumulator(self): return [None]

@@ -36,6 +36,16 @@ public final class PythonAggregateSelect {
   private static final String OTHER = "__pft_o";
   private static final String OTHER_KEY = "__pft_ok";
 
+  /** Appends the built-in aggregates to {@code aggs}, each under a column their select reads instead. */
+  private static void addBuiltIns(List<Column> aggs, Map<String, Expr.Call> builtIns, Map<String, Expr> replacements,
+                                  Scope scope) {
+    for (Map.Entry<String, Expr.Call> c : builtIns.entrySet()) {
+      String column = OTHER + aggs.size();
+      aggs.add(ExprCompiler.compile(c.getValue(), scope).as(column));
+      replacements.put(c.getKey(), new Expr.FieldRef(column));
+    }
+  }
+
   /** The Python aggregate function {@code e} calls, or null. */
   public static PythonAggregateFunction pythonAggregate(Expr e, Scope scope) {
     if (!(e instanceof Expr.Call)) return null;
@@ -70,11 +80,7 @@ public final class PythonAggregateSelect {
       // group aggregation does; it is never planned by Spark, which could not mix them.
       List<Column> aggs = new ArrayList<>();
       for (int j = 0; j < functions.size(); j++) aggs.add(functions.get(j).apply(args.get(j), scope).as(resultNames.get(j)));
-      for (Map.Entry<String, Expr.Call> c : builtIns.entrySet()) {
-        String column = OTHER + aggs.size();
-        aggs.add(ExprCompiler.compile(c.getValue(), scope).as(column));
-        replacements.put(c.getKey(), new Expr.FieldRef(column));
-      }
+      addBuiltIns(aggs, builtIns, replacements, scope);
       Column first = aggs.get(0);
       Column[] rest = JTable.asArray(aggs.subList(1, aggs.size()));
       List<Column> grouping = new ArrayList<>();
@@ -91,11 +97,7 @@ public final class PythonAggregateSelect {
     if (!builtIns.isEmpty()) {
       // Built-in aggregates are Spark's: one aggregation by the same keys, joined on them.
       List<Column> aggs = new ArrayList<>();
-      for (Map.Entry<String, Expr.Call> c : builtIns.entrySet()) {
-        String column = OTHER + aggs.size();
-        aggs.add(ExprCompiler.compile(c.getValue(), scope).as(column));
-        replacements.put(c.getKey(), new Expr.FieldRef(column));
-      }
+      addBuiltIns(aggs, builtIns, replacements, scope);
       Column first = aggs.get(0);
       Column[] rest = JTable.asArray(aggs.subList(1, aggs.size()));
       if (keyCols.isEmpty()) {
