@@ -22,6 +22,7 @@ import org.pyflink_table.bridge.errors.ErrorTranslator;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.CoreModule;
 import org.pyflink_table.bridge.expressions.FlinkFloatingComparisons;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.ItemAccess;
@@ -239,6 +240,7 @@ public final class TableEnv extends TableContext {
     try {
       Dataset<Row> ds = FlinkSqlDialect.withFlinkColumnNames(spark.sql(sparkSql));
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
+      CoreModule.checkSqlAggregates(ds.queryExecution().analyzed(), functions);
       if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(ds));
       ds = TvfWindowAggregates.of(ds); // window table function aggregations as group windows
       return new JTable(this, StreamOverSql.of(this, FlinkSqlDialect.withFlinkResultTypes(ds, true)));
@@ -288,6 +290,11 @@ public final class TableEnv extends TableContext {
    */
   public static String quoteGeneratedNames(String sql) {
     return sql.replaceAll("(?<![`\\w$])(UnnamedTable\\$\\d+)(?![\\w$`])", "`$1`");
+  }
+
+  /** Whether Flink's core module is in use in this environment (Python tracks the module list). */
+  public void useCoreModule(boolean inUse) {
+    functions.useCore(inUse);
   }
 
   public String[] listUserDefinedFunctions() {
