@@ -11,7 +11,7 @@ import pytest
 
 from pyflink_table import DataTypes, EnvironmentSettings, Module, ModuleEntry, Table, TableEnvironment, TableException, ValidationException
 from pyflink_table.expressions import col, lit
-from pyflink_table.udf import udf
+from pyflink_table.udf import udaf, udf
 
 from conftest import rows, sorted_rows
 
@@ -43,6 +43,7 @@ def test_unloading_core_empties_the_module_lists(t_env: TableEnvironment) -> Non
 
 
 _plus_one = udf(lambda x: x + 1, result_type=DataTypes.BIGINT())
+_largest = udaf(lambda s: s.max(), result_type=DataTypes.BIGINT(), func_type="pandas")
 
 # What fails in the Table API without core, and the function PyFlink names.
 FAILING: list[tuple[str, Callable[[Table], object], str]] = [
@@ -55,6 +56,7 @@ FAILING: list[tuple[str, Callable[[Table], object], str]] = [
     ("cast", lambda t: t.select(col("a").cast(DataTypes.STRING())), "cast"),
     ("count", lambda t: t.group_by(col("a")).select(col("a"), col("b").count), "count"),
     ("aliased count", lambda t: t.group_by(col("a")).select(col("a"), col("b").count.alias("c")), "count"),
+    ("python aggregate", lambda t: t.group_by(col("b")).select(col("b"), _largest(col("a"))), "as"),
     ("filter", lambda t: t.filter(col("a") > 1), "greaterThan"),
     ("filter on a python function", lambda t: t.filter(_plus_one(col("a")) > 1), "greaterThan"),
     ("where", lambda t: t.where(col("a") == 1), "equals"),
@@ -95,6 +97,14 @@ def test_sql_without_core_keeps_scalar_built_ins_but_no_aggregate(t_env: TableEn
                   "SELECT COUNT(DISTINCT a) FROM t", "SELECT MIN(a) FROM t", "SELECT b, MAX(a) FROM t GROUP BY b"):
         with pytest.raises(TableException, match=_missing("isNull")):
             t_env.sql_query(query)
+
+
+def test_sql_without_core_keeps_python_functions(t_env: TableEnvironment, t: Table) -> None:
+    t_env.create_temporary_function("plus_one", _plus_one)
+    t_env.create_temporary_function("largest", _largest)
+    t_env.unload_module("core")
+    assert sorted_rows(t_env.sql_query("SELECT plus_one(a) FROM t")) == [(2,), (3,), (3,)]
+    assert sorted_rows(t_env.sql_query("SELECT b, largest(a) FROM t GROUP BY b")) == [("a", 1), ("b", 2), ("c", 2)]
 
 
 def test_use_modules_without_core_and_back(t_env: TableEnvironment, t: Table) -> None:
