@@ -164,7 +164,7 @@ public final class JTable {
       }
       String from = ((Expr.FieldRef) ((Expr.Call) e).arg(0)).name;
       scope().field(from);
-      CoreModule.checkCalls(e, scope().functions); // Flink renames with its built-in 'as'
+      CoreModule.checkCalls(e, env.functions); // Flink renames with its built-in 'as'
       renames.put(from, ExprCompiler.aliasNames((Expr.Call) e).get(0));
     }
     String[] names = df.columns().clone();
