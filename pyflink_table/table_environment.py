@@ -57,6 +57,7 @@ class TableEnvironment:
         self._streaming = streaming
         self._pending_inserts: List[Any] = []  # TablePipeline objects not executed yet
         self._modules_in_use: List[str] = ["core"]  # list_modules/use_modules
+        self._core_loaded = True  # until unload_module('core')
         # Check-then-register of functions is one step for threads sharing this environment.
         self._registration_lock = threading.Lock()
         # Lower-case names of the catalog functions (create_function, CREATE FUNCTION): they live in
@@ -838,54 +839,60 @@ class TableEnvironment:
                              "pyflink_table on Spark; the only catalog is 'default_catalog'.")
 
     def list_modules(self) -> List[str]:
-        """The modules in use: ``['core']`` (Flink's built-in functions)."""
+        """The modules in use: ``['core']`` (Flink's built-in functions), ``[]`` once none is in use."""
         return list(self._modules_in_use)
 
     def list_full_modules(self) -> List["ModuleEntry"]:
-        """All loaded modules with their use status: the ``core`` module."""
+        """All loaded modules with their use status: the ``core`` module until it is unloaded."""
         from pyflink_table.module import ModuleEntry
 
+        if not self._core_loaded:
+            return []
         return [ModuleEntry("core", "core" in self._modules_in_use)]
 
     def load_module(self, module_name: str, module: "Module") -> None:
         """Flink loads a module of functions; here only the built-in ``core`` module exists.
 
-        :raises ValidationException: for ``core`` (already loaded).
-        :raises TableException: for any other module.
+        :raises ValidationException: for ``core`` while it is loaded.
+        :raises TableException: for any other module, and for reloading ``core`` (that needs
+            Flink's Java ``CoreModule``).
         """
-        if module_name == "core":
+        if module_name == "core" and self._core_loaded:
             raise ValidationException("A module with name 'core' already exists")
         raise TableException(f"Unsupported: load_module('{module_name}') is not supported by pyflink_table on "
                              "Spark; the built-in module 'core' is the only module.")
 
     def unload_module(self, module_name: str) -> None:
-        """Flink unloads a module; the built-in ``core`` module cannot be unloaded here.
+        """Unloads a module: only ``core`` exists. Without it, as in Flink, SQL keeps its scalar
+        built-ins but no aggregate runs, and the Table API keeps bare column references only: other
+        expressions fail with ``TableException`` "Required built-in function [...] could not be found
+        in any catalog.".
 
-        :raises ValidationException: for an unknown module.
-        :raises TableException: for ``core`` (Spark's built-in functions cannot be switched off).
+        :raises ValidationException: for a module that is not loaded.
         """
-        if module_name != "core":
+        if module_name != "core" or not self._core_loaded:
             raise ValidationException(f"No module with name '{module_name}' exists")
-        raise TableException("Unsupported: unload_module('core') is not supported by pyflink_table on Spark; "
-                             "Spark's built-in functions cannot be switched off.")
+        self._core_loaded = False
+        self._use_modules([])
 
     def use_modules(self, *module_names: str) -> None:
-        """Choose the modules in use, in resolution order: only ``'core'`` can be named.
+        """Choose the modules in use, in resolution order: only ``'core'`` (while loaded) can be named;
+        none leaves the Table API and SQL without built-ins, as :meth:`unload_module` does.
 
         :raises ValidationException: for an unknown or repeated module name.
-        :raises TableException: for no modules at all (built-in functions cannot be switched off).
         """
         seen: List[str] = []
         for name in module_names:
-            if name != "core":
+            if name != "core" or not self._core_loaded:
                 raise ValidationException(f"No module with name '{name}' exists")
             if name in seen:
                 raise ValidationException(f"Module '{name}' appears more than once")
             seen.append(name)
-        if not seen:
-            raise TableException("Unsupported: use_modules() without modules is not supported by pyflink_table "
-                                 "on Spark; Spark's built-in functions cannot be switched off.")
-        self._modules_in_use = seen
+        self._use_modules(seen)
+
+    def _use_modules(self, names: List[str]) -> None:
+        self._j_env.useCoreModule("core" in names)
+        self._modules_in_use = names
 
     # --- end of permanent views, drops, catalogs and modules ---------------------------------
 

@@ -93,8 +93,6 @@ def test_catalogs_and_modules(t_env: TableEnvironment) -> None:
     with pytest.raises(ValidationException, match="^No module with name 'nope' exists$"):
         t_env.unload_module("nope")
     t_env.use_modules("core")
-    with pytest.raises(TableException, match="unload_module\\('core'\\)"):
-        t_env.unload_module("core")
     with pytest.raises(TableException, match="load_module\\('hive'\\)"):
         t_env.load_module("hive", Module())
     assert t_env.list_modules() == ["core"]

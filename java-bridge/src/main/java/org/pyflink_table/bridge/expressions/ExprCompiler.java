@@ -42,6 +42,7 @@ public final class ExprCompiler {
       return literal((Expr.Literal) e);
     }
     Expr.Call call = (Expr.Call) e;
+    CoreModule.checkCalls(call, scope.functions);
     String n = FunctionCatalog.normalize(call.name);
     switch (n) {
       case "as":
@@ -335,6 +336,7 @@ public final class ExprCompiler {
     List<Column> out = new ArrayList<>();
     for (int i = 0; i < expanded.size(); i++) {
       Expr e = expanded.get(i);
+      CoreModule.checkSelectItem(e, scope.functions);
       Column c = compile(e, scope);
       boolean aliased = e instanceof Expr.Call && FunctionCatalog.normalize(((Expr.Call) e).name).equals("as");
       out.add(aliased ? c : c.as(names.get(i)));

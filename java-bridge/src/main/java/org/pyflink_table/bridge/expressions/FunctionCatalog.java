@@ -59,6 +59,8 @@ public final class FunctionCatalog {
   private final Map<String, String> registeredNames = new LinkedHashMap<>();
   /** Sends the user's calls in a SQL expression text to their functions (set by the session, which owns SQL text). */
   private UnaryOperator<String> userCallsInSql = UnaryOperator.identity();
+  /** Whether Flink's core module (the built-ins) is in use; see {@link CoreModule}. */
+  private boolean coreInUse = true;
 
   public static String normalize(String name) {
     return name.toLowerCase(Locale.ROOT).replace("_", "");
@@ -121,6 +123,15 @@ public final class FunctionCatalog {
       names.add(b.name());
     }
     return new ArrayList<>(names);
+  }
+
+  /** Records whether the core module is in use (unload_module, use_modules). */
+  public void useCore(boolean inUse) {
+    coreInUse = inUse;
+  }
+
+  public boolean coreInUse() {
+    return coreInUse;
   }
 
   public void registerSystem(String name, UserFunction f) {

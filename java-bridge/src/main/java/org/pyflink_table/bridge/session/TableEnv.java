@@ -22,6 +22,7 @@ import org.pyflink_table.bridge.errors.ErrorTranslator;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.CoreModule;
 import org.pyflink_table.bridge.expressions.FlinkFloatingComparisons;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.ItemAccess;
@@ -247,6 +248,7 @@ public final class TableEnv extends TableContext {
     try {
       Dataset<Row> ds = FlinkSqlDialect.withFlinkColumnNames(spark.sql(sparkSql));
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
+      CoreModule.checkSqlAggregates(ds.queryExecution().analyzed(), functions);
       if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(ds));
       // Python aggregates in a window table function's aggregation are refused first, with PyFlink's
       // message; the built-in ones then run as group windows.
@@ -299,6 +301,11 @@ public final class TableEnv extends TableContext {
    */
   public static String quoteGeneratedNames(String sql) {
     return sql.replaceAll("(?<![`\\w$])(UnnamedTable\\$\\d+)(?![\\w$`])", "`$1`");
+  }
+
+  /** Whether Flink's core module is in use in this environment (Python tracks the module list). */
+  public void useCoreModule(boolean inUse) {
+    functions.useCore(inUse);
   }
 
   public String[] listUserDefinedFunctions() {

@@ -7,6 +7,7 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.CoreModule;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
@@ -39,6 +40,10 @@ public final class GroupedJTable {
     Scope scope = input.scope();
     List<Expr> keyExprs = ExprCompiler.expand(groupKeys, scope);
     List<Column> keyCols = ExprCompiler.compileAll(keyExprs, scope);
+    if (!scope.functions.coreInUse()) {
+      // Checked before the Python aggregates take their own path: Flink fails there too ([as]).
+      for (Expr item : ExprCompiler.expand(Arrays.asList(items), scope)) CoreModule.checkSelectItem(item, scope.functions);
+    }
     Dataset<Row> python = PythonAggregateSelect.select(input.df, keyCols, keyExprs, Arrays.asList(items), scope);
     if (python != null) return input.copyWith(python);
     List<Column> cols = ExprCompiler.compileNamed(Arrays.asList(items), scope);

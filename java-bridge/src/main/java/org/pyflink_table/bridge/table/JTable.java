@@ -18,6 +18,7 @@ import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.CoreModule;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
@@ -163,6 +164,7 @@ public final class JTable {
       }
       String from = ((Expr.FieldRef) ((Expr.Call) e).arg(0)).name;
       scope().field(from);
+      CoreModule.checkCalls(e, env.functions); // Flink renames with its built-in 'as'
       renames.put(from, ExprCompiler.aliasNames((Expr.Call) e).get(0));
     }
     String[] names = df.columns().clone();
@@ -198,6 +200,7 @@ public final class JTable {
     for (Expr e : items) {
       boolean ordered = e instanceof Expr.Call
           && Set.of("asc", "desc", "nullsfirst", "nullslast").contains(FunctionCatalog.normalize(((Expr.Call) e).name));
+      if (!ordered) CoreModule.checkImplicitAscending(e, scope.functions);
       Column c = ExprCompiler.compile(e, scope);
       cols.add(ordered ? c : c.asc_nulls_last());
     }
