@@ -7,30 +7,12 @@ from typing import Tuple
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential, run_ours  # noqa: F401 - the fixture
+from harness import (STREAMING_PRELUDE, Comparison, differential, event_table,  # noqa: F401 - the fixture
+                     python_aggregates, run_ours)
 
-SETUP = STREAMING_PRELUDE + """
-from pyflink.table import DataTypes
-from pyflink.table.udf import udaf, AggregateFunction
-d = tempfile.mkdtemp()
-publish = lambda name, text: publish_file(d, name, text)
-t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
-                  "WITH ('connector' = 'filesystem', 'path' = '" + d + "', 'format' = 'csv', "
-                  "'source.monitor-interval' = '100ms')")
-class Total(AggregateFunction):
-    def create_accumulator(self):
-        return [0]
-    def accumulate(self, acc, v):
-        acc[0] += v
-    def merge(self, acc, accs):
-        for a in accs:
-            acc[0] += a[0]
-    def get_value(self, acc):
-        return acc[0]
-t_env.create_temporary_function('total', udaf(Total(), result_type=DataTypes.BIGINT(),
-                                              accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT())))
-t_env.create_temporary_function('my_mean', udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(),
-                                                func_type='pandas'))
+SETUP = STREAMING_PRELUDE + event_table() + python_aggregates(merge=True) + """
+t_env.create_temporary_function('total', total)
+t_env.create_temporary_function('my_mean', mean)
 """
 
 # Watermark 00:05 after the first file, 00:11 after the second, 00:19 after the third. TUMBLE 5 s:

@@ -5,15 +5,9 @@ file is written (an engine that answers only at the end of its input fails)."""
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential  # noqa: F401 - the fixture
+from harness import STREAMING_PRELUDE, Comparison, differential, event_table  # noqa: F401 - the fixture
 
-SETUP = STREAMING_PRELUDE + """
-d = tempfile.mkdtemp()
-publish = lambda name, text: publish_file(d, name, text)
-t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
-                  "WITH ('connector' = 'filesystem', 'path' = '" + d + "', 'format' = 'csv', "
-                  "'source.monitor-interval' = '100ms')")
-"""
+SETUP = STREAMING_PRELUDE + event_table()
 
 # Watermark 00:05 after the first file, 00:11 after the second, 00:19 after the third. The second
 # file's a, 10 at 00:02 is late for the windows that fired after the first file (TUMBLE [0, 5), HOP
