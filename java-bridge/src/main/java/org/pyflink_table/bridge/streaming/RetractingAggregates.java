@@ -14,7 +14,6 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.PythonUDAF;
-import org.apache.spark.sql.catalyst.expressions.PythonUDF;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
@@ -121,19 +120,12 @@ public final class RetractingAggregates {
   static LogicalPlan unboundedPython(TableContext env, LogicalPlan node, PackedAggregation.Aggregation packed,
       LogicalPlan input) {
     for (PythonAggregateFunction f : packed.calls()) {
-      if (f.isPandas()) throw pandasRefused(f.name());
+      if (f.isPandas()) throw PythonAggregateFunction.pandasWithoutWindowRefused(f.name());
     }
     List<Expression> keys = new ArrayList<>();
     Calls calls = pythonCalls(packed, keys);
     Dataset<Row> changes = unboundedChanges(env, input, keys, calls);
     return restorePython(node, keys.size(), calls, changes, List.of(changes.col("op")), List.of(Changelog.OP));
-  }
-
-  /** PyFlink's refusal of a pandas aggregate function in an aggregation without a window (a FLIP-137 non-goal). */
-  private static TableException pandasRefused(String name) {
-    return new TableException("Cannot generate a valid execution plan for the given query: the pandas aggregate "
-        + "function " + name + " in a group_by without a window is not supported in streaming mode (FLIP-137, "
-        + "as PyFlink); use it in a group window or an over window, or in batch mode.");
   }
 
   /** The calls of {@code packed} for the worker; its group keys, resolved against its input, into {@code keys}. */
@@ -306,8 +298,8 @@ public final class RetractingAggregates {
   }
 
   private static void collect(Expression e, Calls calls) {
-    if (e instanceof PythonUDF && ((PythonUDF) e).evalType() == Protocol.EVAL_GROUPED_AGG_PANDAS_UDF) {
-      throw pandasRefused(((PythonUDF) e).name());
+    if (PythonAggregateFunction.isPandas(e)) {
+      throw PythonAggregateFunction.pandasWithoutWindowRefused(PythonAggregateFunction.pythonCall(e).name());
     }
     AggregateFunction f = e instanceof AggregateExpression ? ((AggregateExpression) e).aggregateFunction()
         : e instanceof PythonUDAF ? (PythonUDAF) e : null;
@@ -324,7 +316,6 @@ public final class RetractingAggregates {
     Map<String, Object> spec = new LinkedHashMap<>();
     List<Expression> args = ScalaInterop.list(f.children());
     if (f instanceof PythonUDAF) {
-      if (PythonAggregateFunction.isPandas(((PythonUDAF) f).func())) throw pandasRefused(((PythonUDAF) f).name());
       Object[] found = PythonAggregateFunction.evaluatorAndEnvironment(((PythonUDAF) f).func());
       if (found == null) throw unsupported("the Python aggregate function " + ((PythonUDAF) f).name());
       spec.put("function", "python");

@@ -8,6 +8,11 @@ import java.util.WeakHashMap;
 import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.PythonFuncExpression;
+import org.apache.spark.sql.catalyst.expressions.PythonUDAF;
+import org.apache.spark.sql.catalyst.expressions.PythonUDF;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.classic.UDFRegistration;
 import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
 import org.apache.spark.sql.types.DataType;
@@ -75,9 +80,27 @@ public final class PythonAggregateFunction extends PythonFunction {
   private static final Set<Object> PANDAS_SPARK_FUNCTIONS = Collections.newSetFromMap(
       Collections.synchronizedMap(new WeakHashMap<>()));
 
-  /** Whether {@code sparkFunction} (a PythonUDAF's func) runs a pandas aggregate function (FLIP-137). */
-  public static boolean isPandas(Object sparkFunction) {
-    return PANDAS_SPARK_FUNCTIONS.contains(sparkFunction);
+  /**
+   * Whether {@code call} calls a pandas aggregate function (FLIP-137), in any form Spark gives the
+   * call: a PythonUDF of the grouped-aggregate pandas eval type, or a PythonUDAF of one of ours,
+   * bare or in an AggregateExpression. Its {@link PythonFuncExpression#name()} is then the function's.
+   */
+  public static boolean isPandas(Expression call) {
+    Expression f = call instanceof AggregateExpression ae ? ae.aggregateFunction() : call;
+    if (f instanceof PythonUDF udf) return udf.evalType() == Protocol.EVAL_GROUPED_AGG_PANDAS_UDF;
+    return f instanceof PythonUDAF udaf && PANDAS_SPARK_FUNCTIONS.contains(udaf.func());
+  }
+
+  /** The Python function expression {@code call} is or wraps (an AggregateExpression's function). */
+  public static PythonFuncExpression pythonCall(Expression call) {
+    return (PythonFuncExpression) (call instanceof AggregateExpression ae ? ae.aggregateFunction() : call);
+  }
+
+  /** PyFlink's refusal of the pandas aggregate function {@code name} in a streaming aggregation without a window. */
+  public static TableException pandasWithoutWindowRefused(String name) {
+    return new TableException("Cannot generate a valid execution plan for the given query: the pandas aggregate "
+        + "function " + name + " in a group_by without a window is not supported in streaming mode (FLIP-137, "
+        + "as PyFlink); use it in a group window or an over window, or in batch mode.");
   }
 
   /**
