@@ -44,6 +44,11 @@ import org.pyflink_table.bridge.expressions.ScalaInterop;
  * rounded value. Measured on PyFlink 2.3 (tests/test_udf_scalar.py). Each such argument
  * of a Python function call becomes a DECIMAL literal of exactly the literal's digits, and only
  * there; every other use of the cast keeps Spark's (and Flink's) rounding.
+ *
+ * <p>The rule visits every Python function call, the bridge's own processors included (they are no
+ * user functions), and is harmless there: the bridge applies them to a Dataset's columns
+ * ({@code rows.col(c)}), so their arguments are attribute references, never the literal or cast this
+ * rule rewrites; telling them apart would mean tracking every internal function's Spark function.
  */
 public final class LiteralDecimalArguments extends Rule<LogicalPlan> {
   private static final Set<SparkSessionExtensions> INSTALLED =
