@@ -50,6 +50,12 @@ public final class UpdatingStreams {
   public static Dataset<Row> of(org.apache.spark.sql.SparkSession spark, Dataset<Row> df) {
     LogicalPlan plan = df.queryExecution().analyzed();
     if (Changelog.updatingNode(plan) == null) return null;
+    if (needsProcessor(plan)) {
+      // Every path sends these to the processor first (execute(); inserts into print and blackhole
+      // take RetractingStreams.changes for any updating stream; other sinks refuse updates as Flink).
+      throw TableException.unsupported("a Python or DISTINCT aggregate in Spark's Update-mode aggregation (such an "
+          + "updating aggregation runs on the retracting-aggregation processor, RetractingStreams.changes)");
+    }
     LogicalPlan rewritten = rewrite(plan);
     SparkSession session = (SparkSession) spark;
     Dataset<Row> out = org.apache.spark.sql.classic.Dataset.ofRows(session, rewritten);
@@ -78,19 +84,12 @@ public final class UpdatingStreams {
     return false;
   }
 
+  /** {@code p} with the hidden columns; Python and DISTINCT aggregates are not here ({@link #of} checked). */
   private static LogicalPlan rewrite(LogicalPlan p) {
-    String python = PackedAggregation.updatingNode(p);
-    if (python != null) throw unsupported("a Python aggregate function in an updating aggregation (" + python + ")");
     if (p instanceof Aggregate && !Changelog.isWindowed((Aggregate) p)) {
       Aggregate a = (Aggregate) p;
       String below = Changelog.updatingNode(a.child());
       if (below != null) throw unsupported("an aggregation of the updating " + below);
-      if (Changelog.callsPython(a)) throw unsupported("a Python aggregate function in an updating aggregation");
-      for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
-        if (distinct((Expression) (Object) e)) {
-          throw unsupported("a DISTINCT aggregate (" + e.name() + ") in an updating aggregation");
-        }
-      }
       List<NamedExpression> items = new ArrayList<>(ScalaInterop.list(a.aggregateExpressions()));
       List<Expression> keys = ScalaInterop.list(a.groupingExpressions());
       List<Expression> values = new ArrayList<>();
