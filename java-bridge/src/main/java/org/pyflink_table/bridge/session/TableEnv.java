@@ -105,25 +105,28 @@ public final class TableEnv extends TableContext {
     return new JTable(this, df);
   }
 
-  /** Flink's default catalog and database names map to Spark's session catalog. */
-  public static String sparkPath(String path) {
-    String p = path;
-    for (String prefix : new String[] {"default_catalog.default_database.", "`default_catalog`.`default_database`."}) {
-      if (p.startsWith(prefix)) p = p.substring(prefix.length());
-    }
-    return p;
+  /**
+   * The parts of the Flink object path {@code path} as Spark's session names them: parsed as Flink
+   * parses it, with Flink's default catalog and database ({@code default_catalog.default_database.}
+   * or {@code default_database.}) dropped, as they are Spark's session namespace.
+   */
+  static List<String> sessionParts(String path) {
+    List<String> parts = new ArrayList<>(checkIdentifier(path));
+    if (parts.size() == 3 && parts.get(0).equals(ConnectorCatalog.CATALOG)) parts.remove(0);
+    if (parts.size() == 2 && parts.get(0).equals(ConnectorCatalog.DATABASE)) parts.remove(0);
+    return parts;
+  }
+
+  /** {@code parts} for Spark's parser: each back-quoted, as a name may be a Spark keyword (cast, unknown). */
+  static String sparkPath(List<String> parts) {
+    List<String> quoted = new ArrayList<>();
+    for (String part : parts) quoted.add(Scope.quote(part));
+    return String.join(".", quoted);
   }
 
   public JTable fromPath(String path) {
     connectors.refresh();
-    List<String> parts = new ArrayList<>(checkIdentifier(path));
-    if (parts.size() == 3 && parts.get(0).equals("default_catalog") && parts.get(1).equals("default_database")) {
-      parts.subList(0, 2).clear();
-    }
-    // Each part back-quoted for Spark's parser: a name may be a Spark keyword (cast, unknown).
-    List<String> quoted = new ArrayList<>();
-    for (String part : parts) quoted.add(Scope.quote(part));
-    String p = String.join(".", quoted);
+    String p = sparkPath(sessionParts(path));
     if (!spark.catalog().tableExists(p)) {
       throw new ValidationException("Table `" + path + "` was not found. Existing tables: ["
           + String.join(", ", listTables()) + "].");
@@ -133,22 +136,31 @@ public final class TableEnv extends TableContext {
 
   /** Check and registration are one step: of two threads creating one name, one gets "already exists". */
   public synchronized void createTemporaryView(String path, JTable table) {
-    List<String> parts = new ArrayList<>(checkIdentifier(path));
-    if (parts.size() == 3 && parts.get(0).equals("default_catalog")) parts.remove(0);
-    if (parts.size() == 2 && parts.get(0).equals("default_database")) parts.remove(0);
-    String p = parts.size() == 1 ? parts.get(0) : sparkPath(path); // `v` is v, as in Flink
-    if (isTemporaryView(p)) {
-      throw new ValidationException("Temporary table '`default_catalog`.`default_database`.`" + p.replace("`", "``")
+    String name = temporaryViewName(path);
+    if (isTemporaryView(name)) {
+      throw new ValidationException("Temporary table '`default_catalog`.`default_database`.`" + name.replace("`", "``")
           + "`' already exists");
     }
-    // Names such as UnnamedTable$0 (from str(table)) must be back-quoted for Spark's parser.
-    table.df.createOrReplaceTempView(p.matches("[A-Za-z0-9_.`]+") && parts.size() > 1 ? p : "`" + p.replace("`", "``") + "`");
+    table.df.createOrReplaceTempView(Scope.quote(name));
+  }
+
+  /**
+   * The name of the temporary view at {@code path}. Spark's temporary views have no database, so
+   * only Flink's default database holds them here (Flink lets any catalog and database hold one).
+   */
+  private static String temporaryViewName(String path) {
+    List<String> parts = sessionParts(path);
+    if (parts.size() > 1) {
+      throw TableException.unsupported("A temporary view outside " + ConnectorCatalog.CATALOG + "."
+          + ConnectorCatalog.DATABASE + " ('" + path + "')");
+    }
+    return parts.get(0);
   }
 
   /**
    * The parts of a Flink object path ({@code [catalog.][database.]name}, parts optionally
    * back-quoted with {@code ``} for a back quote), refused as Flink refuses them: an unquoted part
-   * must be an SQL identifier, and no part may be empty or blank.
+   * must be an SQL identifier, no part may be empty or blank, and there are at most three parts.
    */
   static List<String> checkIdentifier(String path) {
     List<String> parts = new ArrayList<>();
@@ -182,6 +194,7 @@ public final class TableEnv extends TableContext {
         throw new ValidationException("Parts of the object identifier are null or whitespace-only.");
       }
       parts.add(part.toString());
+      if (parts.size() > 3) throw new SqlParserException("Invalid SQL identifier " + path + ".");
       if (i >= n) return parts;
       if (path.charAt(i) != '.') throw new SqlParserException("Invalid SQL identifier " + path + ".");
       i++;
@@ -196,7 +209,9 @@ public final class TableEnv extends TableContext {
   }
 
   public boolean dropTemporaryView(String path) {
-    return spark.catalog().dropTempView(sparkPath(path));
+    List<String> parts = sessionParts(path);
+    // Spark's dropTempView takes the bare name, unparsed; no temporary view lives outside the default database.
+    return parts.size() == 1 && spark.catalog().dropTempView(parts.get(0));
   }
 
   public String[] listTables() {
