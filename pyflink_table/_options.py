@@ -56,10 +56,10 @@ OPTIONS: Dict[str, OptionMapping] = {
         OptionMapping("pyflink_table.aggregate.packing", _protocol.CONF_AGGREGATE_PACKING, False,
                       "auto (default): Python aggregates in group_by, windows and aggregate() run over "
                       "Arrow batches packing many groups (fast for many small groups) unless Spark's "
-                      "statistics (row count against column statistics or BOOLEAN/TINYINT keys) show at "
-                      "least 20,000 rows per group; true: always packed; false: scalar-result ones run as "
-                      "Spark's grouped-aggregate UDFs, one Arrow stream per group (faster for few groups "
-                      "of tens of thousands of rows)."),
+                      "statistics (row count against column statistics, BOOLEAN/TINYINT keys or a cached "
+                      "integer key's bounds) show at least 5,000 rows per group; true: always packed; "
+                      "false: scalar-result ones run as Spark's grouped-aggregate UDFs, one Arrow stream "
+                      "per group (faster for groups of more than about 5,000 rows)."),
         OptionMapping("pyflink_table.streaming.python-window", _protocol.CONF_STREAMING_PYTHON_WINDOW, False,
                       "Streaming mode: auto (default): a tumbling or sliding group window whose Python "
                       "aggregates are all pandas UDAFs (built-ins beside them without DISTINCT) keeps its "

@@ -432,7 +432,8 @@ def test_auto_choice_reads_the_bounds_of_a_cached_integer_key(t_env: Any, tmp_pa
     spark = t_env.get_spark_session()
     n = 90_000
     ids = np.arange(n)
-    frame = pd.DataFrame({"k": ids % 3 + 10, "m": ids % 5_000, "v": (ids % 97).astype(float)})
+    frame = pd.DataFrame({"k": ids % 3 + 10, "m": ids % 5_000, "j": ids % 12, "h": ids % 30,
+                          "v": (ids % 97).astype(float)})
     spark.createDataFrame(frame).write.parquet(str(tmp_path / "cached"))
     spark.sql(f"CREATE TABLE cached_keys USING parquet LOCATION '{tmp_path / 'cached'}'")
     try:
@@ -460,6 +461,10 @@ def test_auto_choice_reads_the_bounds_of_a_cached_integer_key(t_env: Any, tmp_pa
         assert sorted_rows(by("k")) == [(k, pytest.approx(g[k])) for k in (10, 11, 12)]
         # m spans 0..4,999: groups of 18 rows stay packed.
         assert _aggregation_path(by("m")) == "packed"
+        # Either side of the measured crossover (5,000 rows per group): j spans 0..11, groups of at
+        # least 7,500 rows, per group; h spans 0..29, groups of 3,000 rows, packed.
+        assert _aggregation_path(by("j")) == "per group"
+        assert _aggregation_path(by("h")) == "packed"
     finally:
         spark.sql("UNCACHE TABLE IF EXISTS cached_keys")
         spark.sql("DROP TABLE cached_keys")

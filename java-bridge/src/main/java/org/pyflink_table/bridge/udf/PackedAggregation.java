@@ -52,13 +52,16 @@ public final class PackedAggregation {
   private PackedAggregation() {}
 
   /**
-   * Average rows per group from which Spark's grouped-aggregate UDF beats packing. Measured
-   * (2026-11-24, pandas mean, 5M rows, CPU time of the whole process tree): at 5,000 rows per group
-   * the two paths cost the same (packed 1.01x, per group 0.98x PySpark); at 50,000 and 500,000
-   * packing costs 1.19x and 1.22x, its keys travelling to Python and back; at 5 rows per group
-   * packing is 7.7x faster.
+   * Average rows per group from which Spark's grouped-aggregate UDF beats packing. Packing costs
+   * more per row (the keys travel to Python and back inside {@code mapInArrow}'s struct), Spark's
+   * per-group path more per group (an Arrow stream and a call per group), so the crossover is a
+   * number of rows per group, whatever the total. Measured 2026-11-24 (pandas mean, cached LONG
+   * key, CPU of the process tree, medians of interleaved rounds, {@code benchmarks/
+   * bench_udaf_crossover.py}), packed / per-group CPU at 3M rows: 0.34 at 300 rows per group, 0.74
+   * at 1,000, 0.90 at 3,000, 1.13 at 10,000; at 10M rows and 10,000 per group 1.15 (1.18 vs 1.03
+   * PySpark's time, quiet). Equal cost lies near 5,000 at both sizes (as at 5M rows earlier).
    */
-  static final double PER_GROUP_MIN_ROWS = 20_000;
+  static final double PER_GROUP_MIN_ROWS = 5_000;
 
   /**
    * Whether scalar-result aggregates over {@code df} grouped by {@code keyCols} take this path
