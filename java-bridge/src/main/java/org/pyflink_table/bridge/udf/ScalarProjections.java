@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import org.apache.spark.api.python.PythonFunction;
 import org.apache.spark.api.python.SimplePythonFunction;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeSet;
@@ -23,7 +24,6 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.MapInArrow;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.rules.Rule;
-import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
@@ -59,9 +59,17 @@ public final class ScalarProjections extends Rule<LogicalPlan> {
     OURS.add(function);
   }
 
+  private final SparkSession session;
+
+  /** The rule of {@code session}'s optimizer, reading its setting from that session. */
+  public ScalarProjections(SparkSession session) {
+    this.session = session;
+  }
+
   @Override
   public LogicalPlan apply(LogicalPlan plan) {
-    String mode = SQLConf.get().getConfString(Protocol.CONF_SCALAR_MAP_IN_ARROW, "true").trim().toLowerCase(Locale.ROOT);
+    // the environment's own session: the thread's active one may be another (SQLConf.get())
+    String mode = session.conf().get(Protocol.CONF_SCALAR_MAP_IN_ARROW, "true").trim().toLowerCase(Locale.ROOT);
     if (mode.equals("false")) return plan;
     if (!mode.equals("true")) {
       throw new TableException("Unsupported value '" + mode + "' of pyflink_table.python.scalar.map-in-arrow; "
