@@ -8,7 +8,9 @@ on the same cached input and ends in a ``sum``/``max`` aggregate so only the eva
 A pyarrow UDF (our extension, ``pyarrow.compute`` kernels) runs next to PySpark's ``arrow_udf``.
 Prints rows/s per variant and the ratio ours/PySpark, then sweeps the Arrow batch size.
 
-Run: ``timeout 900 .venv/bin/python benchmarks/bench_scalar_udf.py [rows] [repeats] [--no-sweep]``.
+Run: ``timeout 900 .venv/bin/python benchmarks/bench_scalar_udf.py [rows] [repeats] [--no-sweep]
+[--general-only]`` (the last: only the general UDF, through mapInArrow and through Spark's
+ArrowEvalPython, against PySpark's Arrow ``@udf``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ _POSITIONAL = [a for a in sys.argv[1:] if not a.startswith("--")]
 ROWS = int(_POSITIONAL[0]) if _POSITIONAL else 5_000_000
 REPEATS = int(_POSITIONAL[1]) if len(_POSITIONAL) > 1 else 2
 SWEEP = "--no-sweep" not in sys.argv
+GENERAL_ONLY = "--general-only" in sys.argv
 
 
 def best_time(run: Callable[[], Any], repeats: int = REPEATS) -> float:
@@ -72,8 +75,9 @@ def main() -> None:
     plus_one_pa = udf(add_one_arrow, result_type="BIGINT", func_type="pyarrow")
     shout_pa = udf(shout_arrow, result_type="STRING", func_type="pyarrow")
 
-    def ours(int_expr: Any, str_expr: Any) -> Callable[[], Any]:
+    def ours(int_expr: Any, str_expr: Any, map_in_arrow: bool = True) -> Callable[[], Any]:
         def run() -> Any:
+            t_env.get_config().set("pyflink_table.python.scalar.map-in-arrow", str(map_in_arrow).lower())
             projected = table.select(int_expr.alias("x"), str_expr.alias("y"))
             return projected.select(col("x").sum, col("y").max).execute().collect()
         return run
@@ -104,6 +108,7 @@ def main() -> None:
         ("ours built-in", ours(col("i") + lit(1), col("s").upper_case + lit("!"))),
         ("spark built-in", theirs(F.col("i") + 1, F.concat(F.upper("s"), F.lit("!")))),
         ("ours general UDF", ours(plus_one(col("i")), shout(col("s")))),
+        ("ours general UDF, ArrowEvalPython", ours(plus_one(col("i")), shout(col("s")), map_in_arrow=False)),
         ("spark classic pickled @udf", theirs(classic_int("i"), classic_str("s"))),
         ("spark arrow @udf", theirs(arrow_int("i"), arrow_str("s"))),
         ("ours pandas UDF", ours(plus_one_pd(col("i")), shout_pd(col("s")))),
@@ -111,6 +116,8 @@ def main() -> None:
         ("ours pyarrow UDF", ours(plus_one_pa(col("i")), shout_pa(col("s")))),
         ("spark arrow_udf", theirs(pa_int("i"), pa_str("s"))),
     ]
+    if GENERAL_ONLY:  # the general UDF's two routes against PySpark's Arrow @udf only
+        variants = [(n, r) for n, r in variants if "general UDF" in n or n == "spark arrow @udf"]
     rates: Dict[str, float] = {}
     cpu: Dict[str, float] = {}  # best CPU of the process tree (driver, JVM, Python workers) per variant
     print(f"{ROWS:,} rows, i + 1 and upper(s) + '!' in one projection, best of {REPEATS} interleaved rounds")
@@ -123,19 +130,24 @@ def main() -> None:
             rates[name] = max(ROWS / (time.perf_counter() - start), rates.get(name, 0.0))
             cpu[name] = min(tree_cpu() - cpu_start, cpu.get(name, float("inf")))
     for name, _ in variants:
-        print(f"  {name:32s} {ROWS / rates[name]:7.2f} s  {rates[name]:>12,.0f} rows/s  cpu {cpu[name]:6.2f} s",
+        print(f"  {name:36s} {ROWS / rates[name]:7.2f} s  {rates[name]:>12,.0f} rows/s  cpu {cpu[name]:6.2f} s",
               flush=True)
     print("ratios ours / PySpark:")
     for ours_name, theirs_name in [("ours built-in", "spark built-in"),
                                    ("ours general UDF", "spark classic pickled @udf"),
                                    ("ours general UDF", "spark arrow @udf"),
+                                   ("ours general UDF, ArrowEvalPython", "spark arrow @udf"),
                                    ("ours pandas UDF", "spark pandas_udf"),
                                    ("ours pyarrow UDF", "spark arrow_udf"),
                                    ("ours pyarrow UDF", "spark pandas_udf")]:
-        print(f"  {ours_name} / {theirs_name}: {rates[ours_name] / rates[theirs_name]:.2f}x")
+        if ours_name in rates and theirs_name in rates:
+            print(f"  {ours_name} / {theirs_name}: {rates[ours_name] / rates[theirs_name]:.2f}x")
     print("CPU of the process tree (best round), PySpark / ours (higher means ours uses less):")
-    for ours_name, theirs_name in [("ours general UDF", "spark arrow @udf"), ("ours pandas UDF", "spark pandas_udf")]:
-        print(f"    {ours_name} vs {theirs_name}: {cpu[theirs_name] / cpu[ours_name]:.2f}x")
+    for ours_name, theirs_name in [("ours general UDF", "spark arrow @udf"),
+                                   ("ours general UDF, ArrowEvalPython", "spark arrow @udf"),
+                                   ("ours pandas UDF", "spark pandas_udf")]:
+        if ours_name in cpu and theirs_name in cpu:
+            print(f"    {ours_name} vs {theirs_name}: {cpu[theirs_name] / cpu[ours_name]:.2f}x")
     print("targets: general UDF / arrow @udf >= 1.20x; pandas UDF / pandas_udf >= 1.00x")
     if SWEEP:
         sweep(t_env, ours, plus_one, shout, plus_one_pd, shout_pd)

@@ -33,6 +33,12 @@ def _time_zone(value: str) -> str:
     return "" if value == "default" else value
 
 
+def _true_or_false(value: str) -> str:
+    if value.strip().lower() not in ("true", "false"):
+        raise ValueError(f"Could not parse value '{value}' as a boolean (true or false).")
+    return value.strip().lower()
+
+
 def _state_ttl_ms(value: str) -> str:
     from pyflink_table._streaming import STATE_TTL, duration_ms
 
@@ -60,6 +66,11 @@ OPTIONS: Dict[str, OptionMapping] = {
                       "integer key's bounds) show at least 5,000 rows per group; true: always packed; "
                       "false: scalar-result ones run as Spark's grouped-aggregate UDFs, one Arrow stream "
                       "per group (faster for groups of more than about 5,000 rows)."),
+        OptionMapping("pyflink_table.python.scalar.map-in-arrow", _protocol.CONF_SCALAR_MAP_IN_ARROW, False,
+                      "true (default): the Python scalar functions of a projection or filter run in one "
+                      "mapInArrow pass that returns the columns needed further on with the results; false: "
+                      "Spark's ArrowEvalPython (input rows queued, then joined with the results).",
+                      _true_or_false),
         OptionMapping("pyflink_table.streaming.python-window", _protocol.CONF_STREAMING_PYTHON_WINDOW, False,
                       "Streaming mode: auto (default): a tumbling or sliding group window whose Python "
                       "aggregates are all pandas UDAFs (built-ins beside them without DISTINCT) keeps its "

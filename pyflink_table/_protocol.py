@@ -26,6 +26,18 @@ ERROR_PYTHON = "PythonException"
 
 # Spark SQL settings written by the driver and read by the bridge.
 CONF_AGGREGATE_PACKING = "spark.sql.pyflink_table.aggregate.packing"
+# Whether projections of Python scalar functions run through mapInArrow ("true", the default) or ArrowEvalPython.
+CONF_SCALAR_MAP_IN_ARROW = "spark.sql.pyflink_table.python.scalar.map-in-arrow"
+
+# The worker-side factory of such a projection: module.function(layout, *commands), each command a function's
+# pickled (evaluator, return type); the layout's keys: the input columns passed through (LAYOUT_PASSED), the calls,
+# each a tree {function: command index, args: [{column: input index} or a nested call]}.
+SCALAR_PROJECTION_MODULE = "pyflink_table._worker.scalar_projection"
+SCALAR_PROJECTION_FUNCTION = "scalar_projection"
+LAYOUT_CALLS = "calls"
+CALL_FUNCTION = "function"
+CALL_COLUMN = "column"
+CALL_ARGUMENTS = "args"
 
 # The worker-side factory the bridge calls for packed aggregation: module.function(layout, *evaluators).
 PACKED_AGGREGATION_MODULE = "pyflink_table._worker.packed_aggregation"

@@ -320,3 +320,61 @@ def test_literal_cast_to_decimal_reaches_python_unrounded(t_env):
     assert rows(t.select(seen(lit(1.05).cast(dec)), seen(lit(123.456).cast(DataTypes.DECIMAL(5, 1))),
                          seen(lit(1.05).cast(dec) + 1))) == [
         ("Decimal('1.05')", "Decimal('123.456')", "Decimal('2')")]
+
+
+# --- the mapInArrow route of projections (ScalarProjections) ----------------------------------
+
+def _physical(table) -> str:
+    plan = table.explain()
+    return plan[plan.index("== Physical Plan =="):]
+
+
+def test_projection_runs_through_map_in_arrow_with_passed_columns_nulls_and_chains(t_env):
+    schema = DataTypes.ROW([DataTypes.FIELD("i", DataTypes.BIGINT()), DataTypes.FIELD("s", DataTypes.STRING()),
+                            DataTypes.FIELD("d", DataTypes.DOUBLE())])
+    t = t_env.from_elements([(1, "a", 10.5), (None, "bb", None), (3, None, -1.0)], schema)
+    inc = udf(lambda i: None if i is None else i + 1, result_type="BIGINT")
+    shout = udf(lambda s: None if s is None else s.upper() + "!", result_type="STRING")
+    halve = udf(lambda d: d / 2, result_type="DOUBLE", func_type="pandas")
+    def query_():  # a new query per setting: a query's plan is optimized once
+        return t.select(col("s"), inc(col("i")), shout(col("s")), inc(inc(col("i") + 1)), halve(col("d")), col("d"))
+
+    query = query_()
+    # by hand: s; i+1; upper(s)+'!'; (i+1)+1+1; d/2 (NaN for a null in pandas -> null); d
+    expected = [(None, 4, None, 6, -0.5, -1.0), ("a", 2, "A!", 4, 5.25, 10.5), ("bb", None, "BB!", None, None, None)]
+    plan = _physical(query)
+    assert "MapInArrow" in plan and "ArrowEvalPython" not in plan, plan
+    assert sorted_rows(query) == expected
+    # Spark's own route gives the same rows
+    t_env.get_config().set("pyflink_table.python.scalar.map-in-arrow", "false")
+    try:
+        query = query_()
+        plan = _physical(query)
+        assert "ArrowEvalPython" in plan and "MapInArrow" not in plan, plan
+        assert sorted_rows(query) == expected
+    finally:
+        t_env.get_config().set("pyflink_table.python.scalar.map-in-arrow", "true")
+    with pytest.raises(ValidationException, match="true or false"):
+        t_env.get_config().set("pyflink_table.python.scalar.map-in-arrow", "sometimes")
+
+
+def test_map_in_arrow_route_keeps_filters_sql_and_the_users_traceback(t_env):
+    from pyflink_table.errors import PythonException
+
+    t = t_env.from_elements([(1,), (2,), (3,), (4,)], ["k"])
+    even = udf(lambda k: k % 2 == 0, result_type="BOOLEAN")
+    assert sorted_rows(t.where(even(col("k"))).select(col("k"))) == [(2,), (4,)]
+    t_env.create_temporary_view("mia_t", t)
+    t_env.create_temporary_function("mia_sq", udf(lambda k: k * k, result_type="BIGINT"))
+    # by hand: k*k + 1 for k > 1
+    assert sorted_rows(t_env.sql_query("SELECT k, mia_sq(k) + 1 FROM mia_t WHERE k > 1")) == [(2, 5), (3, 10), (4, 17)]
+
+    def broken(k):
+        return 10 // (k - 3)
+
+    query = t.select(udf(broken, result_type="BIGINT")(col("k")))
+    assert "MapInArrow" in _physical(query)
+    with pytest.raises(PythonException) as info:
+        rows(query)
+    text = str(info.value)
+    assert "Python function 'broken' failed" in text and "return 10 // (k - 3)" in text and "ZeroDivisionError" in text

@@ -29,6 +29,20 @@ public final class Protocol {
 
   /** Spark SQL settings written by the Python driver and read here. */
   public static final String CONF_AGGREGATE_PACKING = "spark.sql.pyflink_table.aggregate.packing";
+  /** Whether projections of Python scalar functions run through mapInArrow ({@code true}, default) or ArrowEvalPython. */
+  public static final String CONF_SCALAR_MAP_IN_ARROW = "spark.sql.pyflink_table.python.scalar.map-in-arrow";
+
+  /**
+   * The worker-side factory of a projection of Python scalar functions run through mapInArrow:
+   * {@code module.function(layout, *commands)}, each command a function's pickled (evaluator, type).
+   */
+  public static final String SCALAR_PROJECTION_MODULE = "pyflink_table._worker.scalar_projection";
+  public static final String SCALAR_PROJECTION_FUNCTION = "scalar_projection";
+  /** Keys of its JSON layout: the input columns passed through, the calls (trees of functions and argument columns). */
+  public static final String LAYOUT_CALLS = "calls";
+  public static final String CALL_FUNCTION = "function";
+  public static final String CALL_COLUMN = "column";
+  public static final String CALL_ARGUMENTS = "args";
 
   /** The worker-side factory of packed aggregation: {@code module.function(layout, *evaluators)}. */
   public static final String PACKED_AGGREGATION_MODULE = "pyflink_table._worker.packed_aggregation";

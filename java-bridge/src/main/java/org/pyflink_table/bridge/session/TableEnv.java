@@ -35,6 +35,7 @@ import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.LiteralDecimalArguments;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
+import org.pyflink_table.bridge.udf.ScalarProjections;
 import org.pyflink_table.bridge.window.SqlWindows;
 import org.pyflink_table.bridge.window.StreamOverSql;
 import org.pyflink_table.bridge.window.StreamWindowSql;
@@ -81,7 +82,7 @@ public final class TableEnv extends TableContext {
     // Spark: Flink's built-in wins.)
     // Flink's NaN comparisons and NULL-propagating GREATEST/LEAST, for the Table API and SQL alike.
     spark.experimental().extraOptimizations_$eq(ScalaInterop.seq(
-        List.of(new FlinkFloatingComparisons(), refusedScans)));
+        List.of(new FlinkFloatingComparisons(), refusedScans, new ScalarProjections(spark))));
     ItemAccess.register(spark);
   }
 

@@ -36,6 +36,7 @@ public final class PythonScalarFunction extends PythonFunction {
     this.perRow = perRow;
     this.pandas = pandas;
     this.declared = FlinkTypes.toSpark(declaredType);
+    ScalarProjections.register(function.func());
   }
 
   public boolean isPandas() {
