@@ -76,7 +76,11 @@ public final class StreamOverSql {
   }
 
   private static void collect(LogicalPlan p, List<Window> out) {
-    if (p instanceof Window && p.isStreaming() && aggregatesOnly((Window) p)) out.add((Window) p);
+    // An UNBOUNDED PRECEDING window ordered by a non-time column is an updating node: the changelog
+    // paths plan it (streaming.NonTimeOver), as Flink plans it with an updating result.
+    if (p instanceof Window && p.isStreaming() && aggregatesOnly((Window) p) && !isNonTimeUnbounded((Window) p)) {
+      out.add((Window) p);
+    }
     for (LogicalPlan c : ScalaInterop.list(p.children())) collect(c, out);
   }
 
@@ -87,6 +91,61 @@ public final class StreamOverSql {
       if (!(((WindowExpression) ((Alias) e).child()).windowFunction() instanceof AggregateExpression)) return false;
     }
     return true;
+  }
+
+  /**
+   * Whether {@code w} is an over window over an unbounded source that Flink runs with an updating
+   * result: aggregates only, {@code ROWS} or {@code RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW}
+   * (one frame for all), ordered ascending by one column that is no time attribute.
+   */
+  public static boolean isNonTimeUnbounded(Window w) {
+    if (!w.isStreaming() || !aggregatesOnly(w)) return false;
+    List<SortOrder> order = ScalaInterop.list(w.orderSpec());
+    if (order.size() != 1 || order.get(0).direction() != Ascending$.MODULE$) return false;
+    Expression by = order.get(0).child();
+    if (by instanceof Attribute && (((Attribute) by).metadata().contains(TimeAttributes.PROCTIME)
+        || ((Attribute) by).metadata().contains(TimeAttributes.WATERMARK_DELAY_MS))) {
+      return false;
+    }
+    for (NamedExpression e : ScalaInterop.list(w.windowExpressions())) {
+      WindowExpression we = (WindowExpression) ((Alias) e).child();
+      if (!(we.windowSpec().frameSpecification() instanceof SpecifiedWindowFrame)) return false;
+      SpecifiedWindowFrame f = (SpecifiedWindowFrame) we.windowSpec().frameSpecification();
+      if (f.lower() != UnboundedPreceding$.MODULE$ || f.upper() != CurrentRow$.MODULE$) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Flink's name of the node {@link #isNonTimeUnbounded} accepts, as its sink refusals print it (its
+   * aggregates as written; Flink lists the ones it splits them into, SUM as COUNT and $SUM0).
+   */
+  public static String nonTimeNodeName(Window w) {
+    List<String> keys = new ArrayList<>();
+    for (Expression k : ScalaInterop.list(w.partitionSpec())) keys.add(plain(k));
+    List<String> select = new ArrayList<>();
+    for (Attribute a : ScalaInterop.list(w.child().output())) select.add(a.name());
+    List<NamedExpression> exprs = ScalaInterop.list(w.windowExpressions());
+    String frame = "";
+    for (int j = 0; j < exprs.size(); j++) {
+      WindowExpression we = (WindowExpression) ((Alias) exprs.get(j)).child();
+      frame = ((SpecifiedWindowFrame) we.windowSpec().frameSpecification()).frameType() == RowFrame$.MODULE$
+          ? "ROWS" : "RANGE";
+      AggregateExpression a = (AggregateExpression) we.windowFunction();
+      List<String> args = new ArrayList<>();
+      for (Expression c : ScalaInterop.list(a.aggregateFunction().children())) args.add(plain(c));
+      select.add(a.aggregateFunction().prettyName().toUpperCase(java.util.Locale.ROOT) + "(" + String.join(", ", args)
+          + ") AS w0$o" + j);
+    }
+    SortOrder order = ScalaInterop.list(w.orderSpec()).get(0);
+    return "OverAggregate(" + (keys.isEmpty() ? "" : "partitionBy=[" + String.join(", ", keys) + "], ")
+        + "orderBy=[" + plain(order.child()) + " ASC], window=[ " + frame
+        + " BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW], select=[" + String.join(", ", select) + "])";
+  }
+
+  /** A column by its name, another expression as SQL without quotes, as Flink's plan text shows them. */
+  private static String plain(Expression e) {
+    return e instanceof Attribute ? ((Attribute) e).name() : e.sql().replace("`", "");
   }
 
   private static LogicalPlan replace(LogicalPlan p, Window target, LogicalPlan with) {
@@ -123,7 +182,7 @@ public final class StreamOverSql {
     boolean proctime = time instanceof Attribute && ((Attribute) time).metadata().contains(TimeAttributes.PROCTIME);
     if (!(time instanceof Attribute) || !proctime
         && !((Attribute) time).metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
-      // PyFlink 2.3 runs this one (an updating result); only bounded windows get its refusal.
+      // The ascending unbounded one runs on the changelog paths (isNonTimeUnbounded); this is another shape.
       if (unbounded) throw refused("an UNBOUNDED PRECEDING window ordered by the non-time column " + time.sql());
       throw new TableException("Non-time attribute sort is not supported for bounded OVER window.");
     }
