@@ -320,6 +320,16 @@ def test_unbounded_over_window_ordered_by_a_non_time_column_refuses_other_aggreg
         table.execute()
 
 
+def test_unbounded_over_window_ordered_by_a_non_time_column_over_bounded_input_is_refused_by_name(
+        s_env: TableEnvironment) -> None:
+    # PyFlink 2.3 streaming, measured: rows a 1, a 4, a 2 give +I a 1 1, +I a 4 5, +I a 2 3, -U a 4 5, +U a 4 7;
+    # Spark's batch window would give each row once with its final aggregates.
+    s_env.create_temporary_view("bounded_kv", s_env.from_elements([("a", 1), ("a", 4), ("a", 2)], ["k", "v"]))
+    with pytest.raises(TableException, match="an UNBOUNDED PRECEDING over window ordered by a non-time column over "
+                                             "a bounded input in streaming mode"):
+        s_env.sql_query("SELECT k, v, SUM(v) OVER (PARTITION BY k ORDER BY v) AS s FROM bounded_kv")
+
+
 def test_table_api_over_window_ordered_by_a_non_time_column_gets_pyflinks_validation_error(
         s_env: TableEnvironment, tmp_path: Path) -> None:
     # PyFlink 2.3 streaming, measured for row_interval(2), lit(2).seconds and UNBOUNDED_ROW:

@@ -56,7 +56,10 @@ public final class StreamOverSql {
   /** {@code rows} (a SQL query's) with its over window over an unbounded source replaced; itself when it has none. */
   public static Dataset<Row> of(TableContext env, Dataset<Row> rows) {
     LogicalPlan plan = rows.queryExecution().analyzed();
-    if (!plan.isStreaming()) return rows;
+    if (!plan.isStreaming()) {
+      refuseBoundedNonTime(plan);
+      return rows;
+    }
     List<Window> windows = new ArrayList<>();
     collect(plan, windows);
     if (windows.isEmpty()) return rows;
@@ -73,6 +76,20 @@ public final class StreamOverSql {
     Window top = windows.get(windows.size() - 1);
     LogicalPlan rewritten = replace(plan, top, over(env, windows));
     return org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, rewritten);
+  }
+
+  /**
+   * Over a bounded input in streaming mode Flink runs the non-time UNBOUNDED PRECEDING window with
+   * the same updating changelog (a later row with a smaller order key updates the rows after it);
+   * Spark's batch window gives each row once with its final aggregates, so it is refused by name.
+   */
+  private static void refuseBoundedNonTime(LogicalPlan p) {
+    if (p instanceof Window && aggregatesOnly((Window) p) && nonTimeUnbounded((Window) p)) {
+      throw TableException.unsupported("an UNBOUNDED PRECEDING over window ordered by a non-time column over a "
+          + "bounded input in streaming mode (Flink emits an updating changelog there; supported over an unbounded "
+          + "source, and over a bounded one in batch mode)");
+    }
+    for (LogicalPlan c : ScalaInterop.list(p.children())) refuseBoundedNonTime(c);
   }
 
   private static void collect(LogicalPlan p, List<Window> out) {
@@ -99,7 +116,11 @@ public final class StreamOverSql {
    * (one frame for all), ordered ascending by one column that is no time attribute.
    */
   public static boolean isNonTimeUnbounded(Window w) {
-    if (!w.isStreaming() || !aggregatesOnly(w)) return false;
+    return w.isStreaming() && aggregatesOnly(w) && nonTimeUnbounded(w);
+  }
+
+  /** {@link #isNonTimeUnbounded} but for the input being unbounded. */
+  private static boolean nonTimeUnbounded(Window w) {
     List<SortOrder> order = ScalaInterop.list(w.orderSpec());
     if (order.size() != 1 || order.get(0).direction() != Ascending$.MODULE$) return false;
     Expression by = order.get(0).child();
@@ -288,6 +309,7 @@ public final class StreamOverSql {
   private static TableException refused(String what) {
     return TableException.unsupported("SQL over windows over an unbounded source in streaming mode with " + what
         + " (supported: ROWS or RANGE BETWEEN ... PRECEDING AND CURRENT ROW ordered by the rowtime or a "
-        + "processing-time attribute, with SUM, COUNT, MIN, MAX, AVG and Python aggregate functions)");
+        + "processing-time attribute, with SUM, COUNT, MIN, MAX, AVG and Python aggregate functions; UNBOUNDED "
+        + "PRECEDING AND CURRENT ROW ordered ascending by another column, with SUM, COUNT, MIN, MAX, AVG)");
   }
 }
