@@ -102,10 +102,11 @@ LAYOUT_NAMES = "names"
 # Which path stream group windows with Python aggregates take: auto (collected rows where they can) or processor.
 CONF_STREAMING_PYTHON_WINDOW = "spark.sql.pyflink_table.streaming.python-window"
 
-# The worker-side processors of regular joins and Top-N over streams: module.function(layout).
+# The worker-side processors of regular joins, Top-N and non-time over windows over streams: module.function(layout).
 STREAM_CHANGELOG_MODULE = "pyflink_table._worker.stream_changelogs"
 STREAM_JOIN_FUNCTION = "stream_join"
 STREAM_TOP_N_FUNCTION = "stream_top_n"
+STREAM_NON_TIME_OVER_FUNCTION = "stream_non_time_over"
 
 # The worker-side aggregation of updating input: module.function(layout, *evaluators), bounded and unbounded.
 RETRACTING_AGGREGATION_MODULE = "pyflink_table._worker.retracting_aggregation"

@@ -1,5 +1,6 @@
-"""Retracting operators over unbounded streams (regular joins and Top-N), as Spark
-``transformWithStateInPandas`` processors keyed by the join key or the Top-N partition key.
+"""Retracting operators over unbounded streams (regular joins, Top-N and over windows ordered by a
+non-time column), as Spark ``transformWithStateInPandas`` processors keyed by the join key or the
+partition key.
 
 Spark Structured Streaming has no retracting join or Top-N, so the bridge
 (``org.pyflink_table.bridge.streaming.RetractingStreams``) plans them as these processors: each
@@ -21,6 +22,9 @@ keeps its key's rows in state and emits Flink's changes, one output row per chan
   keeps every live row, so a retracted row's place is taken by the next one.
   :class:`UpsertTopNProcessor` is Flink's ``UpdatableTopNFunction``, for an aggregation whose sort
   keys only move up: each new row replaces its key's row.
+* :class:`NonTimeOverProcessor` is Flink's ``NonTime{Rows,Range}UnboundedPrecedingFunction``: an
+  UNBOUNDED PRECEDING over window ordered by a column that is no time attribute, whose later rows'
+  aggregates change when a row sorts before them (``-U``/``+U``).
 
 The state is one pickled value per key. The bridge hands each row over as JSON text, which the
 processors keep and emit unchanged (Top-N compares its sort-key columns only).
@@ -30,13 +34,14 @@ from __future__ import annotations
 
 import json
 import pickle
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from pyspark.sql.streaming.stateful_processor import StatefulProcessor
 from pyspark.sql.types import BinaryType, StructField, StructType, _parse_datatype_json_string
 
 from pyflink_table import _protocol
 from pyflink_table._worker import lifecycle
+from pyflink_table._worker.stream_windows import _RunningBuiltin
 
 _BLOB = StructType([StructField("state", BinaryType())])
 
@@ -453,6 +458,92 @@ class UpsertTopNProcessor(RetractTopNProcessor):
             self._change(changes, "+I", row, 0)
 
 
+class NonTimeOverProcessor(_KeyedState):
+    """An UNBOUNDED PRECEDING over window ordered by a non-time column, as Flink's
+    ``NonTimeRowsUnboundedPrecedingFunction`` and ``NonTimeRangeUnboundedPrecedingFunction``.
+
+    The key's rows are kept sorted by the order column (a new row after its equal ones), each with
+    the aggregates last emitted for it. A new row is emitted with ``+I`` and its aggregates (ROWS:
+    over the rows up to itself; RANGE: up to its last peer); then each row after it whose aggregates
+    changed gets ``-U`` old / ``+U`` new, in order, up to the first unchanged one (the aggregates
+    are running ones, so the rest cannot have changed; Flink stops there too). In a RANGE frame the
+    new row's earlier peers are updated first, then the new row is inserted.
+
+    Input columns: the partition keys, the order key, the aggregates' arguments (JSON text), the
+    row (JSON text). Output: the row, the aggregates (JSON text ``{"r0": ...}``), the change kind.
+    """
+
+    def __init__(self, keys: int, nulls_first: bool, rows_frame: bool, aggregates: List[Dict[str, Any]],
+                 output: Any) -> None:
+        self.keys = keys
+        self.nulls_first = nulls_first
+        self.rows_frame = rows_frame
+        self.aggregates = aggregates
+        self.output = output
+
+    def _after(self, a: Any, b: Any) -> bool:
+        """Whether order key ``a`` sorts strictly after ``b`` (ascending, nulls as the window puts them)."""
+        if a is None or b is None:
+            if a is None and b is None:
+                return False
+            return (b is None) == self.nulls_first
+        return bool(a > b)
+
+    def _running(self, entries: List[List[Any]]) -> List[Tuple[Any, ...]]:
+        """The aggregates of each entry: over the rows up to it (ROWS) or up to its last peer (RANGE)."""
+        running = [_RunningBuiltin(spec) for spec in self.aggregates]
+        out: List[Tuple[Any, ...]] = []
+        for sort_key, args, _row, _values in entries:
+            for aggregate, value in zip(running, args):
+                aggregate.add(value)
+            out.append(tuple(a.value() for a in running))
+        if not self.rows_frame:
+            # A peer group shares the aggregates of its last row.
+            for i in range(len(entries) - 2, -1, -1):
+                if not self._after(entries[i + 1][0], entries[i][0]):
+                    out[i] = out[i + 1]
+        return out
+
+    def _text(self, values: Tuple[Any, ...]) -> str:
+        return json.dumps({"r%d" % j: v for j, v in enumerate(values)})
+
+    def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
+        entries: List[List[Any]] = self.load([])  # [[order key, args, row, emitted aggregates], ...] sorted
+        changes: List[Change] = []
+        for chunk in rows:
+            for r in _values(chunk):
+                sort_key, args_text, row = r[self.keys], r[self.keys + 1], r[self.keys + 2]
+                parsed = json.loads(args_text)
+                args = [parsed.get("a%d" % j) for j in range(len(self.aggregates))]
+                position = len(entries)
+                while position > 0 and self._after(entries[position - 1][0], sort_key):
+                    position -= 1
+                entries.insert(position, [sort_key, args, row, None])
+                current = self._running(entries)
+                first = position
+                if not self.rows_frame:
+                    while first > 0 and not self._after(sort_key, entries[first - 1][0]):
+                        first -= 1
+                for i in range(first, position):  # earlier peers (RANGE)
+                    self._update(entries[i], current[i], changes)
+                entries[position][3] = current[position]
+                changes.append(("+I", (row, self._text(current[position]))))
+                for i in range(position + 1, len(entries)):
+                    if not self._update(entries[i], current[i], changes):
+                        break
+        self.save(entries)
+        return _frame(changes, self.output)
+
+    def _update(self, entry: List[Any], values: Tuple[Any, ...], changes: List[Change]) -> bool:
+        """``-U``/``+U`` for ``entry`` if its aggregates changed to ``values``; whether they did."""
+        if entry[3] == values:
+            return False
+        changes.append(("-U", (entry[2], self._text(entry[3]))))
+        changes.append(("+U", (entry[2], self._text(values))))
+        entry[3] = values
+        return True
+
+
 def _evaluate(node: Any, rows: Tuple[Any, Any]) -> Any:
     """A join condition tree of the bridge's ``JoinResidual`` over (left row, right row), as SQL
     evaluates it: None is unknown."""
@@ -516,6 +607,21 @@ def stream_top_n(layout: str) -> Tuple[Any, Any]:
     order = [(bool(a), bool(f)) for a, f in spec["order"]]
     kind = {"retract": RetractTopNProcessor, "upsert": UpsertTopNProcessor}.get(spec.get("input"), TopNProcessor)
     processor = kind(int(spec["keys"]), order, int(spec["limit"]), bool(spec["row_number"]), output)
+    return _udf(processor), output
+
+
+def stream_non_time_over(layout: str) -> Tuple[Any, Any]:
+    """The command Spark's Python worker runs for an over window ordered by a non-time column:
+    (function, output type).
+
+    :param layout: JSON ``{"keys": n, "nulls_first": bool, "rows": bool (a ROWS frame, else RANGE),
+        "aggregates": [{"function": sum|count|min|max|avg, "distinct": bool, "integral": bool}, ...],
+        "output": the output struct type as Spark's JSON text}``.
+    """
+    spec = json.loads(layout)
+    output = _parse_datatype_json_string(spec["output"])
+    processor = NonTimeOverProcessor(int(spec["keys"]), bool(spec["nulls_first"]), bool(spec["rows"]),
+                                     list(spec["aggregates"]), output)
     return _udf(processor), output
 
 

@@ -116,10 +116,11 @@ public final class Protocol {
   /** Which path stream group windows with Python aggregates take: auto (collected rows where they can) or processor. */
   public static final String CONF_STREAMING_PYTHON_WINDOW = "spark.sql.pyflink_table.streaming.python-window";
 
-  /** The worker-side processors of regular joins and Top-N over streams: {@code module.function(layout)}. */
+  /** The worker-side processors of regular joins, Top-N and non-time over windows over streams: {@code module.function(layout)}. */
   public static final String STREAM_CHANGELOG_MODULE = "pyflink_table._worker.stream_changelogs";
   public static final String STREAM_JOIN_FUNCTION = "stream_join";
   public static final String STREAM_TOP_N_FUNCTION = "stream_top_n";
+  public static final String STREAM_NON_TIME_OVER_FUNCTION = "stream_non_time_over";
 
   /** The worker-side aggregation of updating input: {@code module.function(layout, *evaluators)}, bounded and unbounded. */
   public static final String RETRACTING_AGGREGATION_MODULE = "pyflink_table._worker.retracting_aggregation";

@@ -60,6 +60,7 @@ import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PackedAggregation;
 import org.pyflink_table.bridge.udf.PythonCommand;
+import org.pyflink_table.bridge.window.StreamOverSql;
 
 /**
  * Regular outer joins and Top-N over unbounded sources, whose changelogs retract rows Flink has
@@ -155,6 +156,8 @@ public final class RetractingStreams {
         found = updating(p);
       } else if (p instanceof Window && (bounded || p.isStreaming()) && rowNumber((Window) p) != null) {
         found = "Rank(" + p.simpleString(50) + ")";
+      } else if (p instanceof Window && StreamOverSql.isNonTimeUnbounded((Window) p)) {
+        found = StreamOverSql.nonTimeNodeName((Window) p);
       }
       for (LogicalPlan c : ScalaInterop.list(p.children())) {
         if (found == null) found = retracting(c, bounded);
@@ -225,6 +228,18 @@ public final class RetractingStreams {
     if (p instanceof Aggregate && !Changelog.isWindowed((Aggregate) p)) {
       // An aggregation of updates, and the updating aggregations below it, emit their changes as data.
       return RetractingAggregates.unbounded(cx.env, (Aggregate) p, rewrite(((Aggregate) p).child(), cx));
+    }
+    if (p instanceof Window && StreamOverSql.isNonTimeUnbounded((Window) p)) {
+      // Flink's non-time UNBOUNDED PRECEDING over window: an updating result over insert-only rows.
+      if (cx.kinds.of(((Window) p).child()) != Kind.APPEND) {
+        LogicalPlan below = ((Window) p).child();
+        throw unsupported("an over window ordered by a non-time column over the changes of "
+            + (cx.kinds.retracting(below, false) != null ? cx.kinds.retracting(below, false) : cx.kinds.updating(below)));
+      }
+      NonTimeOver.Planned planned = NonTimeOver.plan(cx.env, (Window) p);
+      Dataset<Row> changes = process(planned.rows(), planned.keys(), Protocol.STREAM_NON_TIME_OVER_FUNCTION,
+          planned.layout(), planned.output(), cx);
+      return asOutputOf(changes, NonTimeOver.values(changes, (Window) p), p);
     }
     if (cx.kinds.of(p) == Kind.APPEND) {
       List<NamedExpression> items = new ArrayList<>(ScalaInterop.list(p.output()));
@@ -504,7 +519,7 @@ public final class RetractingStreams {
    * {@code changes} selected to {@code values} (the kind last) under {@code original}'s output
    * attributes (same ids) and the kind, so the plan above the replaced node still resolves.
    */
-  private static LogicalPlan asOutputOf(Dataset<Row> changes, List<Column> values, LogicalPlan original) {
+  static LogicalPlan asOutputOf(Dataset<Row> changes, List<Column> values, LogicalPlan original) {
     LogicalPlan selected = changes.select(values.toArray(new Column[0])).queryExecution().analyzed();
     List<Attribute> out = ScalaInterop.list(selected.output());
     List<Attribute> originalOut = ScalaInterop.list(original.output());
@@ -530,14 +545,14 @@ public final class RetractingStreams {
    * A row as JSON text: the processors keep and emit rows without looking into them, and the text
    * keeps every value exact (pandas would turn a nullable INT into floats and a NaN into null).
    */
-  private static Column asJson(List<Attribute> attrs) {
+  static Column asJson(List<Attribute> attrs) {
     List<Column> fields = new ArrayList<>();
     for (int i = 0; i < attrs.size(); i++) fields.add(Jobs.column(attrs.get(i)).as("c" + i));
     return functions.to_json(functions.struct(fields.toArray(new Column[0])));
   }
 
   /** The columns of {@link #asJson}'s text (all null when it is null). */
-  private static List<Column> fromJson(Column json, List<Attribute> attrs) {
+  static List<Column> fromJson(Column json, List<Attribute> attrs) {
     StructType schema = new StructType();
     for (int i = 0; i < attrs.size(); i++) schema = schema.add("c" + i, attrs.get(i).dataType(), true);
     Column parsed = functions.from_json(json, schema);

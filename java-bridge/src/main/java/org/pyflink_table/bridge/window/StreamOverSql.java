@@ -56,7 +56,10 @@ public final class StreamOverSql {
   /** {@code rows} (a SQL query's) with its over window over an unbounded source replaced; itself when it has none. */
   public static Dataset<Row> of(TableContext env, Dataset<Row> rows) {
     LogicalPlan plan = rows.queryExecution().analyzed();
-    if (!plan.isStreaming()) return rows;
+    if (!plan.isStreaming()) {
+      refuseBoundedNonTime(plan);
+      return rows;
+    }
     List<Window> windows = new ArrayList<>();
     collect(plan, windows);
     if (windows.isEmpty()) return rows;
@@ -75,8 +78,26 @@ public final class StreamOverSql {
     return org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, rewritten);
   }
 
+  /**
+   * Over a bounded input in streaming mode Flink runs the non-time UNBOUNDED PRECEDING window with
+   * the same updating changelog (a later row with a smaller order key updates the rows after it);
+   * Spark's batch window gives each row once with its final aggregates, so it is refused by name.
+   */
+  private static void refuseBoundedNonTime(LogicalPlan p) {
+    if (p instanceof Window && aggregatesOnly((Window) p) && nonTimeUnbounded((Window) p)) {
+      throw TableException.unsupported("an UNBOUNDED PRECEDING over window ordered by a non-time column over a "
+          + "bounded input in streaming mode (Flink emits an updating changelog there; supported over an unbounded "
+          + "source, and over a bounded one in batch mode)");
+    }
+    for (LogicalPlan c : ScalaInterop.list(p.children())) refuseBoundedNonTime(c);
+  }
+
   private static void collect(LogicalPlan p, List<Window> out) {
-    if (p instanceof Window && p.isStreaming() && aggregatesOnly((Window) p)) out.add((Window) p);
+    // An UNBOUNDED PRECEDING window ordered by a non-time column is an updating node: the changelog
+    // paths plan it (streaming.NonTimeOver), as Flink plans it with an updating result.
+    if (p instanceof Window && p.isStreaming() && aggregatesOnly((Window) p) && !isNonTimeUnbounded((Window) p)) {
+      out.add((Window) p);
+    }
     for (LogicalPlan c : ScalaInterop.list(p.children())) collect(c, out);
   }
 
@@ -87,6 +108,65 @@ public final class StreamOverSql {
       if (!(((WindowExpression) ((Alias) e).child()).windowFunction() instanceof AggregateExpression)) return false;
     }
     return true;
+  }
+
+  /**
+   * Whether {@code w} is an over window over an unbounded source that Flink runs with an updating
+   * result: aggregates only, {@code ROWS} or {@code RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW}
+   * (one frame for all), ordered ascending by one column that is no time attribute.
+   */
+  public static boolean isNonTimeUnbounded(Window w) {
+    return w.isStreaming() && aggregatesOnly(w) && nonTimeUnbounded(w);
+  }
+
+  /** {@link #isNonTimeUnbounded} but for the input being unbounded. */
+  private static boolean nonTimeUnbounded(Window w) {
+    List<SortOrder> order = ScalaInterop.list(w.orderSpec());
+    if (order.size() != 1 || order.get(0).direction() != Ascending$.MODULE$) return false;
+    Expression by = order.get(0).child();
+    if (by instanceof Attribute && (((Attribute) by).metadata().contains(TimeAttributes.PROCTIME)
+        || ((Attribute) by).metadata().contains(TimeAttributes.WATERMARK_DELAY_MS))) {
+      return false;
+    }
+    for (NamedExpression e : ScalaInterop.list(w.windowExpressions())) {
+      WindowExpression we = (WindowExpression) ((Alias) e).child();
+      if (!(we.windowSpec().frameSpecification() instanceof SpecifiedWindowFrame)) return false;
+      SpecifiedWindowFrame f = (SpecifiedWindowFrame) we.windowSpec().frameSpecification();
+      if (f.lower() != UnboundedPreceding$.MODULE$ || f.upper() != CurrentRow$.MODULE$) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Flink's name of the node {@link #isNonTimeUnbounded} accepts, as its sink refusals print it (its
+   * aggregates as written; Flink lists the ones it splits them into, SUM as COUNT and $SUM0).
+   */
+  public static String nonTimeNodeName(Window w) {
+    List<String> keys = new ArrayList<>();
+    for (Expression k : ScalaInterop.list(w.partitionSpec())) keys.add(plain(k));
+    List<String> select = new ArrayList<>();
+    for (Attribute a : ScalaInterop.list(w.child().output())) select.add(a.name());
+    List<NamedExpression> exprs = ScalaInterop.list(w.windowExpressions());
+    String frame = "";
+    for (int j = 0; j < exprs.size(); j++) {
+      WindowExpression we = (WindowExpression) ((Alias) exprs.get(j)).child();
+      frame = ((SpecifiedWindowFrame) we.windowSpec().frameSpecification()).frameType() == RowFrame$.MODULE$
+          ? "ROWS" : "RANGE";
+      AggregateExpression a = (AggregateExpression) we.windowFunction();
+      List<String> args = new ArrayList<>();
+      for (Expression c : ScalaInterop.list(a.aggregateFunction().children())) args.add(plain(c));
+      select.add(a.aggregateFunction().prettyName().toUpperCase(java.util.Locale.ROOT) + "(" + String.join(", ", args)
+          + ") AS w0$o" + j);
+    }
+    SortOrder order = ScalaInterop.list(w.orderSpec()).get(0);
+    return "OverAggregate(" + (keys.isEmpty() ? "" : "partitionBy=[" + String.join(", ", keys) + "], ")
+        + "orderBy=[" + plain(order.child()) + " ASC], window=[ " + frame
+        + " BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW], select=[" + String.join(", ", select) + "])";
+  }
+
+  /** A column by its name, another expression as SQL without quotes, as Flink's plan text shows them. */
+  private static String plain(Expression e) {
+    return e instanceof Attribute ? ((Attribute) e).name() : e.sql().replace("`", "");
   }
 
   private static LogicalPlan replace(LogicalPlan p, Window target, LogicalPlan with) {
@@ -123,7 +203,7 @@ public final class StreamOverSql {
     boolean proctime = time instanceof Attribute && ((Attribute) time).metadata().contains(TimeAttributes.PROCTIME);
     if (!(time instanceof Attribute) || !proctime
         && !((Attribute) time).metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
-      // PyFlink 2.3 runs this one (an updating result); only bounded windows get its refusal.
+      // The ascending unbounded one runs on the changelog paths (isNonTimeUnbounded); this is another shape.
       if (unbounded) throw refused("an UNBOUNDED PRECEDING window ordered by the non-time column " + time.sql());
       throw new TableException("Non-time attribute sort is not supported for bounded OVER window.");
     }
@@ -229,6 +309,7 @@ public final class StreamOverSql {
   private static TableException refused(String what) {
     return TableException.unsupported("SQL over windows over an unbounded source in streaming mode with " + what
         + " (supported: ROWS or RANGE BETWEEN ... PRECEDING AND CURRENT ROW ordered by the rowtime or a "
-        + "processing-time attribute, with SUM, COUNT, MIN, MAX, AVG and Python aggregate functions)");
+        + "processing-time attribute, with SUM, COUNT, MIN, MAX, AVG and Python aggregate functions; UNBOUNDED "
+        + "PRECEDING AND CURRENT ROW ordered ascending by another column, with SUM, COUNT, MIN, MAX, AVG)");
   }
 }

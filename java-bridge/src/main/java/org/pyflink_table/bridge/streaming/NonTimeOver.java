@@ -1,0 +1,122 @@
+package org.pyflink_table.bridge.streaming;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.NullsFirst$;
+import org.apache.spark.sql.catalyst.expressions.RowFrame$;
+import org.apache.spark.sql.catalyst.expressions.SortOrder;
+import org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame;
+import org.apache.spark.sql.catalyst.expressions.WindowExpression;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
+import org.apache.spark.sql.catalyst.plans.logical.Window;
+import org.apache.spark.sql.classic.SparkSession;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.StructType;
+import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.table.TableContext;
+import org.pyflink_table.bridge.udf.PythonCommand;
+
+/**
+ * An {@code UNBOUNDED PRECEDING} over window ordered by a non-time column over an unbounded source
+ * (SQL), which Flink runs with an updating result ({@code NonTimeRowsUnboundedPrecedingFunction},
+ * {@code NonTimeRangeUnboundedPrecedingFunction}): the worker's processor
+ * ({@code pyflink_table._worker.stream_changelogs.NonTimeOverProcessor}) keeps each partition key's
+ * rows sorted by the order column and emits {@code +I} for a new row and {@code -U}/{@code +U} for
+ * each later row (and, in a RANGE frame, each earlier peer) whose aggregates change. Built-in
+ * SUM, COUNT, MIN, MAX and AVG only; the others are refused by name.
+ */
+final class NonTimeOver {
+  private NonTimeOver() {}
+
+  /** The processor's input rows, its key count, its layout and its output type. */
+  record Planned(Dataset<Row> rows, int keys, String layout, StructType output) {}
+
+  /** The processor's input and layout for {@code w} ({@link org.pyflink_table.bridge.window.StreamOverSql#isNonTimeUnbounded}). */
+  static Planned plan(TableContext env, Window w) {
+    Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, w.child());
+    List<Column> cols = new ArrayList<>();
+    List<Expression> partition = ScalaInterop.list(w.partitionSpec());
+    if (partition.isEmpty()) cols.add(functions.lit(0).as("k0"));
+    for (int i = 0; i < partition.size(); i++) cols.add(Jobs.column(partition.get(i)).as("k" + i));
+    SortOrder order = ScalaInterop.list(w.orderSpec()).get(0);
+    cols.add(Jobs.column(order.child()).as("s0"));
+    List<Map<String, Object>> aggregates = new ArrayList<>();
+    List<Column> arguments = new ArrayList<>();
+    boolean rows = false;
+    List<NamedExpression> exprs = ScalaInterop.list(w.windowExpressions());
+    for (int j = 0; j < exprs.size(); j++) {
+      WindowExpression we = (WindowExpression) ((Alias) exprs.get(j)).child();
+      rows = ((SpecifiedWindowFrame) we.windowSpec().frameSpecification()).frameType() == RowFrame$.MODULE$;
+      AggregateExpression ae = (AggregateExpression) we.windowFunction();
+      AggregateFunction f = ae.aggregateFunction();
+      String function = f instanceof Sum ? "sum" : f instanceof Count ? "count" : f instanceof Min ? "min"
+          : f instanceof Max ? "max" : f instanceof Average ? "avg" : null;
+      List<Expression> children = ScalaInterop.list(f.children());
+      if (function == null || children.size() != 1 || ae.filter().isDefined()) {
+        throw refused("the aggregate " + ae.sql().replace("`", ""));
+      }
+      if (children.get(0).dataType() instanceof DecimalType) {
+        throw refused("the aggregate " + ae.sql().replace("`", "") + " of a DECIMAL");
+      }
+      Map<String, Object> spec = new LinkedHashMap<>();
+      spec.put("function", function);
+      spec.put("distinct", ae.isDistinct());
+      spec.put("integral", integral(f.dataType()));
+      aggregates.add(spec);
+      arguments.add(Jobs.column(children.get(0)).as("a" + j));
+    }
+    cols.add(functions.to_json(functions.struct(arguments.toArray(new Column[0]))).as("args"));
+    cols.add(RetractingStreams.asJson(ScalaInterop.list(w.child().output())).as("row"));
+    StructType output = new StructType().add("row", DataTypes.StringType, true)
+        .add("values", DataTypes.StringType, true).add("op", DataTypes.StringType, true);
+    Map<String, Object> layout = new LinkedHashMap<>();
+    layout.put("keys", Math.max(partition.size(), 1));
+    layout.put("ascending", true);
+    layout.put("nulls_first", order.nullOrdering() == NullsFirst$.MODULE$);
+    layout.put("rows", rows);
+    layout.put("aggregates", aggregates);
+    layout.put("output", output.json());
+    return new Planned(in.select(cols.toArray(new Column[0])), Math.max(partition.size(), 1),
+        PythonCommand.json(layout), output);
+  }
+
+  /** The Window's output (its input's columns, then one per aggregate) and the kind, from the processor's changes. */
+  static List<Column> values(Dataset<Row> changes, Window w) {
+    List<Column> out = RetractingStreams.fromJson(changes.col("row"), ScalaInterop.list(w.child().output()));
+    List<NamedExpression> exprs = ScalaInterop.list(w.windowExpressions());
+    StructType schema = new StructType();
+    for (int j = 0; j < exprs.size(); j++) schema = schema.add("r" + j, ((Alias) exprs.get(j)).dataType(), true);
+    Column parsed = functions.from_json(changes.col("values"), schema);
+    for (int j = 0; j < exprs.size(); j++) out.add(parsed.getField("r" + j));
+    out.add(changes.col("op"));
+    return out;
+  }
+
+  private static boolean integral(DataType t) {
+    return t.equals(DataTypes.ByteType) || t.equals(DataTypes.ShortType) || t.equals(DataTypes.IntegerType)
+        || t.equals(DataTypes.LongType);
+  }
+
+  private static TableException refused(String what) {
+    return TableException.unsupported(what + " in an UNBOUNDED PRECEDING over window ordered by a non-time column "
+        + "over an unbounded source in streaming mode (SUM, COUNT, MIN, MAX and AVG are supported)");
+  }
+}
