@@ -6,9 +6,16 @@ a 1-second tumbling window with a built-in ``SUM``, the same window with a panda
 and an updating ``group_by(k)`` with a ``SUM``. Each engine runs in its own process, all three cases
 in turn; the job's start-up is excluded.
 
-- *Throughput*: one file of N events is published into a running job; events per second is N over
-  the time from the file's arrival to the last result row (every window fired, or the final sum of
-  the updating query).
+- *Throughput*: one file per size in ``--events`` (default 5,000 then 20,000 events) is published
+  into a running job, the next after the last result of the previous; events per second is N over
+  the time from the file's arrival to its last result row (every window fired, or the final sum of
+  the updating query). The first file meets a job that has processed nothing yet (cold code paths),
+  the later ones a warm job, as in a long-running stream; small files measure the per-micro-batch
+  fixed cost, large ones the per-event cost. For the two Spark engines each file's micro-batches
+  are listed under the figures: their count and the sums of the parts of their durations from
+  Spark's progress reports (``queryPlanning``; ``addBatch``, the execution including the sink;
+  ``walCommit``/``commitOffsets``, the checkpoint's offset and commit logs; ``latestOffset``/
+  ``getBatch``, listing the directory).
 - *Latency*: small probe files published one at a time into a running job; the figure is the
   median time from a file's arrival (its rename into the directory) to its result row arriving at
   the program. A window probe carries its rows plus one row late enough to move the watermark past
@@ -18,7 +25,7 @@ With ``--rounds N`` the engines run N times in turn (interleaved) and the best f
 ``--with-processor`` adds pyflink_table with ``pyflink_table.streaming.python-window=processor`` for the
 pandas case.
 
-Usage: ``python benchmarks/bench_streaming.py [--events 5000] [--probes 3] [--rounds 1] [--cases a,b]
+Usage: ``python benchmarks/bench_streaming.py [--events 5000,20000] [--probes 3] [--rounds 1] [--cases a,b]
 [--with-processor] [--pyflink PYTHON]``
 """
 
@@ -30,7 +37,8 @@ import os
 import subprocess
 import sys
 import tempfile
-from typing import Dict, List, Optional
+import time
+from typing import Any, Dict, List, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -38,6 +46,10 @@ DEFAULT_PYFLINK = "/work/main/.venv-pyflink/bin/python"
 CASES = ("tumble_builtin", "tumble_pandas", "updating_group_by")
 KEYS = 4
 STEP_MS = 10  # event time between two events: 100 events per window of a second
+# File sizes: the first meets a cold job (start-up excluded), the later ones a warm one.
+DEFAULT_EVENTS = (5000, 20000)
+# The parts of a Spark micro-batch's duration (StreamingQueryProgress.durationMs) the benchmark sums.
+PARTS = ("latestOffset", "getBatch", "queryPlanning", "addBatch", "walCommit", "commitOffsets")
 
 # Shared by the three engines: files and timing (pure Python, runs inside each engine's process).
 COMMON = r'''
@@ -55,11 +67,13 @@ def publish(directory, name, rows):
     os.rename(hidden, os.path.join(directory, name))
     return time.time()
 
-def bulk(n):
-    """n events over n * STEP_MS of event time, then one far-later event that closes every window."""
-    rows = [(f"k{i %% KEYS}", i %% 100, i * STEP_MS) for i in range(n)]
+def bulk(n, start):
+    """n events over n * STEP_MS of event time from ``start`` (ms), then one far-later "end" event that
+    closes every window; also the number of windows and where the next file's event time starts."""
+    rows = [(f"k{i %% KEYS}", i %% 100, start + i * STEP_MS) for i in range(n)]
     windows = {(t // 1000, k) for k, _, t in rows}
-    return rows + [("end", 1, n * STEP_MS + 10000)], len(windows)
+    end = start + n * STEP_MS + 10000
+    return rows + [("end", 1, end)], len(windows), end + 5000
 
 def wait_rows(it, count, pred=lambda r: True):
     got = 0
@@ -69,16 +83,41 @@ def wait_rows(it, count, pred=lambda r: True):
             got += 1
     return time.time()
 
-def measure(it, d, case, phase, n, probes, out):
+PARTS = %(parts)s
+
+def spark_time(query, t0, t1):
+    """Where a Spark job's time went between t0 and t1: its micro-batches (by start time), their
+    count and the sum of each part of their durations (ms); None for PyFlink."""
+    if query is None:
+        return None
+    got = {"batches": 0}
+    for p in query.recentProgress:
+        start = datetime.datetime.fromisoformat(p["timestamp"].replace("Z", "+00:00")).timestamp()
+        if t0 - 0.01 <= start <= t1:
+            got["batches"] += 1
+            for k in PARTS + ("triggerExecution",):
+                got[k] = got.get(k, 0) + p["durationMs"].get(k, 0)
+    return got
+
+def measure(it, d, case, phase, n, probes, out, query=None):
     """One phase's figure from the result iterator ``it`` while files are published into ``d``."""
     if phase == "throughput":
-        rows, windows = bulk(n)
-        t0 = publish(d, "bulk.csv", rows)
-        if case == "updating_group_by":
-            t1 = wait_rows(it, 1, lambda r: r[0] == "end")
-        else:
-            t1 = wait_rows(it, windows)
-        out["events_per_s"] = n / (t1 - t0)
+        # One file per size, in order, into the same running job: the first meets a cold job, the
+        # later ones a warm one (each starts after the previous file's "end" event in event time).
+        start, out["throughput"] = 0, []
+        for j, size in enumerate(n):
+            rows, windows, next_start = bulk(size, start)
+            t0 = publish(d, f"bulk{j}.csv", rows)
+            if case == "updating_group_by":  # the "end" key's sum counts the files so far
+                t1 = wait_rows(it, 1, lambda r: r[0] == "end" and r[1] == j + 1)
+            else:  # the previous file's "end" window fires now too: not counted
+                t1 = wait_rows(it, windows, lambda r: r[0] != "end")
+            out["throughput"].append([size, size / (t1 - t0)])
+            out.setdefault("spans", []).append([t0, t1])
+            start = next_start
+        # A batch's progress is recorded once it has committed, after its rows reached the program.
+        time.sleep(1)
+        out["spark_ms"] = [spark_time(query, a, b) for a, b in out.pop("spans")]
     else:
         lat = []
         for j in range(probes):
@@ -95,7 +134,7 @@ from pyflink.table import EnvironmentSettings, TableEnvironment, DataTypes
 from pyflink.table.expressions import col, lit
 from pyflink.table.udf import udaf
 from pyflink.table.window import Tumble
-case, n, probes, work = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+case, n, probes, work = sys.argv[1], [int(x) for x in sys.argv[2].split(",")], int(sys.argv[3]), sys.argv[4]
 t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
 t_env.get_config().set("parallelism.default", "1")
 mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type="pandas")
@@ -115,7 +154,8 @@ for phase in ("throughput", "latency"):
         q = (ev.window(Tumble.over(lit(1).seconds).on(col("ts")).alias("w"))
              .group_by(col("w"), col("k")).select(col("k"), col("w").start, agg))
     it = q.execute().collect()
-    measure(it, d, case, phase, n, probes, out)
+    # Instrumentation only: pyflink_table's iterator holds its Spark query (PyFlink's has no .job).
+    measure(it, d, case, phase, n, probes, out, getattr(getattr(it, "job", None), "_query", None))
     it.close()
 print("RESULT " + json.dumps(out), flush=True)
 '''
@@ -135,7 +175,7 @@ import queue
 import pandas as pd
 from pyspark.sql import SparkSession, functions as F
 from pyspark.sql.functions import pandas_udf
-case, n, probes, work = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+case, n, probes, work = sys.argv[1], [int(x) for x in sys.argv[2].split(",")], int(sys.argv[3]), sys.argv[4]
 os.environ["PYSPARK_PYTHON"] = sys.executable  # the Python workers need this venv's pandas
 spark = (SparkSession.builder.master("local[*]").config("spark.ui.enabled", "false")
          .config("spark.sql.shuffle.partitions", "2").getOrCreate())
@@ -184,25 +224,25 @@ for phase in ("throughput", "latency"):
         it = Rows(ev.groupBy(F.window("ts", "1 second"), "k").agg(F.collect_list("v").alias("vs"))
                   .select("k", F.col("window.start").alias("start"), "vs")
                   .mapInPandas(apply_mean, "k string, start timestamp, m double"), "append")
-    measure(it, d, case, phase, n, probes, out)
+    measure(it, d, case, phase, n, probes, out, it.query)
     it.close()
 print("RESULT " + json.dumps(out), flush=True)
 '''
 
 
-def run(python: str, program: str, case: str, events: int, probes: int,
-        env: Dict[str, str]) -> Optional[Dict[str, float]]:
+def run(python: str, program: str, case: str, events: List[int], probes: int,
+        env: Dict[str, str]) -> Optional[Dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="pyflink_table_bench_stream_") as work:
         script = os.path.join(work, "job.py")
         with open(script, "w") as f:
-            f.write(program % {"keys": KEYS, "step": STEP_MS})
+            f.write(program % {"keys": KEYS, "step": STEP_MS, "parts": repr(PARTS)})
         data = os.path.join(work, "data")
         os.makedirs(data)
         log = os.path.join(work, "log.txt")
         # Output to a file, not a pipe: a JVM the program launched may outlive it for a moment and
         # hold a pipe open.
         with open(log, "w+") as f:
-            p = subprocess.Popen([python, script, case, str(events), str(probes), data], stdout=f,
+            p = subprocess.Popen([python, script, case, ",".join(map(str, events)), str(probes), data], stdout=f,
                                  stderr=subprocess.STDOUT, env=env)
             try:
                 p.wait(1800)
@@ -220,13 +260,15 @@ def run(python: str, program: str, case: str, events: int, probes: int,
 
 def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=5000)
+    parser.add_argument("--events", default=",".join(map(str, DEFAULT_EVENTS)),
+                        help="comma-separated file sizes, published in this order into one running job")
     parser.add_argument("--probes", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--pyflink", default=DEFAULT_PYFLINK)
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--with-processor", action="store_true")
     args = parser.parse_args(argv)
+    events = [int(x) for x in args.events.split(",")]
     env = dict(os.environ)
     env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
     engines = [("pyflink_table", sys.executable, PYFLINK_TABLE_JOB), ("pyspark", sys.executable, PYSPARK_JOB)]
@@ -234,33 +276,43 @@ def main(argv: List[str]) -> int:
         engines.append(("pyflink", args.pyflink, PYFLINK_JOB))
     print(f"events={args.events} probes={args.probes} rounds={args.rounds} load average={os.getloadavg()[0]:.1f}",
           flush=True)
-    print(f"{'case':20} {'engine':14} {'events/s':>10} {'latency ms':>11}  load", flush=True)
+    sizes = "".join(f" {f'ev/s @{n}':>13}" for n in events)
+    print(f"{'case':20} {'engine':14}{sizes} {'latency ms':>11}  load  seconds", flush=True)
     failed = 0
     for case in args.cases.split(","):
         case_engines = list(engines)
         if args.with_processor and case == "tumble_pandas":
             case_engines.insert(1, ("ours_processor", sys.executable, PYFLINK_TABLE_PROCESSOR_JOB))
-        got: Dict[str, Dict[str, float]] = {}
+        # Per engine: the best events/s of each file size and the best latency over the rounds.
+        got: Dict[str, Dict[str, Any]] = {}
         for _ in range(args.rounds):
             for name, python, program in case_engines:
-                r = run(python, program, case, args.events, args.probes, env)
+                started = time.time()
+                r = run(python, program, case, events, args.probes, env)
                 if r is None:
                     failed += 1
                     continue
-                print(f"{case:20} {name:14} {r['events_per_s']:10.0f} {r['latency_ms']:11.0f}  "
-                      f"{os.getloadavg()[0]:.1f}", flush=True)
-                best = got.setdefault(name, dict(r))
-                best["events_per_s"] = max(best["events_per_s"], r["events_per_s"])
+                rates = [rate for _, rate in r["throughput"]]
+                print(f"{case:20} {name:14}{''.join(f' {x:13.0f}' for x in rates)} {r['latency_ms']:11.0f}  "
+                      f"{os.getloadavg()[0]:4.1f}  {time.time() - started:7.0f}", flush=True)
+                for size, spent in zip(events, r.get("spark_ms") or []):
+                    if spent:  # where a Spark job's time went, per file: sums over its micro-batches
+                        print(f"{'':20} {'':14} @{size}: {spent['batches']} batches, "
+                              + ", ".join(f"{k} {spent.get(k, 0) / 1000:.2f}" for k in ("triggerExecution",) + PARTS)
+                              + " s", flush=True)
+                best = got.setdefault(name, {"rates": rates, "latency_ms": r["latency_ms"]})
+                best["rates"] = [max(a, b) for a, b in zip(best["rates"], rates)]
                 best["latency_ms"] = min(best["latency_ms"], r["latency_ms"])
         if args.rounds > 1:
-            for name, r in got.items():
-                print(f"{case:20} {name:14} {r['events_per_s']:10.0f} {r['latency_ms']:11.0f}  best of {args.rounds}",
-                      flush=True)
+            for name, b in got.items():
+                print(f"{case:20} {name:14}{''.join(f' {x:13.0f}' for x in b['rates'])} {b['latency_ms']:11.0f}  "
+                      f"best of {args.rounds}", flush=True)
         for ours in ("pyflink_table", "ours_processor"):
             for other in ("pyspark", "pyflink"):
                 if ours in got and other in got:
-                    print(f"{case:20} {ours}/{other:9} throughput "
-                          f"{got[ours]['events_per_s'] / got[other]['events_per_s']:.2f}x, "
+                    ratios = ", ".join(f"{n}: {a / b:.2f}x" for n, a, b in
+                                       zip(events, got[ours]["rates"], got[other]["rates"]))
+                    print(f"{case:20} {ours}/{other:9} throughput {ratios}; "
                           f"latency {got[ours]['latency_ms'] / got[other]['latency_ms']:.2f}x", flush=True)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     return 1 if failed else 0
