@@ -74,7 +74,18 @@ programs = {
     "bundle_of_one_sql_with_built_in": STREAM + BUNDLE.format(n=1)
     + "t_env.create_temporary_function('my_max', my_max)\nt_env.create_temporary_view('src', src)\n"
     + KINDS.format(table="t_env.sql_query('SELECT k, my_max(v) AS m, COUNT(v) AS n FROM src GROUP BY k')"),
+    # Table API: built-ins next to a Python aggregate in one group_by share its bundles, as in SQL.
+    "bundle_of_one_table_api_with_built_ins": STREAM + BUNDLE.format(n=1) + KINDS.format(
+        table="src.group_by(col('k')).select(col('k'), my_max(col('v')).alias('m'), col('v').count.alias('n'), "
+        "col('v').sum.alias('s'))"),
+    "bundle_of_two_global_with_built_in": STREAM + BUNDLE.format(n=2) + KINDS.format(
+        table="src.select(my_max(col('v')).alias('m'), col('v').count.alias('n'))"),
+    "default_bundle_expression_with_built_in": STREAM + KINDS.format(
+        table="src.group_by(col('k')).select(col('k'), (my_max(col('v')) + col('v').count).alias('x'))"),
     # FLIP-137's non-goal: PyFlink cannot plan a pandas aggregate in a group_by without a window.
+    "pandas_udaf_next_to_built_in_refused": STREAM
+    + "mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')\n"
+    + KINDS.format(table="src.group_by(col('k')).select(col('k'), mean(col('v')), col('v').count)"),
     "pandas_udaf_refused": STREAM
     + "mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')\n"
     + KINDS.format(table="src.group_by(col('k')).select(col('k'), mean(col('v')))"),
@@ -94,8 +105,9 @@ def test_same_as_pyflink(differential: Comparison, name: str) -> None:
 
 def test_refusals_name_what_pyflink_names(differential: Comparison) -> None:
     for side in (differential.pyflink, differential.ours):
-        message = side["pandas_udaf_refused"]["error"][1]
-        assert "Cannot generate a valid execution plan for the given query" in message, message
+        for name in ("pandas_udaf_refused", "pandas_udaf_next_to_built_in_refused"):
+            message = side[name]["error"][1]
+            assert "Cannot generate a valid execution plan for the given query" in message, message
         message = side["filesystem_sink_refuses_python_updates"]["error"][1]
         prefix = ("Table sink 'default_catalog.default_database.fs' doesn't support consuming update changes which is "
                   "produced by node PythonGroupAggregate(groupBy=[k], select=[k, ")

@@ -224,13 +224,16 @@ public final class PackedAggregation {
     Aggregation a = registered(node);
     if (a == null) return null;
     for (PythonAggregateFunction f : a.calls) {
-      if (f.isPandas()) {
-        throw new TableException("Cannot generate a valid execution plan for the given query: the pandas aggregate "
-            + "function " + f.name() + " in a group_by without a window is not supported in streaming mode (FLIP-137, "
-            + "as PyFlink); use it in a group window or an over window, or in batch mode.");
-      }
+      if (f.isPandas()) throw pandasRefused(f.name());
     }
     return build(a.df, a.keyCols, a.keyNames, a.calls, a.args, a.resultNames, Math.max(1, bundleSize), names);
+  }
+
+  /** PyFlink's refusal of the pandas aggregate function {@code name} in a group_by without a window (FLIP-137). */
+  public static TableException pandasRefused(String name) {
+    return new TableException("Cannot generate a valid execution plan for the given query: the pandas aggregate "
+        + "function " + name + " in a group_by without a window is not supported in streaming mode (FLIP-137, "
+        + "as PyFlink); use it in a group window or an over window, or in batch mode.");
   }
 
   /** {@link #aggregate}, or with {@code bundleSize > 0} its changelog with the extra columns {@code changeNames}. */
