@@ -9,7 +9,10 @@ exception type and first message line if it raised.
 
 PyFlink runs in a subprocess (its own interpreter, ``PYFLINK_PYTHON``), one process for many
 programs; pyflink_table runs in this process on the shared Spark session, meanwhile, with the
-program text's ``pyflink.table``/``pyflink.common`` imports rewritten to ``pyflink_table``.
+program text's ``pyflink.table``/``pyflink.common`` imports rewritten to ``pyflink_table``. Our side
+runs each program under a timeout (``PYFLINK_TABLE_PROGRAM_TIMEOUT`` seconds, 300 by default): a
+program still running then (say, awaiting a row that never comes) has its jobs cancelled and fails
+its comparison with a message naming it; PyFlink's subprocess is given 900 s for all programs.
 """
 
 from __future__ import annotations
