@@ -106,6 +106,7 @@ public final class PythonAggregateSelect {
       addBuiltIns(aggs, builtIns, replacements, scope);
       Column first = aggs.get(0);
       Column[] rest = JTable.asArray(aggs.subList(1, aggs.size()));
+      boolean windowed = isWindowed(df, keyCols);
       Supplier<LogicalPlan> shared = sharedAggregation(df, keyCols, keyNames, functions, args, resultNames, aggs, scope);
       if (keyCols.isEmpty()) {
         rows = rows.crossJoin(df.agg(first, rest));
@@ -113,6 +114,9 @@ public final class PythonAggregateSelect {
         List<Column> grouping = new ArrayList<>();
         for (int k = 0; k < keyCols.size(); k++) grouping.add(keyCols.get(k).as(OTHER_KEY + k));
         Dataset<Row> other = df.groupBy(JTable.asArray(grouping)).agg(first, rest);
+        if (windowed && countsLateRows(functions)) {
+          LATE_ROWS_COUNTED.add(ScalaInterop.list(other.queryExecution().analyzed().output()).get(0).exprId().id());
+        }
         Column on = null;
         for (int k = 0; k < keyCols.size(); k++) {
           Column eq = rows.col(Scope.quote(keyNames.get(k))).eqNullSafe(other.col(OTHER_KEY + k));
@@ -120,13 +124,41 @@ public final class PythonAggregateSelect {
         }
         rows = rows.join(other, on, "inner");
       }
-      if (!isWindowed(df, keyCols)) {
+      if (!windowed) {
         List<Attribute> joined = ScalaInterop.list(rows.queryExecution().analyzed().output());
         SHARED.put(joined.get(joined.size() - 1).exprId().id(), shared);
       }
     }
 
     return selectOver(rows, expanded, names, replacements, scope);
+  }
+
+  /** The first output ids of the built-in aggregations of {@link #countsLateRows(LogicalPlan)}. */
+  private static final java.util.Set<Long> LATE_ROWS_COUNTED = Collections.synchronizedSet(
+      Collections.newSetFromMap(new LinkedHashMap<Long, Boolean>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+          return size() > 4096;
+        }
+      }));
+
+  /** Whether PyFlink's general Python window operator computes these functions' select: any general one. */
+  private static boolean countsLateRows(List<PythonAggregateFunction> functions) {
+    for (PythonAggregateFunction f : functions) if (!f.isPandas()) return true;
+    return false;
+  }
+
+  /**
+   * Whether {@code node} aggregates the built-ins of a group-window select next to a general Python
+   * aggregate function. PyFlink runs such a select in its general Python window operator, which
+   * judges lateness in Python once per bundle, so over a bounded input smaller than one bundle it
+   * counts the rows a built-in window drops as late (measured on PyFlink 2.3: a late row counted in
+   * SUM and in the Python function alike); bounded streaming keeps those rows here too
+   * (bridge.streaming.BoundedEventTime), as the Python aggregation beside it does.
+   */
+  public static boolean countsLateRows(LogicalPlan node) {
+    List<Attribute> out = ScalaInterop.list(node.output());
+    return !out.isEmpty() && LATE_ROWS_COUNTED.contains(out.get(0).exprId().id());
   }
 
   /**
