@@ -241,9 +241,12 @@ class KeyState:
         """The results as JSON text ``{"r0": ..., ...}``."""
         return "{" + ",".join(f'"r{i}":{_encode(f.value(state[i + 1]))}' for i, f in enumerate(self.functions)) + "}"
 
-    def bundle(self, state: Optional[List[Any]], changes: List[Tuple[str, str]]) -> Tuple[Optional[List[Any]], List[Change]]:
+    def bundle(self, state: Optional[List[Any]], changes: List[Tuple[str, str]],
+               emit_unchanged: bool = False) -> Tuple[Optional[List[Any]], List[Change]]:
         """One key's bundle of input changes ``(kind, arguments)`` applied to its ``state``: the new
-        state (None once the key's last row is retracted) and the changes to emit."""
+        state (None once the key's last row is retracted) and the changes to emit. An unchanged
+        result emits nothing unless ``emit_unchanged`` (a state TTL: Flink's ``GroupAggFunction``
+        then emits ``-U``/``+U`` anyway, so that downstream state is written and does not expire)."""
         before = None if state is None else self.result(state)
         for kind, arguments in changes:
             if state is None:
@@ -258,9 +261,16 @@ class KeyState:
         after = self.result(state)
         if before is None:
             return state, [("+I", after)]
-        if after == before:
+        if after == before and not emit_unchanged:
             return state, []
         return state, [("-U", before), ("+U", after)]
+
+
+def _emits_unchanged(per_change: bool, ttl_ms: int) -> bool:
+    """Whether an unchanged result emits ``-U``/``+U``: with a state TTL, built-in aggregates do
+    (Flink's ``GroupAggFunction`` with state cleaning); PyFlink's Python group aggregation, whose
+    changes go per bundle, does not (both measured on PyFlink 2.3)."""
+    return per_change and ttl_ms > 0
 
 
 def _spec(layout: str, evaluators: Tuple[bytes, ...]) -> Tuple[Dict[str, Any], KeyState, List[Any]]:
@@ -275,7 +285,10 @@ class BoundedChangelog:
     ``values``, ``op``, ``pos`` (of the key's first change in the bundle) and ``sub`` (order within it)."""
 
     def __init__(self, layout: str, *evaluators: bytes) -> None:
-        _, self.state, self.evaluators = _spec(layout, evaluators)
+        from pyflink_table._protocol import LAYOUT_STATE_TTL_MS
+
+        spec, self.state, self.evaluators = _spec(layout, evaluators)
+        self.emit_unchanged = _emits_unchanged(spec.get("per_change", False), int(spec.get(LAYOUT_STATE_TTL_MS) or 0))
 
     def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
@@ -291,7 +304,7 @@ class BoundedChangelog:
             nonlocal state, pending
             if not pending:
                 return
-            state, changes = self.state.bundle(state, pending)
+            state, changes = self.state.bundle(state, pending, self.emit_unchanged)
             for sub, (kind, values) in enumerate(changes):
                 out["key"].append(current)
                 out["values"].append(values)
@@ -353,7 +366,8 @@ def _processor_class() -> Any:
         the grouping keys, ``key``, ``op`` and ``args``; output ``key``, ``values``, ``op``.
         Built-in aggregates emit per change; Python ones once per micro-batch (their bundle).
         With a state TTL (Flink's ``table.exec.state.ttl``), Spark expires a key's state once it was
-        not written for that long, so the key's next row starts afresh (``+I``), as in Flink."""
+        not written for that long, so the key's next row starts afresh (``+I``), as in Flink, and an
+        unchanged result of built-in aggregates emits ``-U``/``+U`` (see :func:`_emits_unchanged`)."""
 
         def __init__(self, state: KeyState, evaluators: List[Any], key_count: int, per_change: bool,
                      ttl_ms: int = 0) -> None:
@@ -362,6 +376,7 @@ def _processor_class() -> Any:
             self.key_count = key_count
             self.per_change = per_change
             self.ttl_ms = ttl_ms
+            self.emit_unchanged = _emits_unchanged(per_change, ttl_ms)
 
         def init(self, handle: Any) -> None:
             lifecycle.prepare_task(self.evaluators)
@@ -379,12 +394,13 @@ def _processor_class() -> Any:
                 for r in chunk.itertuples(index=False, name=None):
                     text, op, args = r[n], r[n + 1], r[n + 2]
                     if self.per_change:
-                        state, changes = self.aggregates.bundle(state, [(op, args)])
+                        state, changes = self.aggregates.bundle(state, [(op, args)], self.emit_unchanged)
                         emitted.extend((text, kind, values) for kind, values in changes)
                     else:
                         emitted.append((text, op, args))
             if not self.per_change and emitted:
-                state, changes = self.aggregates.bundle(state, [(op, args) for _, op, args in emitted])
+                state, changes = self.aggregates.bundle(state, [(op, args) for _, op, args in emitted],
+                                                        self.emit_unchanged)
                 emitted = [(text, kind, values) for kind, values in changes]
             if state is None:
                 self.stored.clear()

@@ -9,7 +9,10 @@ exception type and first message line if it raised.
 
 PyFlink runs in a subprocess (its own interpreter, ``PYFLINK_PYTHON``), one process for many
 programs; pyflink_table runs in this process on the shared Spark session, meanwhile, with the
-program text's ``pyflink.table``/``pyflink.common`` imports rewritten to ``pyflink_table``.
+program text's ``pyflink.table``/``pyflink.common`` imports rewritten to ``pyflink_table``. Our side
+runs each program under a timeout (``PYFLINK_TABLE_PROGRAM_TIMEOUT`` seconds, 300 by default): a
+program still running then (say, awaiting a row that never comes) has its jobs cancelled and fails
+its comparison with a message naming it; PyFlink's subprocess is given 900 s for all programs.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any, Dict, Iterator, Mapping, Sequence
 
@@ -343,21 +347,72 @@ def run_pyflink(programs: Mapping[str, str]) -> Dict[str, Any]:
     return PyFlinkRun(programs).results()
 
 
-def run_ours(programs: Mapping[str, str]) -> Dict[str, Any]:
-    """Results of all ``programs`` under pyflink_table, in this process."""
+# How long one program may run on our side (seconds; PYFLINK_TABLE_PROGRAM_TIMEOUT overrides): a
+# program awaiting a row that never comes would otherwise hang the test run.
+PROGRAM_TIMEOUT_S = float(os.environ.get("PYFLINK_TABLE_PROGRAM_TIMEOUT", "300"))
+# The error kind a program that ran out of time records instead of its result.
+TIMED_OUT = "ProgramTimedOut"
+
+
+def _stop_jobs() -> None:
+    """Cancels this process's running stream jobs and Spark jobs, so that a program blocked on them
+    (a collect iterator awaiting a row, ``wait()``) returns."""
+    from pyspark import SparkContext
+
+    from pyflink_table._streaming import cancel_running_jobs
+
+    cancel_running_jobs()
+    sc = SparkContext._active_spark_context
+    if sc is not None:
+        sc.cancelAllJobs()
+
+
+def run_ours(programs: Mapping[str, str], timeout_s: float | None = None) -> Dict[str, Any]:
+    """Results of all ``programs`` under pyflink_table, in this process.
+
+    Each program runs in a thread of its own for at most ``timeout_s`` seconds (default
+    ``PROGRAM_TIMEOUT_S``); one that runs longer has its jobs cancelled and records the error
+    ``[TIMED_OUT, message]``, which fails its comparison with that message; the others still run."""
+    limit = PROGRAM_TIMEOUT_S if timeout_s is None else timeout_s
     namespace: Dict[str, Any] = {"__name__": "differential_driver"}
     exec(compile(to_pyflink_table(DRIVER), "<differential driver>", "exec"), namespace)
-    converted = {name: to_pyflink_table(src) for name, src in programs.items()}
+    namespace["_capture_jvm_prints"]()
+    results: Dict[str, Any] = {}
     # The driver prints nothing itself; programs' own prints are captured per program.
     with contextlib.redirect_stdout(io.StringIO()):
-        return dict(namespace["run_all"](converted))
+        for name, src in programs.items():
+            box: Dict[str, Any] = {}
+            worker = threading.Thread(target=lambda: box.update(result=namespace["_run_one"](to_pyflink_table(src))),
+                                      name=f"differential-{name}", daemon=True)
+            worker.start()
+            worker.join(limit)
+            if worker.is_alive():
+                # Again and again: a job may still be starting when the time is up.
+                for _ in range(60):
+                    _stop_jobs()
+                    worker.join(1)
+                    if not worker.is_alive():
+                        break
+                _stop_jobs()
+                message = (f"program {name!r} did not finish within {limit:g} s under pyflink_table (awaiting a row "
+                           "that never comes?); its jobs were cancelled")
+                results[name] = {"rows": None, "columns": None, "stdout": "", "error": [TIMED_OUT, message]}
+            else:
+                results[name] = box["result"]
+    return results
 
 
 def assert_prints(name: str, program: str, expected: str) -> None:
     """Runs ``program`` under pyflink_table alone (an extension, or where PyFlink 2.3 is no oracle)
     and checks that it raises nothing and prints ``expected``."""
     got = run_ours({name: program})[name]
+    _fail_if_timed_out(got)
     assert got["error"] is None and got["stdout"] == expected, got
+
+
+def _fail_if_timed_out(got: Mapping[str, Any]) -> None:
+    if got["error"] is not None and got["error"][0] == TIMED_OUT:
+        pytest.fail(got["error"][1], pytrace=False)
 
 
 def _canonical_rows(rows: Any) -> Any:
@@ -377,6 +432,7 @@ class Comparison:
         """Same columns, rows (as a multiset unless ``ordered``), printed text and error kind;
         ``compare_types=False`` compares column names only (for documented type differences)."""
         ref, got = self.pyflink[name], self.ours[name]
+        _fail_if_timed_out(got)
         context = f"program {name!r}:\n{self.programs[name]}\nPyFlink: {ref}\nours:    {got}"
         if ref["error"] is not None or got["error"] is not None:
             assert (ref["error"] or [None])[0] == (got["error"] or [None])[0], context

@@ -53,6 +53,8 @@ with {table}.execute().collect() as it:
 
 BUNDLE = "t_env.get_config().set('python.fn-execution.bundle.size', '{n}')\n"
 
+TTL = "t_env.get_config().set('table.exec.state.ttl', '1 h')\n"
+
 MAX = "src.group_by(col('k')).select(col('k'), my_max(col('v')).alias('m'))"
 
 # State TTL / bundle timers: run each side alone (harness.differential).
@@ -74,7 +76,22 @@ programs = {
     "bundle_of_one_sql_with_built_in": STREAM + BUNDLE.format(n=1)
     + "t_env.create_temporary_function('my_max', my_max)\nt_env.create_temporary_view('src', src)\n"
     + KINDS.format(table="t_env.sql_query('SELECT k, my_max(v) AS m, COUNT(v) AS n FROM src GROUP BY k')"),
+    # Table API: built-ins next to a Python aggregate in one group_by share its bundles, as in SQL.
+    "bundle_of_one_table_api_with_built_ins": STREAM + BUNDLE.format(n=1) + KINDS.format(
+        table="src.group_by(col('k')).select(col('k'), my_max(col('v')).alias('m'), col('v').count.alias('n'), "
+        "col('v').sum.alias('s'))"),
+    "bundle_of_two_global_with_built_in": STREAM + BUNDLE.format(n=2) + KINDS.format(
+        table="src.select(my_max(col('v')).alias('m'), col('v').count.alias('n'))"),
+    "default_bundle_expression_with_built_in": STREAM + KINDS.format(
+        table="src.group_by(col('k')).select(col('k'), (my_max(col('v')) + col('v').count).alias('x'))"),
+    # A state TTL: unchanged built-in results emit -U/+U ((2, a) leaves MAX 3), Python ones nothing.
+    "state_ttl_unchanged_built_in_updates": STREAM + TTL + KINDS.format(
+        table="src.group_by(col('k')).select(col('k'), col('v').max.alias('m'))"),
+    "state_ttl_bundle_of_one_python_unchanged_emits_nothing": STREAM + TTL + BUNDLE.format(n=1) + KINDS.format(table=MAX),
     # FLIP-137's non-goal: PyFlink cannot plan a pandas aggregate in a group_by without a window.
+    "pandas_udaf_next_to_built_in_refused": STREAM
+    + "mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')\n"
+    + KINDS.format(table="src.group_by(col('k')).select(col('k'), mean(col('v')), col('v').count)"),
     "pandas_udaf_refused": STREAM
     + "mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type='pandas')\n"
     + KINDS.format(table="src.group_by(col('k')).select(col('k'), mean(col('v')))"),
@@ -94,9 +111,20 @@ def test_same_as_pyflink(differential: Comparison, name: str) -> None:
 
 def test_refusals_name_what_pyflink_names(differential: Comparison) -> None:
     for side in (differential.pyflink, differential.ours):
-        message = side["pandas_udaf_refused"]["error"][1]
-        assert "Cannot generate a valid execution plan for the given query" in message, message
+        for name in ("pandas_udaf_refused", "pandas_udaf_next_to_built_in_refused"):
+            message = side[name]["error"][1]
+            assert "Cannot generate a valid execution plan for the given query" in message, message
         message = side["filesystem_sink_refuses_python_updates"]["error"][1]
         prefix = ("Table sink 'default_catalog.default_database.fs' doesn't support consuming update changes which is "
                   "produced by node PythonGroupAggregate(groupBy=[k], select=[k, ")
         assert message.split("TableException: ")[-1].startswith(prefix), message
+
+
+def test_state_ttl_programs_show_the_unchanged_result(differential: Comparison) -> None:
+    # Hand-computed: a's MAX goes 1, 3, 3 (the row (2, a)), 4. With the TTL the built-in MAX emits -U/+U
+    # of 3 for that row (so +U a 3 twice); the Python one emits nothing for it (once).
+    for side in (differential.pyflink, differential.ours):
+        built_in = side["state_ttl_unchanged_built_in_updates"]["stdout"].splitlines()
+        assert built_in.count("+U ['a', 3]") == 2, built_in
+        python = side["state_ttl_bundle_of_one_python_unchanged_emits_nothing"]["stdout"].splitlines()
+        assert python.count("+U ['a', 3]") == 1, python

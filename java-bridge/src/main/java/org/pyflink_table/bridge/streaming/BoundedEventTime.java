@@ -16,6 +16,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.expressions.Window;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.table.PythonAggregateSelect;
 
 /**
  * Flink's event time over a bounded stream, at parallelism 1: rows arrive in order and the
@@ -39,7 +40,7 @@ final class BoundedEventTime {
   private static LogicalPlan withoutLateRows(SparkSession spark, Aggregate a) {
     Attribute window = Changelog.windowKey(a);
     Attribute rowtime = Changelog.rowtime(a);
-    if (window == null || rowtime == null) return a;
+    if (window == null || rowtime == null || PythonAggregateSelect.countsLateRows(a)) return a;
     long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
     Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
     List<Column> keep = new ArrayList<>();

@@ -49,6 +49,8 @@ import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.JTable;
+import org.pyflink_table.bridge.table.PythonAggregateSelect;
+import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.udf.PackedAggregation;
 import scala.Option;
 
@@ -154,6 +156,12 @@ public final class Changelog {
 
   /** The plan with OP, SEQ and SUB columns appended, or null when it is insert-only. */
   private static LogicalPlan rewrite(JTable table, LogicalPlan p) {
+    LogicalPlan shared = PythonAggregateSelect.sharedAggregation(p);
+    if (shared != null) {
+      // The Table API's join of Python and built-in aggregates: one aggregation, as SQL plans it.
+      LogicalPlan changes = rewrite(table, shared);
+      return changes == null ? null : withOutputOf(ScalaInterop.list(p.output()), changes);
+    }
     PackedAggregation.Aggregation packed = PackedAggregation.aggregationOf(p);
     if (packed != null) {
       LogicalPlan changes = rewrite(table, packed.df().queryExecution().analyzed());
@@ -300,9 +308,11 @@ public final class Changelog {
     before.add(lit("-U").as(OP));
     before.add(col(SEQ));
     before.add(lit(0).as(SUB));
-    // An unchanged result emits nothing, as Flink's GroupAggFunction.
-    Dataset<Row> changes = running.filter(first.or(not(same))).select(after.toArray(new Column[0]))
-        .unionAll(running.filter(not(first).and(not(same))).select(before.toArray(new Column[0])));
+    // An unchanged result emits nothing, as Flink's GroupAggFunction, unless a state TTL is set: then
+    // it emits -U/+U anyway (measured; PyFlink's Python group aggregation still emits nothing).
+    Column changed = firstOfBundle == null && StateTtl.ms(session(table)) > 0 ? lit(true) : not(same);
+    Dataset<Row> changes = running.filter(first.or(changed)).select(after.toArray(new Column[0]))
+        .unionAll(running.filter(not(first).and(changed)).select(before.toArray(new Column[0])));
     return withOutputOf(outputs, changes.queryExecution().analyzed());
   }
 

@@ -137,11 +137,15 @@ public final class Jobs {
     }
     String python = Changelog.pythonAggregate(a);
     if (python != null) {
-      // Spark's streaming aggregation cannot run a Python aggregate; the Table API's window select
-      // runs them on per-window state (StreamWindowSelect), SQL windows do not reach it yet.
-      throw TableException.unsupported("the Python aggregate function " + python + " in a SQL group window over an "
-          + "unbounded source in streaming mode; use the Table API: table.window(Tumble/Slide...).group_by(...)"
-          + ".select(...)");
+      // Unreachable as far as known: Spark's streaming aggregation cannot run a Python aggregate, and
+      // none gets here. SQL group windows calling one are put on the window processor when the query
+      // is planned (window.StreamWindowSql, in sqlQuery, which INSERT and EXPLAIN use too), Table API
+      // windows by their select (window.StreamWindowSelect, whatever the packing setting), and window
+      // table function aggregations calling one are refused there. Kept so that a shape missed
+      // fails with this message rather than Spark's.
+      throw new TableException("Internal error: the Python aggregate function " + python + " in a group window over "
+          + "an unbounded source reached Spark's streaming aggregation instead of the window processor; please report "
+          + "the query.");
     }
     long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
     Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());

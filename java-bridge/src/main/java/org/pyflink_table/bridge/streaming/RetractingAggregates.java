@@ -215,7 +215,8 @@ public final class RetractingAggregates {
     StructType output = new StructType().add("key", DataTypes.StringType, true)
         .add("values", DataTypes.StringType, true).add("op", DataTypes.StringType, true)
         .add("pos", DataTypes.LongType, true).add("sub", DataTypes.IntegerType, true);
-    String layout = PythonCommand.json(Map.of("aggregates", calls.specs));
+    String layout = PythonCommand.json(Map.of("aggregates", calls.specs, "per_change", calls.environment == null,
+        Protocol.LAYOUT_STATE_TTL_MS, StateTtl.ms((SparkSession) env.spark)));
     UserDefinedPythonFunction udf = function(env, calls, PythonCommand.call(Protocol.RETRACTING_AGGREGATION_MODULE,
         Protocol.RETRACTING_AGGREGATION_BOUNDED, arguments(layout, calls)), output, Protocol.EVAL_MAP_ARROW_ITER_UDF);
     List<Column> all = new ArrayList<>();

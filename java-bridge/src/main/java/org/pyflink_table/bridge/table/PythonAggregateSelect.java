@@ -1,18 +1,24 @@
 package org.pyflink_table.bridge.table;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.expressions.UserFunction;
 import org.pyflink_table.bridge.udf.PackedAggregation;
@@ -100,12 +106,17 @@ public final class PythonAggregateSelect {
       addBuiltIns(aggs, builtIns, replacements, scope);
       Column first = aggs.get(0);
       Column[] rest = JTable.asArray(aggs.subList(1, aggs.size()));
+      boolean windowed = isWindowed(df, keyCols);
+      Supplier<LogicalPlan> shared = sharedAggregation(df, keyCols, keyNames, functions, args, resultNames, aggs, scope);
       if (keyCols.isEmpty()) {
         rows = rows.crossJoin(df.agg(first, rest));
       } else {
         List<Column> grouping = new ArrayList<>();
         for (int k = 0; k < keyCols.size(); k++) grouping.add(keyCols.get(k).as(OTHER_KEY + k));
         Dataset<Row> other = df.groupBy(JTable.asArray(grouping)).agg(first, rest);
+        if (windowed && countsLateRows(functions)) {
+          LATE_ROWS_COUNTED.add(ScalaInterop.list(other.queryExecution().analyzed().output()).get(0).exprId().id());
+        }
         Column on = null;
         for (int k = 0; k < keyCols.size(); k++) {
           Column eq = rows.col(Scope.quote(keyNames.get(k))).eqNullSafe(other.col(OTHER_KEY + k));
@@ -113,9 +124,98 @@ public final class PythonAggregateSelect {
         }
         rows = rows.join(other, on, "inner");
       }
+      if (!windowed) {
+        List<Attribute> joined = ScalaInterop.list(rows.queryExecution().analyzed().output());
+        SHARED.put(joined.get(joined.size() - 1).exprId().id(), shared);
+      }
     }
 
     return selectOver(rows, expanded, names, replacements, scope);
+  }
+
+  /** The first output ids of the built-in aggregations of {@link #countsLateRows(LogicalPlan)}. */
+  private static final java.util.Set<Long> LATE_ROWS_COUNTED = Collections.synchronizedSet(
+      Collections.newSetFromMap(new LinkedHashMap<Long, Boolean>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+          return size() > 4096;
+        }
+      }));
+
+  /** Whether PyFlink's general Python window operator computes these functions' select: any general one. */
+  private static boolean countsLateRows(List<PythonAggregateFunction> functions) {
+    for (PythonAggregateFunction f : functions) if (!f.isPandas()) return true;
+    return false;
+  }
+
+  /**
+   * Whether {@code node} aggregates the built-ins of a group-window select next to a general Python
+   * aggregate function. PyFlink runs such a select in its general Python window operator, which
+   * judges lateness in Python once per bundle, so over a bounded input smaller than one bundle it
+   * counts the rows a built-in window drops as late (measured on PyFlink 2.3: a late row counted in
+   * SUM and in the Python function alike); bounded streaming keeps those rows here too
+   * (bridge.streaming.BoundedEventTime), as the Python aggregation beside it does.
+   */
+  public static boolean countsLateRows(LogicalPlan node) {
+    List<Attribute> out = ScalaInterop.list(node.output());
+    return !out.isEmpty() && LATE_ROWS_COUNTED.contains(out.get(0).exprId().id());
+  }
+
+  /**
+   * The plans of {@link #sharedAggregation(LogicalPlan)}, by the id of the last output of the join
+   * they stand for (the latest 4096 kept).
+   */
+  private static final Map<Long, Supplier<LogicalPlan>> SHARED = Collections.synchronizedMap(
+      new LinkedHashMap<Long, Supplier<LogicalPlan>>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Supplier<LogicalPlan>> eldest) {
+          return size() > 4096;
+        }
+      });
+
+  /**
+   * For the join of a select's Python and built-in aggregates (no group window), one aggregation of
+   * both with the join's columns in the join's order (keys, Python results, keys again, built-in
+   * results); null for any other node. Streaming mode computes a bounded table's changelog from it
+   * as from SQL's aggregation (bridge.streaming.Changelog), since Flink runs both kinds in one
+   * operator whose changes all follow the Python bundle; Spark cannot execute it as a batch plan.
+   */
+  public static LogicalPlan sharedAggregation(LogicalPlan node) {
+    List<Attribute> out = ScalaInterop.list(node.output());
+    Supplier<LogicalPlan> shared = out.isEmpty() ? null : SHARED.get(out.get(out.size() - 1).exprId().id());
+    return shared == null ? null : shared.get();
+  }
+
+  /** {@link #sharedAggregation(LogicalPlan)}'s plan, built when asked for. */
+  private static Supplier<LogicalPlan> sharedAggregation(Dataset<Row> df, List<Column> keyCols, List<String> keyNames,
+      List<PythonAggregateFunction> functions, List<List<Column>> args, List<String> resultNames,
+      List<Column> builtIns, Scope scope) {
+    return () -> {
+      List<Column> aggs = new ArrayList<>();
+      for (int j = 0; j < functions.size(); j++) {
+        PythonAggregateFunction f = functions.get(j);
+        if (f.isPandas()) throw PythonAggregateFunction.pandasWithoutWindowRefused(f.name());
+        if (f.isPackedOnly()) {
+          throw TableException.unsupported("the Python aggregate function " + f.name() + " with a ROW result next to "
+              + "built-in aggregates in a group_by select in streaming mode");
+        }
+        aggs.add(f.apply(args.get(j), scope).as(resultNames.get(j)));
+      }
+      aggs.addAll(builtIns);
+      List<Column> grouping = new ArrayList<>();
+      for (int k = 0; k < keyCols.size(); k++) grouping.add(keyCols.get(k).as(keyNames.get(k)));
+      Dataset<Row> agg = df.groupBy(JTable.asArray(grouping)).agg(aggs.get(0), JTable.asArray(aggs.subList(1, aggs.size())));
+      // Positional names: keys and results may share names; the join repeats the keys after the Python results.
+      String[] tmp = new String[agg.columns().length];
+      for (int i = 0; i < tmp.length; i++) tmp[i] = "__pft_s" + i;
+      Dataset<Row> renamed = JTable.renameAll(agg, tmp);
+      int keys = keyCols.size();
+      List<Column> order = new ArrayList<>();
+      for (int i = 0; i < keys + functions.size(); i++) order.add(renamed.col(tmp[i]));
+      for (int i = 0; i < keys; i++) order.add(renamed.col(tmp[i]));
+      for (int i = keys + functions.size(); i < tmp.length; i++) order.add(renamed.col(tmp[i]));
+      return renamed.select(JTable.asArray(order)).queryExecution().analyzed();
+    };
   }
 
   /** Each item over the aggregated (joined) row: its aggregates and grouping expressions read from columns. */
@@ -132,14 +232,18 @@ public final class PythonAggregateSelect {
 
   /** Whether {@code df} is unbounded and grouped without a window (its keys have no window struct). */
   private static boolean isUpdatingStream(Dataset<Row> df, List<Column> keyCols) {
-    if (!df.isStreaming()) return false;
-    if (keyCols.isEmpty()) return true;
+    return df.isStreaming() && !isWindowed(df, keyCols);
+  }
+
+  /** Whether one of the keys is a group window's struct (start, end). */
+  private static boolean isWindowed(Dataset<Row> df, List<Column> keyCols) {
+    if (keyCols.isEmpty()) return false;
     for (StructField f : df.select(JTable.asArray(keyCols)).schema().fields()) {
       if (f.dataType() instanceof StructType t && t.fields().length == 2 && t.fields()[0].name().equals("start")) {
-        return false;
+        return true;
       }
     }
-    return true;
+    return false;
   }
 
   /** The same shape as {@link PackedAggregation#aggregate}, from Spark's grouped-aggregate UDFs. */

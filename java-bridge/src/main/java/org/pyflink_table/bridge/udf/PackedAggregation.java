@@ -232,6 +232,7 @@ public final class PackedAggregation {
     return build(a.df, a.keyCols, a.keyNames, a.calls, a.args, a.resultNames, Math.max(1, bundleSize), names);
   }
 
+
   /** {@link #aggregate}, or with {@code bundleSize > 0} its changelog with the extra columns {@code changeNames}. */
   private static Dataset<Row> build(Dataset<Row> df, List<Column> keyCols, List<String> keyNames,
       List<PythonAggregateFunction> calls, List<List<Column>> args, List<String> resultNames, long bundleSize,
