@@ -29,6 +29,11 @@ def tvf(query: str, fired: list) -> str:
 TUMBLE = "TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '5' SECOND))"
 HOP = "TABLE(HOP(TABLE ev, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '4' SECOND))"
 CUMULATE = "TABLE(CUMULATE(TABLE ev, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND))"
+# Sessions with a 2 s gap: after the first file a's [1, 5) fires (1 and 3 touch); the second file's
+# a, 10 at 00:02 is late, b, 7 at 00:05 merges with b, 3 into [5, 8); a, 5 at 00:13 merges with
+# a, 4 into [12, 15). Without PARTITION BY (and no key) the sessions are global: the same here.
+SESSION = "TABLE(SESSION(TABLE ev PARTITION BY k, DESCRIPTOR(ts), INTERVAL '2' SECOND))"
+GLOBAL_SESSION = "TABLE(SESSION(TABLE ev, DESCRIPTOR(ts), INTERVAL '2' SECOND))"
 
 programs = {
     "tumble_builtin": tvf(f"SELECT k, window_start, window_end, window_time, SUM(v), COUNT(*), MIN(v), MAX(v), "
@@ -37,6 +42,10 @@ programs = {
                        "GROUP BY k, window_start, window_end", [2, 4, 2]),
     "cumulate_builtin": tvf(f"SELECT k, window_start, window_end, SUM(v), MAX(v) FROM {CUMULATE} "
                             "GROUP BY window_start, window_end, k", [2, 4, 4]),
+    "session_builtin": tvf(f"SELECT k, window_start, window_end, window_time, SUM(v), COUNT(*), MAX(v) FROM {SESSION} "
+                           "GROUP BY k, window_start, window_end, window_time", [1, 1, 1]),
+    "session_global": tvf(f"SELECT window_start, window_end AS we, SUM(v) AS s, COUNT(v) FROM {GLOBAL_SESSION} "
+                          "GROUP BY window_start, window_end", [1, 1, 1]),
 }
 
 

@@ -14,6 +14,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
+import org.apache.spark.sql.catalyst.expressions.GetStructField;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.PythonUDAF;
@@ -44,14 +45,42 @@ public final class TvfWindowAggregates {
 
   /** The hidden grouping column: Spark's window struct of a table function's window. */
   private static final String WINDOW = "__pft_tvf_window";
+  /** The constant key of a session aggregation without keys over a stream. */
+  private static final String GLOBAL = "__pft_tvf_global";
 
   /** {@code rows} (a SQL query's) with its window table function aggregations over a stream planned as group windows. */
   public static Dataset<Row> of(Dataset<Row> rows) {
     LogicalPlan plan = rows.queryExecution().analyzed();
-    if (!plan.isStreaming()) return rows;
+    // SESSION table functions are planned over bounded sources too (their rows are per-row windows).
+    if (!plan.isStreaming() && !hasSession(plan)) return rows;
     SparkSession spark = (SparkSession) rows.sparkSession();
-    LogicalPlan out = new Planner(spark).plan(plan);
+    Planner planner = new Planner(spark);
+    LogicalPlan out = planner.plan(plan);
+    if (!planner.consumed.containsAll(planner.sessions)) {
+      throw TableException.unsupported("the rows of a SESSION window table function other than through an aggregation "
+          + "grouped by window_start and window_end (and its PARTITION BY keys)");
+    }
     return out == plan ? rows : org.apache.spark.sql.classic.Dataset.ofRows(spark, out);
+  }
+
+  /** Whether a session table function's helper column is defined in {@code p}. */
+  private static boolean hasSession(LogicalPlan p) {
+    if (p instanceof Project) {
+      for (NamedExpression e : ScalaInterop.list(((Project) p).projectList())) {
+        if (e.name().startsWith(SqlWindows.TVF_WINDOW) && isSession(e.name().substring(SqlWindows.TVF_WINDOW.length()))) {
+          return true;
+        }
+      }
+    }
+    for (LogicalPlan c : ScalaInterop.list(p.children())) {
+      if (hasSession(c)) return true;
+    }
+    return false;
+  }
+
+  /** Whether a table function's number (the helper columns' suffix) is a SESSION one's: {@code <n>s<gap>p<keys>}. */
+  private static boolean isSession(String id) {
+    return id.matches("\\d+s\\d+p[0-9a-f]*");
   }
 
   private static final class Planner {
@@ -61,6 +90,11 @@ public final class TvfWindowAggregates {
     private final Map<ExprId, String> ends = new HashMap<>();
     /** Columns computed from a table function's window in any other way. */
     private final Set<ExprId> derived = new HashSet<>();
+    /** Each window column's expression in the table function's helper columns (__pft_w0, __pft_e0). */
+    private final Map<ExprId, Expression> definitions = new HashMap<>();
+    /** SESSION table functions seen, and those an aggregation merged into sessions. */
+    final Set<String> sessions = new HashSet<>();
+    final Set<String> consumed = new HashSet<>();
 
     Planner(SparkSession spark) {
       this.spark = spark;
@@ -69,8 +103,16 @@ public final class TvfWindowAggregates {
     LogicalPlan plan(LogicalPlan p) {
       LogicalPlan node = ScalaInterop.mapChildren(p, this::plan);
       if (node instanceof Project) collect((Project) node);
-      if (node instanceof Aggregate && node.isStreaming()) return windowed((Aggregate) node);
+      if (node instanceof Aggregate) return windowed((Aggregate) node);
       return node;
+    }
+
+    /** {@code e} with the window columns replaced by their definitions. */
+    private Expression defined(Expression e) {
+      if (e instanceof Attribute && definitions.containsKey(((Attribute) e).exprId())) {
+        return definitions.get(((Attribute) e).exprId());
+      }
+      return ScalaInterop.mapChildren(e, this::defined);
     }
 
     /** Records the window columns a projection defines or renames. */
@@ -81,6 +123,12 @@ public final class TvfWindowAggregates {
           continue;
         }
         Expression child = ((Alias) e).child();
+        Expression definition = defined(child);
+        for (Attribute r : ScalaInterop.list(definition.references().toSeq())) {
+          if (r.name().startsWith(SqlWindows.TVF_WINDOW) || r.name().startsWith(SqlWindows.TVF_END)) {
+            definitions.put(e.exprId(), definition);
+          }
+        }
         if (child instanceof Attribute) {
           ExprId id = ((Attribute) child).exprId();
           if (starts.containsKey(id)) starts.put(e.exprId(), starts.get(id));
@@ -92,6 +140,7 @@ public final class TvfWindowAggregates {
           String name = r.name();
           if (e.name().equals("window_start") && name.startsWith(SqlWindows.TVF_WINDOW)) {
             starts.put(e.exprId(), name.substring(SqlWindows.TVF_WINDOW.length()));
+            if (isSession(starts.get(e.exprId()))) sessions.add(starts.get(e.exprId()));
           } else if (e.name().equals("window_end") && name.startsWith(SqlWindows.TVF_END) && child instanceof Attribute) {
             ends.put(e.exprId(), name.substring(SqlWindows.TVF_END.length()));
           } else if (name.startsWith(SqlWindows.TVF_WINDOW) || name.startsWith(SqlWindows.TVF_END)
@@ -116,6 +165,8 @@ public final class TvfWindowAggregates {
         }
       }
       if (!byWindow) return a;
+      String session = sessionOf(a);
+      if (session == null && !a.isStreaming()) return a;
       if (start == null || end == null || !starts.get(start.exprId()).equals(ends.get(end.exprId()))) {
         throw TableException.unsupported("an aggregation over an unbounded source in streaming mode grouped by a "
             + "window table function's columns other than both window_start and window_end (group by window_start, "
@@ -127,6 +178,7 @@ public final class TvfWindowAggregates {
             + "aggregation over an unbounded source in streaming mode; use the Table API: "
             + "table.window(Tumble/Slide...).group_by(...).select(...)");
       }
+      if (session != null) return sessions(a, start, session);
       if (distinct(a)) {
         // Spark's streaming aggregation refuses distinct aggregates when the query starts.
         throw TableException.unsupported("a DISTINCT aggregate in a window table function aggregation over an "
@@ -152,6 +204,82 @@ public final class TvfWindowAggregates {
       grouping.addAll(ScalaInterop.list(a.groupingExpressions()));
       return new Aggregate(ScalaInterop.seq(grouping), a.aggregateExpressions(), withWindow, a.hint());
     }
+
+    /** The SESSION table function {@code a} groups by, or null. */
+    private String sessionOf(Aggregate a) {
+      for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+        for (Attribute r : ScalaInterop.list(defined(g).references().toSeq())) {
+          String name = r.name();
+          String id = name.startsWith(SqlWindows.TVF_WINDOW) ? name.substring(SqlWindows.TVF_WINDOW.length())
+              : name.startsWith(SqlWindows.TVF_END) ? name.substring(SqlWindows.TVF_END.length()) : null;
+          if (id != null && isSession(id)) return id;
+        }
+      }
+      return null;
+    }
+
+    /**
+     * A SESSION table function's aggregation as Spark's session window aggregation (that of
+     * {@code GROUP BY SESSION(ts, gap)}): grouped by {@code session_window(window_start, gap)} over
+     * the rows' own windows and by the other keys, which must be the function's PARTITION BY keys
+     * (Flink plans a window aggregation only then); the window columns read the merged session.
+     */
+    private Aggregate sessions(Aggregate a, Attribute start, String id) {
+      long gapMs = Long.parseLong(id.substring(id.indexOf('s') + 1, id.indexOf('p')));
+      Set<String> partition = new HashSet<>();
+      String hex = id.substring(id.indexOf('p') + 1);
+      byte[] bytes = new byte[hex.length() / 2];
+      for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+      for (String k : new String(bytes, java.nio.charset.StandardCharsets.UTF_8).split(",")) {
+        if (!k.isBlank()) partition.add(k.strip().replace("`", "").toLowerCase(java.util.Locale.ROOT));
+      }
+      List<Expression> keys = new ArrayList<>();
+      Set<String> keyNames = new HashSet<>();
+      for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+        if (definitions.containsKey(g instanceof Attribute ? ((Attribute) g).exprId() : null) || !defined(g).equals(g)) continue;
+        keys.add(g);
+        keyNames.add(g instanceof Attribute ? ((Attribute) g).name().toLowerCase(java.util.Locale.ROOT) : g.sql());
+      }
+      if (!keyNames.equals(partition)) {
+        throw TableException.unsupported("a SESSION window table function aggregation whose keys besides window_start "
+            + "and window_end " + new java.util.TreeSet<>(keyNames) + " differ from its PARTITION BY keys "
+            + new java.util.TreeSet<>(partition) + " (Flink plans an updating aggregation of the sessions' rows there; "
+            + "partition by the grouping keys)");
+      }
+      Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
+      if (keys.isEmpty() && a.isStreaming()) {
+        // Spark refuses a streaming session aggregation without keys: one constant key for all rows.
+        child = child.withColumn(GLOBAL, org.apache.spark.sql.functions.lit(0));
+      }
+      LogicalPlan withWindow = child.withColumn(WINDOW,
+          org.apache.spark.sql.functions.session_window(column(start), gapMs + " milliseconds")).queryExecution().analyzed();
+      List<Attribute> out = ScalaInterop.list(withWindow.output());
+      Attribute window = out.get(out.size() - 1);
+      List<Expression> grouping = new ArrayList<>();
+      grouping.add(window); // first: the streaming package takes the first struct key as the window
+      grouping.addAll(keys);
+      if (keys.isEmpty() && a.isStreaming()) grouping.add(out.get(out.size() - 2));
+      List<NamedExpression> results = new ArrayList<>();
+      for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+        if (e instanceof Attribute && definitions.containsKey(e.exprId())) {
+          results.add(new Alias(merged(definitions.get(e.exprId()), window), e.name(), e.exprId(),
+              ScalaInterop.seq(List.of()), scala.Option.empty(), ScalaInterop.seq(List.of())));
+        } else {
+          results.add((NamedExpression) merged(ScalaInterop.mapChildren((Expression) (Object) e, this::defined), window));
+        }
+      }
+      consumed.add(id);
+      return new Aggregate(ScalaInterop.seq(grouping), ScalaInterop.seq(results), withWindow, a.hint());
+    }
+  }
+
+  /** A window column's definition over the merged session {@code window} instead of the row's own window. */
+  private static Expression merged(Expression e, Attribute window) {
+    if (e instanceof Attribute && ((Attribute) e).name().startsWith(SqlWindows.TVF_WINDOW)) return window;
+    if (e instanceof Attribute && ((Attribute) e).name().startsWith(SqlWindows.TVF_END)) {
+      return new GetStructField(window, 1, scala.Option.apply("end"));
+    }
+    return ScalaInterop.mapChildren(e, c -> merged(c, window));
   }
 
   private static Column column(Expression e) {
