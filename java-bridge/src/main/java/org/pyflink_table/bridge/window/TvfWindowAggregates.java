@@ -20,11 +20,21 @@ import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.PythonUDAF;
 import org.apache.spark.sql.catalyst.expressions.PythonUDF;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
+import org.apache.spark.sql.catalyst.expressions.aggregate.CollectSet;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.classic.ExpressionColumnNode;
 import org.apache.spark.sql.classic.SparkSession;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
@@ -179,11 +189,8 @@ public final class TvfWindowAggregates {
             + "table.window(Tumble/Slide...).group_by(...).select(...)");
       }
       if (session != null) return sessions(a, start, session);
-      if (distinct(a)) {
-        // Spark's streaming aggregation refuses distinct aggregates when the query starts.
-        throw TableException.unsupported("a DISTINCT aggregate in a window table function aggregation over an "
-            + "unbounded source in streaming mode");
-      }
+      // Spark's streaming aggregation refuses distinct aggregates: each becomes a set of the window's values.
+      if (distinct(a)) a = withoutDistinct(spark, a);
       boolean rowtime = false;
       for (Attribute c : ScalaInterop.list(a.child().output())) {
         rowtime |= c.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS);
@@ -284,6 +291,56 @@ public final class TvfWindowAggregates {
 
   private static Column column(Expression e) {
     return new Column(ExpressionColumnNode.apply(e, ExpressionColumnNode.apply$default$2()));
+  }
+
+  /** {@code a} with each DISTINCT aggregate computed from {@code collect_set} of its argument (nulls skipped, as DISTINCT). */
+  private static Aggregate withoutDistinct(SparkSession spark, Aggregate a) {
+    List<NamedExpression> results = new ArrayList<>();
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+      results.add((NamedExpression) undistinct(spark, (Expression) (Object) e));
+    }
+    return new Aggregate(a.groupingExpressions(), ScalaInterop.seq(results), a.child(), a.hint());
+  }
+
+  private static Expression undistinct(SparkSession spark, Expression e) {
+    if (!(e instanceof AggregateExpression) || !((AggregateExpression) e).isDistinct()) {
+      return ScalaInterop.mapChildren(e, c -> undistinct(spark, c));
+    }
+    AggregateExpression ae = (AggregateExpression) e;
+    AggregateFunction f = ae.aggregateFunction();
+    List<Expression> args = ScalaInterop.list(f.children());
+    if (f instanceof Min || f instanceof Max) {
+      return new AggregateExpression(f, ae.mode(), false, ae.filter(), ae.resultId());
+    }
+    boolean numeric = args.size() == 1 && args.get(0).dataType() instanceof NumericType
+        && !(args.get(0).dataType() instanceof DecimalType);
+    if (ae.filter().isDefined() || args.size() != 1 || (!(f instanceof Count) && !numeric)
+        || !(f instanceof Count || f instanceof Sum || f instanceof Average)) {
+      throw TableException.unsupported("the DISTINCT aggregate " + f.prettyName().toUpperCase(java.util.Locale.ROOT)
+          + " of " + args.size() + " argument(s) of type " + (args.isEmpty() ? "none" : args.get(0).dataType().sql())
+          + (ae.filter().isDefined() ? " with FILTER" : "") + " in a window table function aggregation over an "
+          + "unbounded source in streaming mode (COUNT, SUM, AVG, MIN and MAX of one non-DECIMAL number, or COUNT of "
+          + "any one value, run)");
+    }
+    Expression set = new AggregateExpression(new CollectSet(args.get(0)), ae.mode(), false, scala.Option.empty(),
+        NamedExpression.newExprId());
+    String type = ae.dataType().sql();
+    String text = f instanceof Count ? "CAST(size(s) AS " + type + ")"
+        : f instanceof Sum ? "aggregate(s, CAST(NULL AS " + type + "), (acc, x) -> coalesce(acc, CAST(0 AS " + type
+            + ")) + CAST(x AS " + type + "))"
+        : "CASE WHEN size(s) = 0 THEN CAST(NULL AS " + type + ") ELSE CAST(aggregate(s, CAST(0 AS DOUBLE), "
+            + "(acc, x) -> acc + CAST(x AS DOUBLE)) / size(s) AS " + type + ") END";
+    // Resolved by Spark over a one-column relation s, whose attribute is then the set.
+    Dataset<Row> over = spark.createDataFrame(new ArrayList<Row>(), new StructType().add("s", set.dataType()));
+    LogicalPlan resolved = over.select(org.apache.spark.sql.functions.expr(text)).queryExecution().analyzed();
+    Expression value = ((Alias) ScalaInterop.list(((Project) resolved).projectList()).get(0)).child();
+    Attribute s = ScalaInterop.list(((Project) resolved).child().output()).get(0);
+    return substitute(value, s, set);
+  }
+
+  private static Expression substitute(Expression e, Attribute from, Expression to) {
+    if (e instanceof Attribute && ((Attribute) e).exprId().equals(from.exprId())) return to;
+    return ScalaInterop.mapChildren(e, c -> substitute(c, from, to));
   }
 
   private static boolean distinct(Aggregate a) {
