@@ -49,6 +49,9 @@ import org.pyflink_table.bridge.protocol.Protocol;
  * and a row is dropped from each of its windows that has already fired (Flink's window
  * aggregation: a HOP or CUMULATE row late for one window still counts in its later ones).
  * Grouping by only one of the two columns, or by an expression of them, is refused by name.
+ * DISTINCT aggregates are computed from {@code collect_set} of their argument. A SESSION table
+ * function's aggregation (over bounded sources too) is replanned as Spark's session window
+ * aggregation over the rows' own windows, grouped by its PARTITION BY keys.
  */
 public final class TvfWindowAggregates {
   private TvfWindowAggregates() {}
