@@ -73,6 +73,38 @@ def test_group_window_functions_match_pyflink(env: Any) -> None:
         ("b", T(2024, 1, 2, 0, 31), T(2024, 1, 2, 0, 42), 6)]
 
 
+def test_session_window_table_function_aggregations(env: Any) -> None:
+    # Hand-computed (PyFlink 2.3 batch refuses the SESSION table function; its streaming mode runs
+    # it: tests/differential/test_diff_streaming_tvf.py). Per key with a 10-minute gap, as the
+    # GROUP BY SESSION case above; window_time is window_end - 1 ms.
+    def ms_before(t: dt.datetime) -> dt.datetime:
+        return t - dt.timedelta(milliseconds=1)
+
+    per_key = [("a", T(2024, 1, 1, 23, 55), T(2024, 1, 2, 0, 10), 14, 4),
+               ("a", T(2024, 1, 2, 0, 25), T(2024, 1, 2, 0, 35), 5, 1),
+               ("b", T(2024, 1, 2, 0, 4, 0, 500000), T(2024, 1, 2, 0, 14, 0, 500000), 4, 1),
+               ("b", T(2024, 1, 2, 0, 31), T(2024, 1, 2, 0, 42), 6, 2)]
+    for table in ("TABLE t PARTITION BY k", "TABLE t PARTITION BY (k)"):
+        session = env.sql_query(
+            "SELECT k, window_start, window_end, window_time, SUM(v) AS s, COUNT(*) AS c FROM "
+            f"TABLE(SESSION({table}, DESCRIPTOR(ts), INTERVAL '10' MINUTES)) GROUP BY k, window_start, window_end, "
+            "window_time")
+        assert sorted_rows(session) == [(k, s, e, ms_before(e), v, c) for k, s, e, v, c in per_key]
+    # Without PARTITION BY nor keys, sessions span all rows: b's 00:04:00.5 joins a's first session.
+    global_session = env.sql_query(
+        "SELECT window_start, window_end, SUM(v) AS s FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts), "
+        "INTERVAL '10' MINUTES)) GROUP BY window_start, window_end")
+    assert sorted_rows(global_session) == [(T(2024, 1, 1, 23, 55), T(2024, 1, 2, 0, 14, 0, 500000), 18),
+                                           (T(2024, 1, 2, 0, 25), T(2024, 1, 2, 0, 42), 11)]
+    # Keys other than the PARTITION BY ones: Flink plans an updating aggregation of the sessions' rows.
+    with pytest.raises(TableException, match=r"keys besides window_start and window_end \[k\] differ from its "
+                                             r"PARTITION BY keys \[\]"):
+        env.sql_query("SELECT k, window_start, window_end, SUM(v) FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts), "
+                      "INTERVAL '10' MINUTES)) GROUP BY k, window_start, window_end")
+    with pytest.raises(ValidationException, match="TUMBLE takes no PARTITION BY"):
+        env.sql_query("SELECT * FROM TABLE(TUMBLE(TABLE t PARTITION BY k, DESCRIPTOR(ts), INTERVAL '10' MINUTES))")
+
+
 def test_window_table_functions_match_pyflink(env: Any) -> None:
     tumble = env.sql_query(
         "SELECT k, window_start, window_end, window_time, SUM(v) AS s "
@@ -112,7 +144,10 @@ def test_sql_over_windows(env: Any) -> None:
 
 
 def test_unsupported_and_invalid_sql_windows(env: Any) -> None:
-    with pytest.raises(TableException, match="SESSION window table function"):
+    # A SESSION table function's rows are only known once their session closes: they may only be
+    # aggregated by window_start and window_end (test_session_window_table_function_aggregations).
+    with pytest.raises(TableException, match="the rows of a SESSION window table function other than through an "
+                                             "aggregation grouped by window_start and window_end"):
         env.sql_query("SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY k, DESCRIPTOR(ts), INTERVAL '10' MINUTES))")
     with pytest.raises(ValidationException, match="day-time interval"):
         env.sql_query("SELECT SUM(v) FROM t GROUP BY TUMBLE(ts, INTERVAL '1' MONTH)")

@@ -18,17 +18,22 @@ FILES = ["'a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\nb,3,1970-01-01 00
          "'a,5,1970-01-01 00:00:13\\na,6,1970-01-01 00:00:20\\n'"]
 
 
-def tvf(query: str, fired: list) -> str:
-    """``query``'s changes after each file, ``fired[i]`` of them after file i."""
+def tvf(query: str, fired: list, files: list = FILES) -> str:
+    """``query``'s changes after each of ``files``, ``fired[i]`` of them after file i."""
     program = SETUP + f"it = t_env.execute_sql(\"{query}\").collect()\n"
     for i, n in enumerate(fired):
-        program += f"publish('f{i + 1}.csv', {FILES[i]})\ntake(it, {n})\n"
+        program += f"publish('f{i + 1}.csv', {files[i]})\ntake(it, {n})\n"
     return program + "it.close()\n"
 
 
 TUMBLE = "TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '5' SECOND))"
 HOP = "TABLE(HOP(TABLE ev, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '4' SECOND))"
 CUMULATE = "TABLE(CUMULATE(TABLE ev, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND))"
+# Sessions with a 2 s gap: after the first file a's [1, 5) fires (1 and 3 touch); the second file's
+# a, 10 at 00:02 is late, b, 7 at 00:05 merges with b, 3 into [5, 8); a, 5 at 00:13 merges with
+# a, 4 into [12, 15). Without PARTITION BY (and no key) the sessions are global: the same here.
+SESSION = "TABLE(SESSION(TABLE ev PARTITION BY k, DESCRIPTOR(ts), INTERVAL '2' SECOND))"
+GLOBAL_SESSION = "TABLE(SESSION(TABLE ev, DESCRIPTOR(ts), INTERVAL '2' SECOND))"
 
 programs = {
     "tumble_builtin": tvf(f"SELECT k, window_start, window_end, window_time, SUM(v), COUNT(*), MIN(v), MAX(v), "
@@ -37,6 +42,16 @@ programs = {
                        "GROUP BY k, window_start, window_end", [2, 4, 2]),
     "cumulate_builtin": tvf(f"SELECT k, window_start, window_end, SUM(v), MAX(v) FROM {CUMULATE} "
                             "GROUP BY window_start, window_end, k", [2, 4, 4]),
+    # a, 1 twice in [0, 5) and a, 4 in [10, 15) (files 2 and 3): DISTINCT counts each once.
+    "tumble_distinct": tvf(f"SELECT k, window_start, window_end, COUNT(DISTINCT v) AS cd, SUM(DISTINCT v) AS sd, "
+                           f"AVG(DISTINCT v), MAX(DISTINCT v), COUNT(*) FROM {TUMBLE} GROUP BY k, window_start, window_end",
+                           [1, 1, 1], ["'a,1,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:02\\na,2,1970-01-01 00:00:03\\n"
+                                       "b,3,1970-01-01 00:00:06\\n'", FILES[1],
+                                       "'a,5,1970-01-01 00:00:13\\na,4,1970-01-01 00:00:14\\na,6,1970-01-01 00:00:20\\n'"]),
+    "session_builtin": tvf(f"SELECT k, window_start, window_end, window_time, SUM(v), COUNT(*), MAX(v) FROM {SESSION} "
+                           "GROUP BY k, window_start, window_end, window_time", [1, 1, 1]),
+    "session_global": tvf(f"SELECT window_start, window_end AS we, SUM(v) AS s, COUNT(v) FROM {GLOBAL_SESSION} "
+                          "GROUP BY window_start, window_end", [1, 1, 1]),
 }
 
 

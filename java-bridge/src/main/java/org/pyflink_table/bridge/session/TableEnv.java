@@ -265,7 +265,7 @@ public final class TableEnv extends TableContext {
       Dataset<Row> ds = FlinkSqlDialect.withFlinkColumnNames(spark.sql(sparkSql));
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
       CoreModule.checkSqlAggregates(ds.queryExecution().analyzed(), functions);
-      if (!isStreaming()) return new JTable(this, FlinkSqlDialect.withFlinkResultTypes(ds));
+      if (!isStreaming()) return new JTable(this, TvfWindowAggregates.of(FlinkSqlDialect.withFlinkResultTypes(ds)));
       // Python aggregates in a window table function's aggregation are refused first, with PyFlink's
       // message; the built-in ones then run as group windows.
       Dataset<Row> windowed = StreamWindowSql.of(this, FlinkSqlDialect.withFlinkResultTypes(ds, true));

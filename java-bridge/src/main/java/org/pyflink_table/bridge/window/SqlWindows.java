@@ -30,8 +30,10 @@ import org.pyflink_table.bridge.expressions.SqlText;
  * </ul>
  *
  * Time columns are windowed on their wall-clock value ({@code CAST(ts AS TIMESTAMP_NTZ)}), which
- * is Flink's rule for TIMESTAMP_LTZ and a no-op for TIMESTAMP. The SESSION table function is
- * refused, as PyFlink 2.3 batch refuses it ("Unaligned windows like session are not supported").
+ * is Flink's rule for TIMESTAMP_LTZ and a no-op for TIMESTAMP. The SESSION table function
+ * ({@code SESSION(TABLE t [PARTITION BY k], DESCRIPTOR(ts), gap)}) gives each row its own window
+ * {@code [ts, ts + gap)}, which only an aggregation grouped by window_start and window_end may read:
+ * {@link TvfWindowAggregates} merges them into sessions there.
  */
 public final class SqlWindows {
   private SqlWindows() {}
@@ -192,12 +194,12 @@ public final class SqlWindows {
     }
 
     private String tableFunction(String kind, List<String> rawArgs) {
-      if (kind.equals("SESSION")) {
-        throw TableException.unsupported("The SESSION window table function in batch mode (as in PyFlink 2.3: "
-            + "unaligned windows); use GROUP BY SESSION(ts, gap) or the Table API's Session window");
-      }
       List<String> args = namedInOrder(kind, rawArgs);
-      int needed = kind.equals("TUMBLE") ? 3 : 4;
+      int needed = kind.equals("TUMBLE") || kind.equals("SESSION") ? 3 : 4;
+      if (kind.equals("SESSION") && args.size() != needed) {
+        throw new ValidationException("SESSION takes TABLE t [PARTITION BY keys], DESCRIPTOR(time column) and the gap; got "
+            + args.size() + " arguments.");
+      }
       if (args.size() != needed && args.size() != needed + 1) {
         throw new ValidationException(kind + " takes TABLE t, DESCRIPTOR(time column) and "
             + (kind.equals("TUMBLE") ? "the size" : kind.equals("HOP") ? "the slide and the size" : "the step and the size")
@@ -208,6 +210,16 @@ public final class SqlWindows {
         throw new ValidationException(kind + "'s first argument must be TABLE name, got " + table + ".");
       }
       table = table.substring(6).strip();
+      String partition = "";
+      Matcher pb = Pattern.compile("(?is)^(.+?)\\s+PARTITION\\s+BY\\s+(.+)$").matcher(table);
+      if (pb.matches()) {
+        if (!kind.equals("SESSION")) {
+          throw new ValidationException(kind + " takes no PARTITION BY (only SESSION does), got " + table + ".");
+        }
+        table = pb.group(1).strip();
+        partition = pb.group(2).strip();
+        if (partition.startsWith("(") && partition.endsWith(")")) partition = partition.substring(1, partition.length() - 1);
+      }
       Matcher d = Pattern.compile("(?is)^DESCRIPTOR\\s*\\((.*)\\)$").matcher(args.get(1).strip());
       if (!d.matches()) {
         throw new ValidationException(kind + "'s second argument must be DESCRIPTOR(time column), got " + args.get(1).strip() + ".");
@@ -215,9 +227,12 @@ public final class SqlWindows {
       String timeColumn = d.group(1).strip();
       boolean ltz = isLocalZoned(table, timeColumn);
       String time = "CAST(" + timeColumn + " AS TIMESTAMP_NTZ)";
-      String w = TVF_WINDOW + tvfCount;
+      // A session table function's helper columns name its gap and partition keys (for TvfWindowAggregates).
+      String id = kind.equals("SESSION") ? sessionId(tvfCount, millisOf(duration(args.get(2), "SESSION gap")), partition)
+          : String.valueOf(tvfCount);
+      String w = TVF_WINDOW + id;
       String k = "__pft_k" + tvfCount;
-      String e = TVF_END + tvfCount;
+      String e = TVF_END + id;
       tvfCount++;
       String windowTime = "(" + e + " - INTERVAL '0.001' SECOND)";
       if (ltz) windowTime = "CAST(" + windowTime + " AS TIMESTAMP_LTZ)";
@@ -238,6 +253,15 @@ public final class SqlWindows {
           checkSlide(slide, size);
           String window = "window(" + time + ", " + size + ", " + slide + (offset == null ? "" : ", " + offset) + ")";
           assigned = "SELECT *, " + window + " AS " + w + " FROM " + table;
+          assigned = "SELECT *, " + w + ".`end` AS " + e + " FROM (" + assigned + ")";
+          break;
+        }
+        case "SESSION": {
+          // Each row's own window [ts, ts + gap): the aggregation grouped by window_start and
+          // window_end merges them into sessions (TvfWindowAggregates); nothing else may read them.
+          String gap = String.valueOf(millisOf(duration(args.get(2), "SESSION gap")));
+          assigned = "SELECT *, named_struct('start', " + time + ", 'end', timestampadd(MILLISECOND, " + gap + ", " + time
+              + ")) AS " + w + " FROM " + table;
           assigned = "SELECT *, " + w + ".`end` AS " + e + " FROM (" + assigned + ")";
           break;
         }
@@ -265,10 +289,18 @@ public final class SqlWindows {
           + windowTime + " AS window_time FROM (" + assigned + "))";
     }
 
+    /** {@code n}, then {@code s} and the gap in ms, then {@code p} and the hex UTF-8 of the partition keys' text. */
+    private static String sessionId(int n, long gapMs, String partition) {
+      StringBuilder hex = new StringBuilder();
+      for (byte b : partition.getBytes(java.nio.charset.StandardCharsets.UTF_8)) hex.append(String.format("%02x", b));
+      return n + "s" + gapMs + "p" + hex;
+    }
+
     /** Positional arguments; named ones (DATA =>, TIMECOL =>, SIZE =>, ...) put in Flink's order. */
     private List<String> namedInOrder(String kind, List<String> args) {
       List<String> order = kind.equals("TUMBLE") ? List.of("DATA", "TIMECOL", "SIZE", "OFFSET")
           : kind.equals("HOP") ? List.of("DATA", "TIMECOL", "SLIDE", "SIZE", "OFFSET")
+          : kind.equals("SESSION") ? List.of("DATA", "TIMECOL", "GAP")
           : List.of("DATA", "TIMECOL", "STEP", "SIZE", "OFFSET");
       String[] placed = new String[order.size()];
       boolean named = false;

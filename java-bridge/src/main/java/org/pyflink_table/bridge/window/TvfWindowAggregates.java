@@ -14,16 +14,27 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
+import org.apache.spark.sql.catalyst.expressions.GetStructField;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.PythonUDAF;
 import org.apache.spark.sql.catalyst.expressions.PythonUDF;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
+import org.apache.spark.sql.catalyst.expressions.aggregate.CollectSet;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.classic.ExpressionColumnNode;
 import org.apache.spark.sql.classic.SparkSession;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
@@ -38,20 +49,51 @@ import org.pyflink_table.bridge.protocol.Protocol;
  * and a row is dropped from each of its windows that has already fired (Flink's window
  * aggregation: a HOP or CUMULATE row late for one window still counts in its later ones).
  * Grouping by only one of the two columns, or by an expression of them, is refused by name.
+ * DISTINCT aggregates are computed from {@code collect_set} of their argument. A SESSION table
+ * function's aggregation (over bounded sources too) is replanned as Spark's session window
+ * aggregation over the rows' own windows, grouped by its PARTITION BY keys.
  */
 public final class TvfWindowAggregates {
   private TvfWindowAggregates() {}
 
   /** The hidden grouping column: Spark's window struct of a table function's window. */
   private static final String WINDOW = "__pft_tvf_window";
+  /** The constant key of a session aggregation without keys over a stream. */
+  private static final String GLOBAL = "__pft_tvf_global";
 
   /** {@code rows} (a SQL query's) with its window table function aggregations over a stream planned as group windows. */
   public static Dataset<Row> of(Dataset<Row> rows) {
     LogicalPlan plan = rows.queryExecution().analyzed();
-    if (!plan.isStreaming()) return rows;
+    // SESSION table functions are planned over bounded sources too (their rows are per-row windows).
+    if (!plan.isStreaming() && !hasSession(plan)) return rows;
     SparkSession spark = (SparkSession) rows.sparkSession();
-    LogicalPlan out = new Planner(spark).plan(plan);
+    Planner planner = new Planner(spark);
+    LogicalPlan out = planner.plan(plan);
+    if (!planner.consumed.containsAll(planner.sessions)) {
+      throw TableException.unsupported("the rows of a SESSION window table function other than through an aggregation "
+          + "grouped by window_start and window_end (and its PARTITION BY keys)");
+    }
     return out == plan ? rows : org.apache.spark.sql.classic.Dataset.ofRows(spark, out);
+  }
+
+  /** Whether a session table function's helper column is defined in {@code p}. */
+  private static boolean hasSession(LogicalPlan p) {
+    if (p instanceof Project) {
+      for (NamedExpression e : ScalaInterop.list(((Project) p).projectList())) {
+        if (e.name().startsWith(SqlWindows.TVF_WINDOW) && isSession(e.name().substring(SqlWindows.TVF_WINDOW.length()))) {
+          return true;
+        }
+      }
+    }
+    for (LogicalPlan c : ScalaInterop.list(p.children())) {
+      if (hasSession(c)) return true;
+    }
+    return false;
+  }
+
+  /** Whether a table function's number (the helper columns' suffix) is a SESSION one's: {@code <n>s<gap>p<keys>}. */
+  private static boolean isSession(String id) {
+    return id.matches("\\d+s\\d+p[0-9a-f]*");
   }
 
   private static final class Planner {
@@ -61,6 +103,11 @@ public final class TvfWindowAggregates {
     private final Map<ExprId, String> ends = new HashMap<>();
     /** Columns computed from a table function's window in any other way. */
     private final Set<ExprId> derived = new HashSet<>();
+    /** Each window column's expression in the table function's helper columns (__pft_w0, __pft_e0). */
+    private final Map<ExprId, Expression> definitions = new HashMap<>();
+    /** SESSION table functions seen, and those an aggregation merged into sessions. */
+    final Set<String> sessions = new HashSet<>();
+    final Set<String> consumed = new HashSet<>();
 
     Planner(SparkSession spark) {
       this.spark = spark;
@@ -69,8 +116,16 @@ public final class TvfWindowAggregates {
     LogicalPlan plan(LogicalPlan p) {
       LogicalPlan node = ScalaInterop.mapChildren(p, this::plan);
       if (node instanceof Project) collect((Project) node);
-      if (node instanceof Aggregate && node.isStreaming()) return windowed((Aggregate) node);
+      if (node instanceof Aggregate) return windowed((Aggregate) node);
       return node;
+    }
+
+    /** {@code e} with the window columns replaced by their definitions. */
+    private Expression defined(Expression e) {
+      if (e instanceof Attribute && definitions.containsKey(((Attribute) e).exprId())) {
+        return definitions.get(((Attribute) e).exprId());
+      }
+      return ScalaInterop.mapChildren(e, this::defined);
     }
 
     /** Records the window columns a projection defines or renames. */
@@ -81,6 +136,12 @@ public final class TvfWindowAggregates {
           continue;
         }
         Expression child = ((Alias) e).child();
+        Expression definition = defined(child);
+        for (Attribute r : ScalaInterop.list(definition.references().toSeq())) {
+          if (r.name().startsWith(SqlWindows.TVF_WINDOW) || r.name().startsWith(SqlWindows.TVF_END)) {
+            definitions.put(e.exprId(), definition);
+          }
+        }
         if (child instanceof Attribute) {
           ExprId id = ((Attribute) child).exprId();
           if (starts.containsKey(id)) starts.put(e.exprId(), starts.get(id));
@@ -92,6 +153,7 @@ public final class TvfWindowAggregates {
           String name = r.name();
           if (e.name().equals("window_start") && name.startsWith(SqlWindows.TVF_WINDOW)) {
             starts.put(e.exprId(), name.substring(SqlWindows.TVF_WINDOW.length()));
+            if (isSession(starts.get(e.exprId()))) sessions.add(starts.get(e.exprId()));
           } else if (e.name().equals("window_end") && name.startsWith(SqlWindows.TVF_END) && child instanceof Attribute) {
             ends.put(e.exprId(), name.substring(SqlWindows.TVF_END.length()));
           } else if (name.startsWith(SqlWindows.TVF_WINDOW) || name.startsWith(SqlWindows.TVF_END)
@@ -116,6 +178,8 @@ public final class TvfWindowAggregates {
         }
       }
       if (!byWindow) return a;
+      String session = sessionOf(a);
+      if (session == null && !a.isStreaming()) return a;
       if (start == null || end == null || !starts.get(start.exprId()).equals(ends.get(end.exprId()))) {
         throw TableException.unsupported("an aggregation over an unbounded source in streaming mode grouped by a "
             + "window table function's columns other than both window_start and window_end (group by window_start, "
@@ -127,11 +191,9 @@ public final class TvfWindowAggregates {
             + "aggregation over an unbounded source in streaming mode; use the Table API: "
             + "table.window(Tumble/Slide...).group_by(...).select(...)");
       }
-      if (distinct(a)) {
-        // Spark's streaming aggregation refuses distinct aggregates when the query starts.
-        throw TableException.unsupported("a DISTINCT aggregate in a window table function aggregation over an "
-            + "unbounded source in streaming mode");
-      }
+      if (session != null) return sessions(a, start, session);
+      // Spark's streaming aggregation refuses distinct aggregates: each becomes a set of the window's values.
+      if (distinct(a)) a = withoutDistinct(spark, a);
       boolean rowtime = false;
       for (Attribute c : ScalaInterop.list(a.child().output())) {
         rowtime |= c.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS);
@@ -152,10 +214,136 @@ public final class TvfWindowAggregates {
       grouping.addAll(ScalaInterop.list(a.groupingExpressions()));
       return new Aggregate(ScalaInterop.seq(grouping), a.aggregateExpressions(), withWindow, a.hint());
     }
+
+    /** The SESSION table function {@code a} groups by, or null. */
+    private String sessionOf(Aggregate a) {
+      for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+        for (Attribute r : ScalaInterop.list(defined(g).references().toSeq())) {
+          String name = r.name();
+          String id = name.startsWith(SqlWindows.TVF_WINDOW) ? name.substring(SqlWindows.TVF_WINDOW.length())
+              : name.startsWith(SqlWindows.TVF_END) ? name.substring(SqlWindows.TVF_END.length()) : null;
+          if (id != null && isSession(id)) return id;
+        }
+      }
+      return null;
+    }
+
+    /**
+     * A SESSION table function's aggregation as Spark's session window aggregation (that of
+     * {@code GROUP BY SESSION(ts, gap)}): grouped by {@code session_window(window_start, gap)} over
+     * the rows' own windows and by the other keys, which must be the function's PARTITION BY keys
+     * (Flink plans a window aggregation only then); the window columns read the merged session.
+     */
+    private Aggregate sessions(Aggregate a, Attribute start, String id) {
+      long gapMs = Long.parseLong(id.substring(id.indexOf('s') + 1, id.indexOf('p')));
+      Set<String> partition = new HashSet<>();
+      String hex = id.substring(id.indexOf('p') + 1);
+      byte[] bytes = new byte[hex.length() / 2];
+      for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+      for (String k : new String(bytes, java.nio.charset.StandardCharsets.UTF_8).split(",")) {
+        if (!k.isBlank()) partition.add(k.strip().replace("`", "").toLowerCase(java.util.Locale.ROOT));
+      }
+      List<Expression> keys = new ArrayList<>();
+      Set<String> keyNames = new HashSet<>();
+      for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+        if (definitions.containsKey(g instanceof Attribute ? ((Attribute) g).exprId() : null) || !defined(g).equals(g)) continue;
+        keys.add(g);
+        keyNames.add(g instanceof Attribute ? ((Attribute) g).name().toLowerCase(java.util.Locale.ROOT) : g.sql());
+      }
+      if (!keyNames.equals(partition)) {
+        throw TableException.unsupported("a SESSION window table function aggregation whose keys besides window_start "
+            + "and window_end " + new java.util.TreeSet<>(keyNames) + " differ from its PARTITION BY keys "
+            + new java.util.TreeSet<>(partition) + " (Flink plans an updating aggregation of the sessions' rows there; "
+            + "partition by the grouping keys)");
+      }
+      Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
+      if (keys.isEmpty() && a.isStreaming()) {
+        // Spark refuses a streaming session aggregation without keys: one constant key for all rows.
+        child = child.withColumn(GLOBAL, org.apache.spark.sql.functions.lit(0));
+      }
+      LogicalPlan withWindow = child.withColumn(WINDOW,
+          org.apache.spark.sql.functions.session_window(column(start), gapMs + " milliseconds")).queryExecution().analyzed();
+      List<Attribute> out = ScalaInterop.list(withWindow.output());
+      Attribute window = out.get(out.size() - 1);
+      List<Expression> grouping = new ArrayList<>();
+      grouping.add(window); // first: the streaming package takes the first struct key as the window
+      grouping.addAll(keys);
+      if (keys.isEmpty() && a.isStreaming()) grouping.add(out.get(out.size() - 2));
+      List<NamedExpression> results = new ArrayList<>();
+      for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+        if (e instanceof Attribute && definitions.containsKey(e.exprId())) {
+          results.add(new Alias(merged(definitions.get(e.exprId()), window), e.name(), e.exprId(),
+              ScalaInterop.seq(List.of()), scala.Option.empty(), ScalaInterop.seq(List.of())));
+        } else {
+          results.add((NamedExpression) merged(ScalaInterop.mapChildren((Expression) (Object) e, this::defined), window));
+        }
+      }
+      consumed.add(id);
+      return new Aggregate(ScalaInterop.seq(grouping), ScalaInterop.seq(results), withWindow, a.hint());
+    }
+  }
+
+  /** A window column's definition over the merged session {@code window} instead of the row's own window. */
+  private static Expression merged(Expression e, Attribute window) {
+    if (e instanceof Attribute && ((Attribute) e).name().startsWith(SqlWindows.TVF_WINDOW)) return window;
+    if (e instanceof Attribute && ((Attribute) e).name().startsWith(SqlWindows.TVF_END)) {
+      return new GetStructField(window, 1, scala.Option.apply("end"));
+    }
+    return ScalaInterop.mapChildren(e, c -> merged(c, window));
   }
 
   private static Column column(Expression e) {
     return new Column(ExpressionColumnNode.apply(e, ExpressionColumnNode.apply$default$2()));
+  }
+
+  /** {@code a} with each DISTINCT aggregate computed from {@code collect_set} of its argument (nulls skipped, as DISTINCT). */
+  private static Aggregate withoutDistinct(SparkSession spark, Aggregate a) {
+    List<NamedExpression> results = new ArrayList<>();
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+      results.add((NamedExpression) undistinct(spark, (Expression) (Object) e));
+    }
+    return new Aggregate(a.groupingExpressions(), ScalaInterop.seq(results), a.child(), a.hint());
+  }
+
+  private static Expression undistinct(SparkSession spark, Expression e) {
+    if (!(e instanceof AggregateExpression) || !((AggregateExpression) e).isDistinct()) {
+      return ScalaInterop.mapChildren(e, c -> undistinct(spark, c));
+    }
+    AggregateExpression ae = (AggregateExpression) e;
+    AggregateFunction f = ae.aggregateFunction();
+    List<Expression> args = ScalaInterop.list(f.children());
+    if (f instanceof Min || f instanceof Max) {
+      return new AggregateExpression(f, ae.mode(), false, ae.filter(), ae.resultId());
+    }
+    boolean numeric = args.size() == 1 && args.get(0).dataType() instanceof NumericType
+        && !(args.get(0).dataType() instanceof DecimalType);
+    if (ae.filter().isDefined() || args.size() != 1 || (!(f instanceof Count) && !numeric)
+        || !(f instanceof Count || f instanceof Sum || f instanceof Average)) {
+      throw TableException.unsupported("the DISTINCT aggregate " + f.prettyName().toUpperCase(java.util.Locale.ROOT)
+          + " of " + args.size() + " argument(s) of type " + (args.isEmpty() ? "none" : args.get(0).dataType().sql())
+          + (ae.filter().isDefined() ? " with FILTER" : "") + " in a window table function aggregation over an "
+          + "unbounded source in streaming mode (COUNT, SUM, AVG, MIN and MAX of one non-DECIMAL number, or COUNT of "
+          + "any one value, run)");
+    }
+    Expression set = new AggregateExpression(new CollectSet(args.get(0)), ae.mode(), false, scala.Option.empty(),
+        NamedExpression.newExprId());
+    String type = ae.dataType().sql();
+    String text = f instanceof Count ? "CAST(size(s) AS " + type + ")"
+        : f instanceof Sum ? "aggregate(s, CAST(NULL AS " + type + "), (acc, x) -> coalesce(acc, CAST(0 AS " + type
+            + ")) + CAST(x AS " + type + "))"
+        : "CASE WHEN size(s) = 0 THEN CAST(NULL AS " + type + ") ELSE CAST(aggregate(s, CAST(0 AS DOUBLE), "
+            + "(acc, x) -> acc + CAST(x AS DOUBLE)) / size(s) AS " + type + ") END";
+    // Resolved by Spark over a one-column relation s, whose attribute is then the set.
+    Dataset<Row> over = spark.createDataFrame(new ArrayList<Row>(), new StructType().add("s", set.dataType()));
+    LogicalPlan resolved = over.select(org.apache.spark.sql.functions.expr(text)).queryExecution().analyzed();
+    Expression value = ((Alias) ScalaInterop.list(((Project) resolved).projectList()).get(0)).child();
+    Attribute s = ScalaInterop.list(((Project) resolved).child().output()).get(0);
+    return substitute(value, s, set);
+  }
+
+  private static Expression substitute(Expression e, Attribute from, Expression to) {
+    if (e instanceof Attribute && ((Attribute) e).exprId().equals(from.exprId())) return to;
+    return ScalaInterop.mapChildren(e, c -> substitute(c, from, to));
   }
 
   private static boolean distinct(Aggregate a) {
