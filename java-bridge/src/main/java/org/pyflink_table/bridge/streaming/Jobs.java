@@ -12,11 +12,16 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.EqualTo;
+import org.apache.spark.sql.catalyst.expressions.GreaterThanOrEqual;
+import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.PythonUDF;
+import org.apache.spark.sql.catalyst.expressions.SparkPartitionID;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Deduplicate;
 import org.apache.spark.sql.catalyst.plans.logical.Distinct;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
@@ -36,8 +41,9 @@ import org.pyflink_table.bridge.table.StateTtl;
  * What the Python side needs to run a table over an unbounded source as a Spark streaming query.
  *
  * <p>Event time: Spark's watermark must be on a TIMESTAMP_LTZ column, Flink's rowtime is usually a
- * TIMESTAMP. Below each group-window aggregation over a stream, the rowtime (marked by
- * {@link StreamSources}) is copied as TIMESTAMP_LTZ and watermarked there; the aggregation then also
+ * TIMESTAMP. For each group-window aggregation over a stream, the rowtime (marked by
+ * {@link StreamSources}) is copied as TIMESTAMP_LTZ and watermarked above the source's scan, below
+ * the query's filters, as Flink assigns watermarks at the source; the aggregation then also
  * groups by the window's last instant ({@code end - 1 ms}, Flink's {@code maxTimestamp}) carrying
  * the watermark delay. Spark thus emits a window once the watermark reaches its maxTimestamp and
  * drops rows whose window has already fired, Flink's two rules, at micro-batch granularity.
@@ -148,18 +154,17 @@ public final class Jobs {
           + "the query.");
     }
     long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
-    Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
+    LogicalPlan source = watermarkedAtSource(spark, a.child(), rowtime, delayMs);
+    Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, source);
     List<Column> keep = new ArrayList<>();
     for (Attribute attr : ScalaInterop.list(a.child().output())) keep.add(column(attr));
     Metadata delay = new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build();
-    if (window.metadata().contains(SESSION_WINDOW_MARKER)) return watermarkedSessions(spark, a, window, rowtime, delayMs);
+    if (window.metadata().contains(SESSION_WINDOW_MARKER)) return watermarkedSessions(a, window, source, delayMs);
     // Flink fires a window when the watermark reaches end - 1 ms and drops rows of fired windows.
     Column maxTimestamp = column(window).getField("end").cast(DataTypes.TimestampType)
         .minus(expr("INTERVAL 1 MILLISECOND"));
     keep.add(maxTimestamp.as(WINDOW_MAX, delay));
-    Dataset<Row> marked = child.withColumn(ROWTIME_LTZ, column(rowtime).cast(DataTypes.TimestampType))
-        .withWatermark(ROWTIME_LTZ, delayMs + " milliseconds")
-        .select(keep.toArray(new Column[0]));
+    Dataset<Row> marked = child.select(keep.toArray(new Column[0]));
     LogicalPlan markedPlan = marked.queryExecution().analyzed();
     List<Expression> grouping = new ArrayList<>(ScalaInterop.list(a.groupingExpressions()));
     List<Attribute> out = ScalaInterop.list(markedPlan.output());
@@ -168,17 +173,43 @@ public final class Jobs {
   }
 
   /**
+   * {@code plan} with Spark's watermark placed right above the node that first outputs
+   * {@code rowtime} (the source's scan, where Flink assigns watermarks), so that rows a later
+   * {@code WHERE} drops still advance it. Spark pushes deterministic filters that do not read the
+   * event-time column below a watermark; the filters above it are made non-deterministic (same
+   * rows) so that they stay above. The plan's output is unchanged.
+   */
+  static LogicalPlan watermarkedAtSource(SparkSession spark, LogicalPlan plan, Attribute rowtime, long delayMs) {
+    boolean below = false;
+    for (LogicalPlan c : ScalaInterop.list(plan.children())) below |= c.outputSet().contains(rowtime);
+    if (!below) {
+      List<Column> keep = new ArrayList<>();
+      for (Attribute attr : ScalaInterop.list(plan.output())) keep.add(column(attr));
+      return org.apache.spark.sql.classic.Dataset.ofRows(spark, plan)
+          .withColumn(ROWTIME_LTZ, column(rowtime).cast(DataTypes.TimestampType))
+          .withWatermark(ROWTIME_LTZ, delayMs + " milliseconds")
+          .select(keep.toArray(new Column[0])).queryExecution().analyzed();
+    }
+    LogicalPlan node = ScalaInterop.mapChildren(plan,
+        c -> c.outputSet().contains(rowtime) ? watermarkedAtSource(spark, c, rowtime, delayMs) : c);
+    if (node instanceof Filter) {
+      Expression condition = ((Filter) node).condition();
+      // condition = (spark_partition_id() >= 0), always true: the same rows, one non-deterministic
+      // conjunct the optimizer can neither split nor push nor fold (it folds rand() < 2).
+      Expression always = new GreaterThanOrEqual(new SparkPartitionID(), Literal.create(0, DataTypes.IntegerType));
+      Expression kept = new EqualTo(condition, always);
+      return new Filter(kept, ((Filter) node).child());
+    }
+    return node;
+  }
+
+  /**
    * A session-window aggregation: Spark merges sessions only when the session column itself is the
    * watermarked grouping key, so the session column is re-declared (same attribute id, so the
    * aggregation still refers to it) with the watermark delay above the source's watermark. A row
    * is dropped when its own session {@code [ts, ts + gap)} ended at or before the watermark.
    */
-  private static Aggregate watermarkedSessions(SparkSession spark, Aggregate a,
-      Attribute window, Attribute rowtime, long delayMs) {
-    Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
-    Dataset<Row> watermarked = child.withColumn(ROWTIME_LTZ, column(rowtime).cast(DataTypes.TimestampType))
-        .withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
-    LogicalPlan markedPlan = watermarked.queryExecution().analyzed();
+  private static Aggregate watermarkedSessions(Aggregate a, Attribute window, LogicalPlan markedPlan, long delayMs) {
     List<NamedExpression> items = new ArrayList<>();
     Attribute marked = null;
     Metadata md = new MetadataBuilder().withMetadata(window.metadata()).putLong("spark.watermarkDelayMs", delayMs)
