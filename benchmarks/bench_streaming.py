@@ -42,7 +42,7 @@ from typing import Any, Dict, List, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-DEFAULT_PYFLINK = "/work/main/.venv-pyflink/bin/python"
+DEFAULT_PYFLINK = os.environ.get("PYFLINK_PYTHON", os.path.join(ROOT, ".venv-pyflink", "bin", "python"))
 CASES = ("tumble_builtin", "tumble_pandas", "updating_group_by")
 KEYS = 4
 STEP_MS = 10  # event time between two events: 100 events per window of a second
