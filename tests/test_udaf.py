@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from pyflink_table import AggregateFunction, DataTypes, ListView, MapView, Row
+from pyflink_table.errors import TableException
 from pyflink_table.expressions import UNBOUNDED_RANGE, UNBOUNDED_ROW, col, lit, row_interval
 from pyflink_table.udf import udaf
 from pyflink_table.window import Over, Session, Tumble
@@ -133,6 +134,14 @@ def test_general_aggregate_functions_and_sql(t_env: Any) -> None:
     assert sorted_rows(sql) == [(1, 5.0, 2.5), (2, 30.0, 5.0)]
     # Global general aggregation: (1 + 4) * 1 + (2 + 3 + 10) * 2.
     assert sorted_rows(t.select(weighted_sum(col("v"), col("k")))) == [(35.0,)]
+    # Spark's SQL aggregation cannot mix them with built-ins (the Table API above can): refused by
+    # name, not with Spark's text about "pandas UDF"s (PyFlink 2.3 batch cannot plan it either).
+    for query in ("SELECT k, weighted_sum(v, k), SUM(v) FROM src GROUP BY k",
+                  "SELECT k, mean_udaf(v), COUNT(*) FROM src GROUP BY k"):
+        with pytest.raises(TableException, match=r"^Unsupported: the Python aggregate function (WeightedSum|mean_udaf) "
+                                                 r"next to built-in aggregate functions in one SQL aggregation is not "
+                                                 r"supported by pyflink_table on Spark; the Table API's group_by"):
+            sorted_rows(t_env.sql_query(query))
 
 
 def test_large_group_and_many_tiny_groups_with_small_arrow_batches(t_env: Any) -> None:
