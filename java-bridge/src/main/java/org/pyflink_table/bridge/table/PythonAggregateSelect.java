@@ -1,7 +1,6 @@
 package org.pyflink_table.bridge.table;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +16,7 @@ import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
+import org.pyflink_table.bridge.expressions.ExprIdMemo;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.Scope;
@@ -115,7 +115,7 @@ public final class PythonAggregateSelect {
         for (int k = 0; k < keyCols.size(); k++) grouping.add(keyCols.get(k).as(OTHER_KEY + k));
         Dataset<Row> other = df.groupBy(JTable.asArray(grouping)).agg(first, rest);
         if (windowed && countsLateRows(functions)) {
-          LATE_ROWS_COUNTED.add(ScalaInterop.list(other.queryExecution().analyzed().output()).get(0).exprId().id());
+          LATE_ROWS_COUNTED.put(ScalaInterop.list(other.queryExecution().analyzed().output()).get(0).exprId().id(), true);
         }
         Column on = null;
         for (int k = 0; k < keyCols.size(); k++) {
@@ -133,14 +133,8 @@ public final class PythonAggregateSelect {
     return selectOver(rows, expanded, names, replacements, scope);
   }
 
-  /** The first output ids of the built-in aggregations of {@link #countsLateRows(LogicalPlan)}. */
-  private static final java.util.Set<Long> LATE_ROWS_COUNTED = Collections.synchronizedSet(
-      Collections.newSetFromMap(new LinkedHashMap<Long, Boolean>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
-          return size() > 4096;
-        }
-      }));
+  /** The built-in aggregations of {@link #countsLateRows(LogicalPlan)}, by their first output's id. */
+  private static final ExprIdMemo<Boolean> LATE_ROWS_COUNTED = new ExprIdMemo<>();
 
   /** Whether PyFlink's general Python window operator computes these functions' select: any general one. */
   private static boolean countsLateRows(List<PythonAggregateFunction> functions) {
@@ -158,20 +152,14 @@ public final class PythonAggregateSelect {
    */
   public static boolean countsLateRows(LogicalPlan node) {
     List<Attribute> out = ScalaInterop.list(node.output());
-    return !out.isEmpty() && LATE_ROWS_COUNTED.contains(out.get(0).exprId().id());
+    return !out.isEmpty() && LATE_ROWS_COUNTED.get(out.get(0).exprId().id()) != null;
   }
 
   /**
    * The plans of {@link #sharedAggregation(LogicalPlan)}, by the id of the last output of the join
-   * they stand for (the latest 4096 kept).
+   * they stand for.
    */
-  private static final Map<Long, Supplier<LogicalPlan>> SHARED = Collections.synchronizedMap(
-      new LinkedHashMap<Long, Supplier<LogicalPlan>>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Supplier<LogicalPlan>> eldest) {
-          return size() > 4096;
-        }
-      });
+  private static final ExprIdMemo<Supplier<LogicalPlan>> SHARED = new ExprIdMemo<>();
 
   /**
    * For the join of a select's Python and built-in aggregates (no group window), one aggregation of

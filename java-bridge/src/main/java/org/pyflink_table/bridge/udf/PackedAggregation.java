@@ -2,8 +2,6 @@ package org.pyflink_table.bridge.udf;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,6 +30,7 @@ import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.ExprIdMemo;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import scala.Option;
@@ -173,13 +172,7 @@ public final class PackedAggregation {
       List<PythonAggregateFunction> calls, List<List<Column>> args, List<String> resultNames) {}
 
   /** The non-window aggregations built by {@link #aggregate}, by the id of their first output (the latest kept). */
-  private static final Map<Long, Aggregation> REGISTERED = Collections.synchronizedMap(
-      new LinkedHashMap<Long, Aggregation>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Aggregation> eldest) {
-          return size() > 4096;
-        }
-      });
+  private static final ExprIdMemo<Aggregation> REGISTERED = new ExprIdMemo<>();
 
   /** The aggregation a node built by {@link #aggregate} (without a group window) computes, or null. */
   public static Aggregation aggregationOf(LogicalPlan node) {
