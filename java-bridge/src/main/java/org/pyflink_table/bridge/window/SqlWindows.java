@@ -76,6 +76,38 @@ public final class SqlWindows {
     return Long.parseLong(durationLiteral.substring(1, durationLiteral.indexOf(' ')));
   }
 
+  /**
+   * A SESSION table function as its helper columns' suffix names it (for {@link TvfWindowAggregates}):
+   * {@code <n>s<gap in ms>p<hex UTF-8 of the PARTITION BY text>}.
+   *
+   * @param gapMs the session gap
+   * @param partitionKeys the PARTITION BY keys, unquoted and lower-cased
+   */
+  record Session(long gapMs, java.util.Set<String> partitionKeys) {
+    private static final Pattern ID = Pattern.compile("\\d+s(\\d+)p([0-9a-f]*)");
+
+    /** The suffix of the {@code n}-th table function of a query, a SESSION one with these arguments. */
+    static String id(int n, long gapMs, String partition) {
+      StringBuilder hex = new StringBuilder();
+      for (byte b : partition.getBytes(java.nio.charset.StandardCharsets.UTF_8)) hex.append(String.format("%02x", b));
+      return n + "s" + gapMs + "p" + hex;
+    }
+
+    /** The SESSION table function a helper columns' suffix {@code id} names, or null for another kind. */
+    static Session of(String id) {
+      Matcher m = ID.matcher(id);
+      if (!m.matches()) return null;
+      String hex = m.group(2);
+      byte[] bytes = new byte[hex.length() / 2];
+      for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+      java.util.Set<String> keys = new java.util.HashSet<>();
+      for (String k : new String(bytes, java.nio.charset.StandardCharsets.UTF_8).split(",")) {
+        if (!k.isBlank()) keys.add(k.strip().replace("`", "").toLowerCase(Locale.ROOT));
+      }
+      return new Session(Long.parseLong(m.group(1)), keys);
+    }
+  }
+
   private static final class Rewriter {
     private final String sql;
     private final SparkSession spark;
@@ -228,7 +260,7 @@ public final class SqlWindows {
       boolean ltz = isLocalZoned(table, timeColumn);
       String time = "CAST(" + timeColumn + " AS TIMESTAMP_NTZ)";
       // A session table function's helper columns name its gap and partition keys (for TvfWindowAggregates).
-      String id = kind.equals("SESSION") ? sessionId(tvfCount, millisOf(duration(args.get(2), "SESSION gap")), partition)
+      String id = kind.equals("SESSION") ? Session.id(tvfCount, millisOf(duration(args.get(2), "SESSION gap")), partition)
           : String.valueOf(tvfCount);
       String w = TVF_WINDOW + id;
       String k = "__pft_k" + tvfCount;
@@ -287,13 +319,6 @@ public final class SqlWindows {
       }
       return "(SELECT * EXCEPT (" + w + ", " + e + "), " + w + ".`start` AS window_start, " + e + " AS window_end, "
           + windowTime + " AS window_time FROM (" + assigned + "))";
-    }
-
-    /** {@code n}, then {@code s} and the gap in ms, then {@code p} and the hex UTF-8 of the partition keys' text. */
-    private static String sessionId(int n, long gapMs, String partition) {
-      StringBuilder hex = new StringBuilder();
-      for (byte b : partition.getBytes(java.nio.charset.StandardCharsets.UTF_8)) hex.append(String.format("%02x", b));
-      return n + "s" + gapMs + "p" + hex;
     }
 
     /** Positional arguments; named ones (DATA =>, TIMECOL =>, SIZE =>, ...) put in Flink's order. */

@@ -91,9 +91,9 @@ public final class TvfWindowAggregates {
     return false;
   }
 
-  /** Whether a table function's number (the helper columns' suffix) is a SESSION one's: {@code <n>s<gap>p<keys>}. */
+  /** Whether a table function's helper columns' suffix names a SESSION one. */
   private static boolean isSession(String id) {
-    return id.matches("\\d+s\\d+p[0-9a-f]*");
+    return SqlWindows.Session.of(id) != null;
   }
 
   private static final class Planner {
@@ -235,14 +235,9 @@ public final class TvfWindowAggregates {
      * (Flink plans a window aggregation only then); the window columns read the merged session.
      */
     private Aggregate sessions(Aggregate a, Attribute start, String id) {
-      long gapMs = Long.parseLong(id.substring(id.indexOf('s') + 1, id.indexOf('p')));
-      Set<String> partition = new HashSet<>();
-      String hex = id.substring(id.indexOf('p') + 1);
-      byte[] bytes = new byte[hex.length() / 2];
-      for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
-      for (String k : new String(bytes, java.nio.charset.StandardCharsets.UTF_8).split(",")) {
-        if (!k.isBlank()) partition.add(k.strip().replace("`", "").toLowerCase(java.util.Locale.ROOT));
-      }
+      SqlWindows.Session session = SqlWindows.Session.of(id);
+      long gapMs = session.gapMs();
+      Set<String> partition = session.partitionKeys();
       List<Expression> keys = new ArrayList<>();
       Set<String> keyNames = new HashSet<>();
       for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
