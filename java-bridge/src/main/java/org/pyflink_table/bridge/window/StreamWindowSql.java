@@ -75,7 +75,8 @@ public final class StreamWindowSql {
         PythonFuncExpression python = pythonCall(c);
         if (python == null) continue;
         if (windowKey(a) != null) return processor(env, a, calls);
-        if (groupsByWindowColumns(a)) throw tableFunctionRefused(env, python);
+        // A general one there runs as PyFlink plans it: an updating aggregation (TvfWindowAggregates).
+        if (groupsByWindowColumns(a) && PythonAggregateFunction.isPandas(c)) throw tableFunctionRefused(env, python);
       }
     }
     return node;

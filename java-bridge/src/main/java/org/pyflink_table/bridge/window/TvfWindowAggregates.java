@@ -38,6 +38,7 @@ import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
+import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 
 /**
  * Aggregations grouped by a window table function's {@code window_start} and {@code window_end}
@@ -186,11 +187,14 @@ public final class TvfWindowAggregates {
             + "window_end and other keys, as Flink's window aggregation requires)");
       }
       String python = pythonAggregate(a);
-      if (python != null) {
-        throw TableException.unsupported("the Python aggregate function " + python + " in a window table function "
-            + "aggregation over an unbounded source in streaming mode; use the Table API: "
-            + "table.window(Tumble/Slide...).group_by(...).select(...)");
+      if (python != null && session != null) {
+        throw TableException.unsupported("the Python aggregate function " + python + " in a SESSION window table "
+            + "function aggregation over an unbounded source in streaming mode; use GROUP BY SESSION(ts, gap)");
       }
+      // A general Python aggregate: PyFlink 2.3 plans an updating group aggregation of the windowed
+      // rows (keys window_start, window_end, ...), late rows included, its changes per bundle of its
+      // Python operator (measured); the changelog path runs the plain aggregation as that.
+      if (python != null && !pandas(a)) return a;
       if (session != null) return sessions(a, start, session);
       // Spark's streaming aggregation refuses distinct aggregates: each becomes a set of the window's values.
       if (distinct(a)) a = withoutDistinct(spark, a);
@@ -352,6 +356,22 @@ public final class TvfWindowAggregates {
     if (e instanceof AggregateExpression && ((AggregateExpression) e).isDistinct()) return true;
     for (Expression c : ScalaInterop.list(e.children())) {
       if (distinct(c)) return true;
+    }
+    return false;
+  }
+
+  /** Whether the aggregation calls a pandas aggregate function. */
+  private static boolean pandas(Aggregate a) {
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+      if (pandas((Expression) (Object) e)) return true;
+    }
+    return false;
+  }
+
+  private static boolean pandas(Expression e) {
+    if (PythonAggregateFunction.isPandas(e)) return true;
+    for (Expression c : ScalaInterop.list(e.children())) {
+      if (pandas(c)) return true;
     }
     return false;
   }
