@@ -62,26 +62,7 @@ programs = {
         f"total(v) AS t FROM ev GROUP BY k, {S2}"),
 }
 
-TVF_GROUP = " GROUP BY window_start, window_end, k"
-TVF_TUMBLE = "TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '5' SECOND))"
-# A pandas UDAF in a window table function's aggregation over a stream: PyFlink 2.3 cannot plan it.
-refusals = {
-    "tvf_tumble_pandas_udaf": SETUP + "t_env.execute_sql(" + repr(
-        f"SELECT window_start, window_end, k, my_mean(v) AS m FROM {TVF_TUMBLE}{TVF_GROUP}") + ")\n",
-}
-programs.update(refusals)
-
-
-@pytest.mark.parametrize("name", sorted(refusals))
-def test_refused_as_pyflink(differential: Comparison, name: str) -> None:
-    assert differential.pyflink[name]["error"] is not None, differential.pyflink[name]
-    differential.assert_same(name)
-    prefix = "Cannot generate a valid execution plan for the given query:"
-    assert prefix in differential.pyflink[name]["error"][1]  # after the Java class name
-    assert differential.ours[name]["error"][1].startswith(prefix), differential.ours[name]
-
-
-@pytest.mark.parametrize("name", sorted(set(programs) - set(refusals)))
+@pytest.mark.parametrize("name", sorted(programs))
 def test_same_as_pyflink(differential: Comparison, name: str) -> None:
     assert differential.pyflink[name]["error"] is None, differential.pyflink[name]  # both compute rows
     differential.assert_same(name)
@@ -111,18 +92,6 @@ extensions = {
         "[['+I', 'b', '1970-01-01 00:00:05', '17', '2', '3', '2', '10', '5', '5.0']]\n"
         "[['+I', 'a', '1970-01-01 00:00:10', '14', '2', '4', '2', '9', '4', '4.5']]\n"),
 }
-
-
-def test_general_udaf_in_a_window_table_function_over_a_stream_is_refused(_spark_started: None) -> None:
-    # PyFlink 2.3 runs it as an updating group aggregation whose changes come per bundle of its
-    # Python operator (measured with tests/reference/probe_stream_sql_windows.py), not per window.
-    program = SETUP + "t_env.execute_sql(" + repr(
-        f"SELECT window_start, window_end, k, total(v) AS t FROM {TVF_TUMBLE}{TVF_GROUP}") + ")\n"
-    got = run_ours({"tvf_general": program})["tvf_general"]
-    assert got["error"][0] == "TableException", got
-    # The function is named as the plan names it: its class's name.
-    assert ("the Python aggregate function Total in a window table function aggregation (GROUP BY window_start, "
-            "window_end) over an unbounded source") in got["error"][1], got
 
 
 @pytest.mark.parametrize("name", sorted(extensions))

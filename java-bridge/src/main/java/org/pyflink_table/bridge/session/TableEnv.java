@@ -266,10 +266,11 @@ public final class TableEnv extends TableContext {
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
       CoreModule.checkSqlAggregates(ds.queryExecution().analyzed(), functions);
       if (!isStreaming()) return new JTable(this, TvfWindowAggregates.of(FlinkSqlDialect.withFlinkResultTypes(ds)));
-      // Python aggregates in a window table function's aggregation are refused first, with PyFlink's
-      // message; the built-in ones then run as group windows.
-      Dataset<Row> windowed = StreamWindowSql.of(this, FlinkSqlDialect.withFlinkResultTypes(ds, true));
-      windowed = TvfWindowAggregates.of(windowed);
+      // Window table function aggregations first become group windows (but with a general Python
+      // aggregate, an updating aggregation, as PyFlink plans it); then the group windows calling
+      // Python aggregates, the table functions' too, go to the window processor or collected path.
+      Dataset<Row> windowed = TvfWindowAggregates.of(FlinkSqlDialect.withFlinkResultTypes(ds, true));
+      windowed = StreamWindowSql.of(this, windowed);
       return new JTable(this, StreamOverSql.of(this, windowed));
     } catch (RuntimeException e) {
       throw e;

@@ -74,44 +74,12 @@ public final class StreamWindowSql {
       for (Expression c : calls) {
         PythonFuncExpression python = pythonCall(c);
         if (python == null) continue;
+        // A window table function's aggregation has its window struct by now (TvfWindowAggregates),
+        // unless it calls a general Python aggregate: PyFlink runs that as an updating aggregation.
         if (windowKey(a) != null) return processor(env, a, calls);
-        // A general one there runs as PyFlink plans it: an updating aggregation (TvfWindowAggregates).
-        if (groupsByWindowColumns(a) && PythonAggregateFunction.isPandas(c)) throw tableFunctionRefused(env, python);
       }
     }
     return node;
-  }
-
-  /** Whether an aggregation groups by a window table function's window_start and window_end. */
-  private static boolean groupsByWindowColumns(Aggregate a) {
-    boolean start = false;
-    boolean end = false;
-    for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
-      if (g instanceof Attribute) {
-        start |= ((Attribute) g).name().equalsIgnoreCase("window_start");
-        end |= ((Attribute) g).name().equalsIgnoreCase("window_end");
-      }
-    }
-    return start && end;
-  }
-
-  /**
-   * A Python aggregate in a window table function's aggregation over a stream. Measured on PyFlink
-   * 2.3: a pandas UDAF cannot be planned; a general one runs as an updating group aggregation whose
-   * changes come per bundle of its Python operator, not per fired window (not modelled here).
-   */
-  private static TableException tableFunctionRefused(TableContext env, PythonFuncExpression python) {
-    PythonAggregateFunction f = StreamOverSql.registered(env, python);
-    if (f != null && f.isPandas()) {
-      return new TableException("Cannot generate a valid execution plan for the given query: the pandas aggregate "
-          + "function " + python.name() + " in a window table function aggregation (GROUP BY window_start, "
-          + "window_end) over an unbounded source, as in PyFlink 2.3; use GROUP BY TUMBLE(...), HOP(...) or "
-          + "SESSION(...).");
-    }
-    return TableException.unsupported("the Python aggregate function " + python.name() + " in a window table "
-        + "function aggregation (GROUP BY window_start, window_end) over an unbounded source, which PyFlink 2.3 runs "
-        + "as an updating group aggregation; use GROUP BY TUMBLE(...), HOP(...) or SESSION(...), which fire per "
-        + "window");
   }
 
   /** The window struct (start, end) an aggregation groups by, or null. */
@@ -159,14 +127,6 @@ public final class StreamWindowSql {
 
   private static LogicalPlan processor(TableContext env, Aggregate a, List<Expression> calls) {
     Attribute window = windowKey(a);
-    Bounds bounds = bounds(a, window);
-    if (!bounds.time().metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
-      throw new TableException("A group window over an unbounded source needs a time attribute with a watermark: "
-          + "declare WATERMARK FOR <column> AS <column> - INTERVAL '...' SECOND on the source table and window on "
-          + "that column.");
-    }
-    long delayMs = bounds.time().metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
-
     List<Expression> grouping = new ArrayList<>();
     for (Expression g : ScalaInterop.list(a.groupingExpressions())) if (g != window) grouping.add(g);
     List<Column> keyCols = new ArrayList<>();
@@ -239,6 +199,20 @@ public final class StreamWindowSql {
         positions[c] = slot[c] >= 0 ? 1 + keys + builtIns.size() + slot[c] : 1 + keys + (-1 - slot[c]);
       }
     } else {
+      if (TvfWindowAggregates.isWindow(window)) {
+        // A window table function's window has no window assignment to read its bounds from.
+        throw TableException.unsupported("a general Python aggregate function, a DISTINCT built-in aggregate, or "
+            + "pyflink_table.streaming.python-window = processor, next to a pandas aggregate function in a window "
+            + "table function aggregation over an unbounded source (pandas aggregate functions run there alone or "
+            + "with SUM, COUNT, MIN, MAX, AVG)");
+      }
+      Bounds bounds = bounds(a, window);
+      if (!bounds.time().metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) {
+        throw new TableException("A group window over an unbounded source needs a time attribute with a watermark: "
+            + "declare WATERMARK FOR <column> AS <column> - INTERVAL '...' SECOND on the source table and window on "
+            + "that column.");
+      }
+      long delayMs = bounds.time().metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS);
       // The processor aligns windows on the epoch.
       if (bounds.offsetMs() != 0) throw refused("a window offset (on the window processor)");
       Dataset<Row> input = org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, bounds.input());
