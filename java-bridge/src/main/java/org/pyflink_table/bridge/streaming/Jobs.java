@@ -147,7 +147,8 @@ public final class Jobs {
       // none gets here. SQL group windows calling one are put on the window processor when the query
       // is planned (window.StreamWindowSql, in sqlQuery, which INSERT and EXPLAIN use too), Table API
       // windows by their select (window.StreamWindowSelect, whatever the packing setting), and window
-      // table function aggregations calling one are refused there. Kept so that a shape missed
+      // table function aggregations calling a pandas one take the SQL path too (a general one runs as
+      // an updating aggregation, without a window). Kept so that a shape missed
       // fails with this message rather than Spark's.
       throw new TableException("Internal error: the Python aggregate function " + python + " in a group window over "
           + "an unbounded source reached Spark's streaming aggregation instead of the window processor; please report "
