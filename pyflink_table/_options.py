@@ -76,7 +76,9 @@ OPTIONS: Dict[str, OptionMapping] = {
                       "aggregates are all pandas UDAFs (built-ins beside them without DISTINCT) keeps its "
                       "rows in Spark's own window state (collect_list) and calls the functions once per "
                       "fired window through Arrow; processor: always the transformWithStateInPandas "
-                      "window processor (a sliding window's row stored once rather than once per window)."),
+                      "window processor (a sliding window's row stored once rather than once per window); "
+                      "a window table function's aggregation with pandas UDAFs takes only the former, and "
+                      "refuses processor."),
         OptionMapping("table.exec.state.ttl", _protocol.CONF_STATE_TTL_MS, False,
                       "Streaming mode: Flink's idle state retention (processing time). A key of an updating "
                       "aggregation, or a row of a regular outer join, whose state was not written for that long "

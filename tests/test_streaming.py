@@ -370,19 +370,38 @@ def test_window_table_function_aggregation_over_a_stream_needs_both_window_colum
     s_env.sql_query(f"SELECT k, COUNT(DISTINCT v) FROM {tvf} GROUP BY k, window_start, window_end")
     with pytest.raises(TableException, match="the DISTINCT aggregate COUNT of 2 argument"):
         s_env.sql_query(f"SELECT k, COUNT(DISTINCT k, v) FROM {tvf} GROUP BY k, window_start, window_end")
-    # Python aggregates in TVF windows over streams stay refused, naming the function; a pandas one
-    # with PyFlink 2.3's message (measured: tests/differential/test_diff_streaming_sql_windows.py).
+    # Python aggregates in TVF windows over streams plan (rows: test_diff_streaming_tvf_python.py): a
+    # pandas one as a window aggregation on the collected path, which a general one beside it, or the
+    # processor option, cannot take: refused by name.
     from pyflink_table import DataTypes
-    from pyflink_table.udf import udaf
+    from pyflink_table.udf import AggregateFunction, udaf
 
     def mean_v(v):  # type: ignore[no-untyped-def]
         return v.mean()
 
+    class Last(AggregateFunction):  # type: ignore[misc]
+        def create_accumulator(self):  # type: ignore[no-untyped-def]
+            return [None]
+
+        def accumulate(self, acc, v):  # type: ignore[no-untyped-def]
+            acc[0] = v
+
+        def get_value(self, acc):  # type: ignore[no-untyped-def]
+            return acc[0]
+
     s_env.create_temporary_function("mean_v", udaf(mean_v, result_type=DataTypes.DOUBLE(), func_type="pandas"))
-    with pytest.raises(TableException, match="^Cannot generate a valid execution plan for the given query: the "
-                                             "pandas aggregate function mean_v in a window table function "
-                                             "aggregation"):
-        s_env.sql_query(f"SELECT k, window_start, mean_v(v) FROM {tvf} GROUP BY k, window_start, window_end")
+    s_env.create_temporary_function("last_v", udaf(Last(), result_type=DataTypes.INT(),
+                                                   accumulator_type=DataTypes.ARRAY(DataTypes.INT())))
+    pandas = f"SELECT k, window_start, mean_v(v) FROM {tvf} GROUP BY k, window_start, window_end"
+    assert "collected_window_aggregation" in s_env.sql_query(pandas).explain()
+    s_env.sql_query(f"SELECT k, window_start, last_v(v) FROM {tvf} GROUP BY k, window_start, window_end")
+    refused = "next to a pandas aggregate function in a window table function aggregation over an unbounded source"
+    with pytest.raises(TableException, match=refused):
+        s_env.sql_query(f"SELECT k, mean_v(v), last_v(v) FROM {tvf} GROUP BY k, window_start, window_end")
+    s_env.get_config().set("pyflink_table.streaming.python-window", "processor")
+    with pytest.raises(TableException, match=refused):
+        s_env.sql_query(pandas)
+    s_env.get_config().set("pyflink_table.streaming.python-window", "auto")
     # The windowed rows themselves, and the group window form, still plan.
     s_env.sql_query(f"SELECT k, v, window_start, window_end FROM {tvf}")
     # SESSION: a window aggregation when grouped by its PARTITION BY keys (as Flink plans it). Other
