@@ -21,6 +21,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -419,6 +420,16 @@ def _canonical_rows(rows: Any) -> Any:
     return None if rows is None else sorted(json.dumps(r, sort_keys=True) for r in rows)
 
 
+# PyFlink's first message line of a JVM error often starts with the Java class's name
+# ("org.apache.flink.table.api.TableException: "), where ours has the message alone.
+_JAVA_CLASS_PREFIX = re.compile(r"^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*: ")
+
+
+def without_java_class(message: str) -> str:
+    """``message`` without the Java class name PyFlink may put before it."""
+    return _JAVA_CLASS_PREFIX.sub("", message, count=1)
+
+
 class Comparison:
     """Both sides' results for a module's programs; ``assert_same(name)`` compares one program."""
 
@@ -448,6 +459,21 @@ class Comparison:
         else:
             assert _canonical_rows(got["rows"]) == _canonical_rows(ref["rows"]), context
         assert got["stdout"] == ref["stdout"], context
+
+    def assert_same_refusal(self, name: str, starts_with: str | None = None) -> None:
+        """Both sides raise for program ``name``: the same exception kind and the same first message
+        line (PyFlink's without its Java class name); with ``starts_with``, both lines start with it
+        instead (for messages that differ further on, e.g. in plan node ids; ``""``: the kind only)."""
+        ref, got = self.pyflink[name], self.ours[name]
+        _fail_if_timed_out(got)
+        context = f"program {name!r}:\n{self.programs[name]}\nPyFlink: {ref}\nours:    {got}"
+        assert ref["error"] is not None and got["error"] is not None, context
+        assert ref["error"][0] == got["error"][0], context
+        pyflink_message, message = without_java_class(ref["error"][1]), got["error"][1]
+        if starts_with is None:
+            assert pyflink_message == message, context
+        else:
+            assert pyflink_message.startswith(starts_with) and message.startswith(starts_with), context
 
 
 @pytest.fixture(scope="module")

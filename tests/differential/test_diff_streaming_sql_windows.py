@@ -74,11 +74,7 @@ programs.update(refusals)
 
 @pytest.mark.parametrize("name", sorted(refusals))
 def test_refused_as_pyflink(differential: Comparison, name: str) -> None:
-    assert differential.pyflink[name]["error"] is not None, differential.pyflink[name]
-    differential.assert_same(name)
-    prefix = "Cannot generate a valid execution plan for the given query:"
-    assert prefix in differential.pyflink[name]["error"][1]  # after the Java class name
-    assert differential.ours[name]["error"][1].startswith(prefix), differential.ours[name]
+    differential.assert_same_refusal(name, starts_with="Cannot generate a valid execution plan for the given query:")
 
 
 @pytest.mark.parametrize("name", sorted(set(programs) - set(refusals)))
