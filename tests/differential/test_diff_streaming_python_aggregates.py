@@ -57,8 +57,9 @@ TTL = "t_env.get_config().set('table.exec.state.ttl', '1 h')\n"
 
 MAX = "src.group_by(col('k')).select(col('k'), my_max(col('v')).alias('m'))"
 
-# State TTL / bundle timers: run each side alone (harness.differential).
-SIDES_IN_TURN = True
+# Both sides at once (harness.differential): nothing here depends on timing any more, the bundle
+# timer and the state TTL are both an hour (this module ran with SIDES_IN_TURN until the timer was
+# set; in turn it took the sum of the two sides, ~680 s under a load of ~30 on 2 cores).
 
 programs = {
     # The default bundle holds the whole (small) input: final values, as +I.
