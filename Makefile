@@ -56,11 +56,12 @@ example: $(WHEEL_STAMP)
 
 # The tests import the installed wheel: -P keeps the checkout off the driver's sys.path, and they run
 # from tests/ so that Spark's Python workers (started in the driver's working directory, which they
-# put on their sys.path) do not find the checkout's pyflink_table either.
+# put on their sys.path) do not find the checkout's pyflink_table either. --durations=30 lists the
+# slowest tests at the end of every run, so a CI log shows where the suite's time goes.
 test: $(WHEEL_STAMP) $(PYFLINK_VENV)/.installed $(WORKER_VENV)/.installed
 	cd tests && PYFLINK_PYTHON=$(abspath $(PYFLINK_VENV))/bin/python \
 	PYFLINK_TABLE_WORKER_PYTHON=$(abspath $(WORKER_VENV))/bin/python \
-	PYFLINK_TABLE_TEST_INSTALLED=1 $(abspath $(PY)) -P -m pytest -q .
+	PYFLINK_TABLE_TEST_INSTALLED=1 $(abspath $(PY)) -P -m pytest -q --durations=30 .
 
 typecheck: $(WHEEL_STAMP)
 	$(PY) -m mypy --strict pyflink_table examples

@@ -310,7 +310,7 @@ def test_pandas_aggregate_in_an_unbounded_over_window_over_a_stream_is_refused(s
 
 def test_unbounded_over_window_ordered_by_a_non_time_column_refuses_other_aggregates_by_name(
         s_env: TableEnvironment, tmp_path: Path) -> None:
-    # It runs with SUM, COUNT, MIN, MAX and AVG (tests/differential/test_diff_streaming_over_nontime.py);
+    # It runs with SUM, COUNT, MIN, MAX and AVG (tests/differential/test_diff_streaming_over_unbounded.py);
     # another aggregate is named when the job is planned.
     _events(s_env, tmp_path)
     table = s_env.sql_query("SELECT k, STDDEV_POP(v) OVER (PARTITION BY k ORDER BY v ROWS BETWEEN UNBOUNDED "

@@ -7,24 +7,27 @@ imports itself from ``pyflink.table``/``pyflink.common``, and that assigns ``res
 JSON-able values), the column names and type strings, whatever the program printed, and the
 exception type and first message line if it raised.
 
-PyFlink runs in a subprocess (its own interpreter, ``PYFLINK_PYTHON``), one process for many
-programs; pyflink_table runs in this process on the shared Spark session, meanwhile, with the
+PyFlink runs in a subprocess (its own interpreter, ``PYFLINK_PYTHON``), one process for all modules
+of a test run, which it serves in turn; pyflink_table runs in this process on the shared Spark session, meanwhile, with the
 program text's ``pyflink.table``/``pyflink.common`` imports rewritten to ``pyflink_table``. Our side
 runs each program under a timeout (``PYFLINK_TABLE_PROGRAM_TIMEOUT`` seconds, 300 by default): a
 program still running then (say, awaiting a row that never comes) has its jobs cancelled and fails
-its comparison with a message naming it; PyFlink's subprocess is given 900 s for all programs.
+its comparison with a message naming it; PyFlink's subprocess is given 900 s for a module's programs.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, Mapping, Sequence
 
@@ -288,11 +291,49 @@ def run_all(programs):
     return {name: _run_one(source) for name, source in programs.items()}
 
 
+def _cancel_jobs_left_running(results):
+    """Cancels the jobs of ``results`` (PyFlink TableResults) that may still run (a program that
+    raised before closing its collect iterator), so that they do not outlive their program in a
+    process that serves many modules."""
+    for result in results:
+        try:
+            client = result.get_job_client()
+            if client is not None:
+                client.cancel()  # a finished job's cancel fails: nothing to do
+        except Exception:
+            pass
+    del results[:]
+
+
+def serve(requests):
+    """PyFlink's side as a server: each line of ``requests`` is a JSON pair [programs file, results
+    file]; their results are written to the second (renamed into place once complete)."""
+    import os
+    import pyflink.table.table_result as tr
+    _capture_jvm_prints()
+    made = []
+    init = tr.TableResult.__init__
+
+    def recording_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        made.append(self)
+
+    tr.TableResult.__init__ = recording_init
+    for line in requests:
+        programs_path, results_path = json.loads(line)
+        with open(programs_path) as f:
+            programs = json.load(f)
+        results = {}
+        for name, source in programs.items():
+            results[name] = _run_one(source)
+            _cancel_jobs_left_running(made)
+        with open(results_path + ".part", "w") as f:
+            json.dump(results, f)
+        os.rename(results_path + ".part", results_path)
+
+
 if __name__ == "__main__":
-    programs = json.load(open(sys.argv[1]))
-    results = run_all(programs)
-    with open(sys.argv[2], "w") as f:
-        json.dump(results, f)
+    serve(sys.stdin)
 '''
 
 
@@ -304,46 +345,93 @@ def to_pyflink_table(source: str) -> str:
             .replace("pyflink.common", "pyflink_table"))
 
 
-class PyFlinkRun:
-    """PyFlink 2.3 running ``programs`` in a subprocess of its own, started at once, so that
-    pyflink_table can run the same programs meanwhile; ``results()`` waits for it."""
+class _PyFlinkServer:
+    """One PyFlink 2.3 process (``serve`` of the driver) for the whole test run: its JVM start and
+    warm-up (tens of seconds on a loaded machine) are paid once, not once per module. It runs one
+    request (a module's programs) at a time, in order; a request it fails or takes too long for ends
+    it, and the next request starts a new one."""
 
-    def __init__(self, programs: Mapping[str, str]) -> None:
+    def __init__(self) -> None:
         python = os.environ.get("PYFLINK_PYTHON", DEFAULT_PYFLINK_PYTHON)
         if not Path(python).exists():
             raise RuntimeError(f"PyFlink 2.3 interpreter not found at {python}: run `make reference` "
                                "or set PYFLINK_PYTHON.")
         self._tmp = tempfile.TemporaryDirectory()
-        tmp = Path(self._tmp.name)
-        (tmp / "driver.py").write_text(DRIVER)
-        (tmp / "programs.json").write_text(json.dumps(dict(programs)))
-        self._results = tmp / "results.json"
-        self._stderr = tmp / "stderr.txt"
-        # Files, not pipes: nobody reads a pipe while the subprocess runs, and a full one would block it.
-        with open(tmp / "stdout.txt", "w") as out, open(self._stderr, "w") as err:
-            self._proc = subprocess.Popen([python, str(tmp / "driver.py"), str(tmp / "programs.json"),
-                                           str(self._results)], stdout=out, stderr=err)
+        self.dir = Path(self._tmp.name)
+        (self.dir / "driver.py").write_text(DRIVER)
+        self.stderr = self.dir / "stderr.txt"
+        self._requests = 0
+        # Files, not pipes, for its output: nobody reads a pipe while it runs, and a full one would block it.
+        with open(self.dir / "stdout.txt", "w") as out, open(self.stderr, "w") as err:
+            self.proc = subprocess.Popen([python, str(self.dir / "driver.py")], stdin=subprocess.PIPE, stdout=out,
+                                         stderr=err, text=True)
 
-    def results(self) -> Dict[str, Any]:
-        """The results by program name, once the subprocess has ended (after at most 900 s)."""
-        try:
-            returncode = self._proc.wait(timeout=900)
-            if returncode != 0 or not self._results.exists():
-                raise RuntimeError("PyFlink driver failed:\n" + self._stderr.read_text()[-4000:])
-            return dict(json.loads(self._results.read_text()))
-        finally:
-            self.stop()
+    def submit(self, programs: Mapping[str, str]) -> Path:
+        """Queues ``programs``; returns the path their results will appear at."""
+        self._requests += 1
+        request = self.dir / f"programs-{self._requests}.json"
+        request.write_text(json.dumps(dict(programs)))
+        results = self.dir / f"results-{self._requests}.json"
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps([str(request), str(results)]) + "\n")
+        self.proc.stdin.flush()
+        return results
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
 
     def stop(self) -> None:
-        """Ends the subprocess if it still runs and removes its files."""
-        if self._proc.poll() is None:
-            self._proc.kill()
-            self._proc.wait()
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
         self._tmp.cleanup()
 
 
+_server: _PyFlinkServer | None = None
+
+
+def _shared_server() -> _PyFlinkServer:
+    global _server
+    if _server is None or not _server.alive():
+        if _server is not None:
+            _server.stop()
+        _server = _PyFlinkServer()
+    return _server
+
+
+@atexit.register
+def _stop_shared_server() -> None:
+    if _server is not None:
+        _server.stop()
+
+
+class PyFlinkRun:
+    """PyFlink 2.3 running ``programs`` in the shared PyFlink process, at once, so that pyflink_table
+    can run the same programs meanwhile; ``results()`` waits for them."""
+
+    def __init__(self, programs: Mapping[str, str]) -> None:
+        self._server = _shared_server()
+        self._results = self._server.submit(programs)
+
+    def results(self) -> Dict[str, Any]:
+        """The results by program name, once all are in (after at most 900 s)."""
+        deadline = time.monotonic() + 900
+        while not self._results.exists():
+            if not self._server.alive():
+                raise RuntimeError("PyFlink driver failed:\n" + self._server.stderr.read_text()[-4000:])
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("PyFlink driver did not answer within 900 s")
+            time.sleep(0.1)
+        return dict(json.loads(self._results.read_text()))
+
+    def stop(self) -> None:
+        """Ends the shared process (it may still run these programs); the next run starts another."""
+        self._server.stop()
+
+
 def run_pyflink(programs: Mapping[str, str]) -> Dict[str, Any]:
-    """Results of all ``programs`` under PyFlink 2.3, from one subprocess."""
+    """Results of all ``programs`` under PyFlink 2.3, from the shared PyFlink process."""
     return PyFlinkRun(programs).results()
 
 
@@ -419,6 +507,16 @@ def _canonical_rows(rows: Any) -> Any:
     return None if rows is None else sorted(json.dumps(r, sort_keys=True) for r in rows)
 
 
+# PyFlink's first message line of a JVM error often starts with the Java class's name
+# ("org.apache.flink.table.api.TableException: "), where ours has the message alone.
+_JAVA_CLASS_PREFIX = re.compile(r"^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*: ")
+
+
+def without_java_class(message: str) -> str:
+    """``message`` without the Java class name PyFlink may put before it."""
+    return _JAVA_CLASS_PREFIX.sub("", message, count=1)
+
+
 class Comparison:
     """Both sides' results for a module's programs; ``assert_same(name)`` compares one program."""
 
@@ -448,6 +546,21 @@ class Comparison:
         else:
             assert _canonical_rows(got["rows"]) == _canonical_rows(ref["rows"]), context
         assert got["stdout"] == ref["stdout"], context
+
+    def assert_same_refusal(self, name: str, starts_with: str | None = None) -> None:
+        """Both sides raise for program ``name``: the same exception kind and the same first message
+        line (PyFlink's without its Java class name); with ``starts_with``, both lines start with it
+        instead (for messages that differ further on, e.g. in plan node ids; ``""``: the kind only)."""
+        ref, got = self.pyflink[name], self.ours[name]
+        _fail_if_timed_out(got)
+        context = f"program {name!r}:\n{self.programs[name]}\nPyFlink: {ref}\nours:    {got}"
+        assert ref["error"] is not None and got["error"] is not None, context
+        assert ref["error"][0] == got["error"][0], context
+        pyflink_message, message = without_java_class(ref["error"][1]), got["error"][1]
+        if starts_with is None:
+            assert pyflink_message == message, context
+        else:
+            assert pyflink_message.startswith(starts_with) and message.startswith(starts_with), context
 
 
 @pytest.fixture(scope="module")
