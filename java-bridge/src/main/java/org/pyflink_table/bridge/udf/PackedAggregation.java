@@ -90,7 +90,9 @@ public final class PackedAggregation {
    * distinct keys, from column statistics ({@code ANALYZE TABLE ... FOR COLUMNS} with
    * {@code spark.sql.cbo.enabled}), the key types (BOOLEAN, TINYINT) or, for an integral key of an
    * input Spark has cached, the cache's bounds of the column ({@link CachedKeyDomain}: one small job
-   * over the cached batches' statistics, no data decoded). Without such a bound the answer is false
+   * over the cached batches' statistics, no data decoded) or, for a Parquet file source, its files'
+   * footers (row counts, key ranges and dictionary sizes: {@link ParquetKeyDomain}). Without such a
+   * bound the answer is false
    * (packing, which loses at most about a fifth when groups are large and wins several times when
    * they are small).
    */

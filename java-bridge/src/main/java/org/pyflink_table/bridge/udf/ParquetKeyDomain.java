@@ -168,8 +168,14 @@ final class ParquetKeyDomain {
   /** Each file's facts (for {@code column} when given), or null when a file cannot be read or there are too many. */
   private static List<Facts> facts(HadoopFsRelation files, String column, DataType type) {
     List<FileStatus> statuses = new ArrayList<>();
-    for (PartitionDirectory dir : ScalaInterop.list(files.location().listFiles(
-        ScalaInterop.seq(List.<Expression>of()), ScalaInterop.seq(List.<Expression>of())))) {
+    List<PartitionDirectory> dirs;
+    try {
+      dirs = ScalaInterop.list(files.location().listFiles(
+          ScalaInterop.seq(List.<Expression>of()), ScalaInterop.seq(List.<Expression>of())));
+    } catch (RuntimeException e) {
+      return null; // e.g. files gone since the table was listed: the scan reports it when it runs
+    }
+    for (PartitionDirectory dir : dirs) {
       for (FileStatusWithMetadata f : ScalaInterop.list(dir.files())) {
         statuses.add(f.fileStatus());
         if (statuses.size() > MAX_FILES) return null;
