@@ -5,6 +5,11 @@ aggregation, many groups per Arrow batch, unless statistics show few large group
 LONG keys here have none, so packed) and with ``pyflink_table.aggregate.packing=false`` (Spark's
 grouped-aggregate UDF, as PySpark).
 
+Then, for each key count up to 10,000, the same over an uncached Parquet file source (a
+filesystem table, LONG and STRING keys): ``auto`` can only bound the groups by the files' footers
+there (row counts, a LONG key's range, each row group's dictionary size); it prints the path auto
+chose and the ratios ours / PySpark with packing automatic, off and on.
+
 5,000,000 rows (default) grouped into 1,000 keys and into 1,000,000 keys. Every variant reads the
 same cached Spark data, computes the per-key mean and ends in a global ``sum`` of the means so only
 the aggregation is timed (nothing large is collected). Rounds are interleaved; the best time counts. Prints seconds per variant and the ratio
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import time
 from typing import Any, Callable, Dict, List, Tuple
 
@@ -121,6 +127,68 @@ def main() -> None:
         ratios.append((keys, ratio, seconds["built-in AVG"]))
         source.unpersist()
     print("summary: " + ", ".join(f"{k:,} keys: ours/PySpark = {r:.3f}" for k, r, _ in ratios))
+    for keys in KEY_COUNTS:
+        if keys <= 10_000:  # many keys: PySpark's per-group UDF alone takes minutes
+            uncached(t_env, ours_mean, spark_mean, keys)
+
+
+def uncached(t_env: TableEnvironment, ours_mean: Any, spark_mean: Any, keys: int) -> None:
+    """The same aggregation over a Parquet file source (no statistics but its files' footers), LONG and STRING keys."""
+    spark = t_env.get_spark_session()
+    ours_max_bytes = spark.conf.get(MAX_BYTES)
+    with tempfile.TemporaryDirectory(prefix="bench-udaf-") as tmp:
+        for key_type, flink_type in (("bigint", "BIGINT"), ("string", "STRING")):
+            path = f"{tmp}/{key_type}-{keys}"
+            spark.range(ROWS).select((F.col("id") % keys).cast(key_type).alias("k"),
+                                     (F.col("id") % 97).cast("double").alias("v")).write.parquet(path)
+            name = f"files_{key_type}_{keys}"
+            t_env.execute_sql(f"CREATE TEMPORARY TABLE {name} (k {flink_type}, v DOUBLE) WITH ("
+                              f"'connector' = 'filesystem', 'path' = '{path}', 'format' = 'parquet')")
+            files = spark.read.parquet(path)
+
+            def ours(packing: str) -> Callable[[], Any]:
+                def run() -> Any:
+                    t_env.get_config().set("pyflink_table.aggregate.packing", packing)
+                    try:
+                        per_key = t_env.from_path(name).group_by(col("k")).select(ours_mean(col("v")).alias("m"))
+                        return list(per_key.select(col("m").sum).execute().collect())
+                    finally:
+                        t_env.get_config().set("pyflink_table.aggregate.packing", "auto")
+                return run
+
+            def pyspark() -> Any:
+                spark.conf.set(MAX_BYTES, SPARK_DEFAULT_MAX_BYTES)
+                try:
+                    return files.groupBy("k").agg(spark_mean("v").alias("m")).agg(F.sum("m")).collect()
+                finally:
+                    spark.conf.set(MAX_BYTES, ours_max_bytes)
+
+            variants: List[Tuple[str, Callable[[], Any]]] = [
+                ("ours (auto)", ours("auto")), ("PySpark", pyspark), ("ours, packing off", ours("false")),
+                ("ours, packing on", ours("true"))]
+            plan = t_env.from_path(name).group_by(col("k")).select(ours_mean(col("v"))).explain()
+            chosen = "packed" if "MapInArrow" in plan else "per group"
+            print(f"uncached Parquet, {key_type} key, {keys:,} keys ({ROWS // keys:,} rows per group; "
+                  f"auto chose {chosen}), {REPEATS} round(s):", flush=True)
+            for _, run in variants:
+                run()  # untimed: warms the JIT and the Python workers for this file
+            seconds: Dict[str, float] = {}
+            cpu: Dict[str, float] = {}
+            for r in range(REPEATS):
+                for vname, run in variants[r % 4:] + variants[:r % 4]:
+                    start, cpu_start = time.perf_counter(), _tree_cpu()
+                    run()
+                    elapsed, used = time.perf_counter() - start, _tree_cpu() - cpu_start
+                    seconds[vname] = min(elapsed, seconds.get(vname, elapsed))
+                    cpu[vname] = min(used, cpu.get(vname, used))
+                    print(f"    round {r + 1}: {vname:20s} {elapsed:7.2f} s  cpu {used:6.2f} s  "
+                          f"load {os.getloadavg()[0]:.1f}", flush=True)
+            print(f"  uncached {key_type} {keys:,} keys, best: " + ", ".join(
+                f"{v} {seconds[v]:.2f} s / cpu {cpu[v]:.2f} s" for v, _ in variants), flush=True)
+            print(f"  uncached {key_type} {keys:,} keys: ours / PySpark {seconds['ours (auto)'] / seconds['PySpark']:.3f}"
+                  f" (cpu {cpu['ours (auto)'] / cpu['PySpark']:.3f}); packing off "
+                  f"{seconds['ours, packing off'] / seconds['PySpark']:.3f}, packing on "
+                  f"{seconds['ours, packing on'] / seconds['PySpark']:.3f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -89,6 +89,8 @@ def summary(outputs: List[Tuple[List[str], str]]) -> str:
         if len(keys) > 1 and ours:
             out.append(f"  growth {keys[0]} -> {keys[-1]} keys ({int(cmd[1]):,} rows): ours {ours[-1] / ours[0]:.1f}x, "
                        f"PySpark {theirs[-1] / theirs[0]:.1f}x the time")
+        for line in re.findall(r"^  (uncached \w+ [\d,]+ keys: ours / PySpark .*)$", text, re.M):
+            out.append(f"  pandas UDAF, {int(cmd[1]):,} rows, {line}")
     if len(udaf) >= 2:
         (ca, a), (cb, b) = udaf[0], udaf[-1]
         ka, kb = re.findall(r"^([\d,]+) keys", a, re.M), re.findall(r"^([\d,]+) keys", b, re.M)

@@ -407,8 +407,9 @@ def test_auto_choice_reads_column_statistics(t_env: Any, tmp_path: Any) -> None:
     n = 90_000
     ids = np.arange(n)
     frame = pd.DataFrame({"k": ids % 3, "v": (ids % 97).astype(float)})
-    spark.createDataFrame(frame).write.parquet(str(tmp_path / "few"))
-    spark.sql(f"CREATE TABLE few_keys USING parquet LOCATION '{tmp_path / 'few'}'")
+    # CSV: no footer statistics, so only ANALYZE's column statistics can bound k.
+    spark.createDataFrame(frame).write.csv(str(tmp_path / "few"))
+    spark.sql(f"CREATE TABLE few_keys (k BIGINT, v DOUBLE) USING csv LOCATION '{tmp_path / 'few'}'")
     try:
         mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
 
@@ -434,8 +435,10 @@ def test_auto_choice_reads_the_bounds_of_a_cached_integer_key(t_env: Any, tmp_pa
     ids = np.arange(n)
     frame = pd.DataFrame({"k": ids % 3 + 10, "m": ids % 5_000, "j": ids % 12, "h": ids % 30,
                           "v": (ids % 97).astype(float)})
-    spark.createDataFrame(frame).write.parquet(str(tmp_path / "cached"))
-    spark.sql(f"CREATE TABLE cached_keys USING parquet LOCATION '{tmp_path / 'cached'}'")
+    # CSV: no footer statistics, so only the cache's bounds can bound the keys.
+    spark.createDataFrame(frame).write.csv(str(tmp_path / "cached"))
+    spark.sql(f"CREATE TABLE cached_keys (k BIGINT, m BIGINT, j BIGINT, h BIGINT, v DOUBLE) USING csv "
+              f"LOCATION '{tmp_path / 'cached'}'")
     try:
         mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
 
@@ -468,6 +471,88 @@ def test_auto_choice_reads_the_bounds_of_a_cached_integer_key(t_env: Any, tmp_pa
     finally:
         spark.sql("UNCACHE TABLE IF EXISTS cached_keys")
         spark.sql("DROP TABLE cached_keys")
+
+
+def _parquet_source(t_env: Any, name: str, path: Any, schema: str) -> None:
+    t_env.execute_sql(f"CREATE TEMPORARY TABLE {name} ({schema}) WITH ('connector' = 'filesystem', "
+                      f"'path' = '{path}', 'format' = 'parquet')")
+
+
+def test_auto_choice_reads_the_footers_of_a_parquet_file_source(t_env: Any, tmp_path: Any) -> None:
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    t_env.get_config().set("pyflink_table.aggregate.packing", "auto")
+    n = 90_000
+    ids = np.arange(n)
+    frame = pd.DataFrame({"k": ids % 3 + 10, "j": ids % 12, "h": ids % 30, "m": ids % 5_000,
+                          "s": ["key-%d" % i for i in ids % 4], "v": (ids % 97).astype(float)})
+    # Written by pyarrow, not Spark: two files of one row group each, with statistics and dictionaries.
+    (tmp_path / "src").mkdir()
+    pq.write_table(pa.Table.from_pandas(frame.iloc[: n // 2], preserve_index=False), tmp_path / "src" / "a.parquet")
+    pq.write_table(pa.Table.from_pandas(frame.iloc[n // 2:], preserve_index=False), tmp_path / "src" / "b.parquet")
+    _parquet_source(t_env, "files", tmp_path / "src",
+                    "k BIGINT, j BIGINT, h BIGINT, m BIGINT, s STRING, v DOUBLE")
+    mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
+
+    def by(key: str) -> Any:
+        return t_env.from_path("files").group_by(col(key)).select(col(key), mean(col("v")))
+
+    # 90,000 rows in the footers; k spans 10..12 in both files: at most 3 groups of 30,000 rows.
+    assert _aggregation_path(by("k")) == "per group"
+    g = frame.groupby("k")["v"].mean()
+    assert sorted_rows(by("k")) == [(k, pytest.approx(g[k])) for k in (10, 11, 12)]
+    # Either side of 5,000 rows per group: j spans 0..11 (at least 7,500 rows per group), per
+    # group; h spans 0..29 (3,000), packed; m spans 0..4,999 (18), packed.
+    assert _aggregation_path(by("j")) == "per group"
+    assert _aggregation_path(by("h")) == "packed"
+    assert _aggregation_path(by("m")) == "packed"
+    # A string key: each file's dictionary of s has 4 entries, at most 8 groups over both files.
+    assert _aggregation_path(by("s")) == "per group"
+    g = frame.groupby("s")["v"].mean()
+    assert sorted_rows(by("s")) == [(s, pytest.approx(g[s])) for s in sorted(g.index)]
+    # The same aggregation packed gives the same rows.
+    t_env.get_config().set("pyflink_table.aggregate.packing", "true")
+    assert _aggregation_path(by("s")) == "packed"
+    assert sorted_rows(by("s")) == [(s, pytest.approx(g[s])) for s in sorted(g.index)]
+    t_env.get_config().set("pyflink_table.aggregate.packing", "auto")
+    # A filter makes the footers' row count an overestimate: packed (the size says too few rows).
+    filtered = t_env.from_path("files").where(col("v") > 1.0).group_by(col("k")).select(mean(col("v")))
+    assert _aggregation_path(filtered) == "packed"
+
+
+def test_auto_choice_counts_nulls_and_packs_without_footer_bounds(t_env: Any, tmp_path: Any) -> None:
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    t_env.get_config().set("pyflink_table.aggregate.packing", "auto")
+    n = 16_000
+    ids = np.arange(n)
+    # k: 0, 1, 2 and NULL, at most 4 groups: 16,000 rows < 4 x 5,000, packed. c: 0, 1, 2 without
+    # NULL, at most 3 groups: 16,000 >= 3 x 5,000, per group. s is written without a dictionary.
+    k = pd.array(ids % 4, dtype="Int64")
+    k[ids % 4 == 3] = pd.NA
+    frame = pd.DataFrame({"k": k, "c": ids % 3, "s": ["s%d" % (i % 2) for i in ids],
+                          "v": (ids % 97).astype(float)})
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp_path / "nulls.parquet",
+                   use_dictionary=["k", "c"])
+    _parquet_source(t_env, "nulls", tmp_path / "nulls.parquet", "k BIGINT, c BIGINT, s STRING, v DOUBLE")
+    mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
+
+    def by(key: str) -> Any:
+        return t_env.from_path("nulls").group_by(col(key)).select(col(key), mean(col("v")))
+
+    assert _aggregation_path(by("k")) == "packed"
+    assert _aggregation_path(by("c")) == "per group"
+    # s: plain encoded, no dictionary to bound it and no range for a string: packed.
+    assert _aggregation_path(by("s")) == "packed"
+    for key in ("k", "c"):
+        g = frame.groupby(key, dropna=False)["v"].mean()
+        expected = sorted((((None if pd.isna(x) else int(x)), y) for x, y in g.items()),
+                          key=lambda e: (e[0] is not None, e[0] or 0))  # NULLs first, as sorted_rows
+        result = sorted_rows(by(key))
+        assert [r[0] for r in result] == [e[0] for e in expected]
+        assert [r[1] for r in result] == [pytest.approx(e[1]) for e in expected]
 
 
 def test_unknown_packing_value_is_refused(t_env: Any) -> None:

@@ -90,7 +90,9 @@ public final class PackedAggregation {
    * distinct keys, from column statistics ({@code ANALYZE TABLE ... FOR COLUMNS} with
    * {@code spark.sql.cbo.enabled}), the key types (BOOLEAN, TINYINT) or, for an integral key of an
    * input Spark has cached, the cache's bounds of the column ({@link CachedKeyDomain}: one small job
-   * over the cached batches' statistics, no data decoded). Without such a bound the answer is false
+   * over the cached batches' statistics, no data decoded) or, for a Parquet file source, its files'
+   * footers (row counts, key ranges and dictionary sizes: {@link ParquetKeyDomain}). Without such a
+   * bound the answer is false
    * (packing, which loses at most about a fifth when groups are large and wins several times when
    * they are small).
    */
@@ -98,10 +100,12 @@ public final class PackedAggregation {
     if (keyCols.isEmpty() || df.isStreaming()) return false;
     LogicalPlan plan = df.queryExecution().optimizedPlan();
     Statistics stats = plan.stats();
-    double rows;
+    // The analyzed plan: its attributes are the keys' (the optimizer may replace a view's columns).
+    LogicalPlan analyzed = df.queryExecution().analyzed();
+    double rows = ParquetKeyDomain.rows(analyzed);
     if (stats.rowCount().isDefined()) {
       rows = stats.rowCount().get().doubleValue();
-    } else {
+    } else if (Double.isNaN(rows)) {
       BigInt unknown = BigInt.apply(df.sparkSession().sessionState().conf().defaultSizeInBytes());
       if (stats.sizeInBytes().$greater$eq(unknown)) return false; // a source of unknown size
       double width = 8;
@@ -120,6 +124,7 @@ public final class PackedAggregation {
       double distinct = typeBound(key.dataType());
       if (column instanceof Attribute && stats.attributeStats().get((Attribute) column).isEmpty()) {
         distinct = Math.min(distinct, CachedKeyDomain.of(plan, ((Attribute) column).exprId(), key.dataType()));
+        distinct = Math.min(distinct, ParquetKeyDomain.distinct(analyzed, ((Attribute) column).exprId(), key.dataType()));
       }
       if (column instanceof Attribute) {
         Option<ColumnStat> stat = stats.attributeStats().get((Attribute) column);
