@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from pyflink_table import AggregateFunction, DataTypes, ListView, MapView, Row
+from pyflink_table.errors import TableException
 from pyflink_table.expressions import UNBOUNDED_RANGE, UNBOUNDED_ROW, col, lit, row_interval
 from pyflink_table.udf import udaf
 from pyflink_table.window import Over, Session, Tumble
@@ -152,6 +153,13 @@ def test_general_aggregate_functions_and_sql(t_env: Any) -> None:
     # Without GROUP BY: 35 as above; SUM 20; pandas' mean of the five non-NULL values 4.0; 6 rows.
     glob = t_env.sql_query("SELECT weighted_sum(v, k), SUM(v), mean_udaf(v), COUNT(*) FROM src")
     assert sorted_rows(glob) == [(35.0, 20.0, pd.Series(VALUES).mean(), 6)]
+    # Inside a subquery expression the aggregation is not split: refused by name, not with Spark's
+    # text about "pandas UDF"s.
+    with pytest.raises(TableException, match=r"^Unsupported: the Python aggregate function WeightedSum next to "
+                                             r"built-in aggregate functions in one SQL aggregation inside a subquery "
+                                             r"expression is not supported by pyflink_table on Spark; the same "
+                                             r"aggregation in the FROM clause"):
+        sorted_rows(t_env.sql_query("SELECT * FROM src WHERE v > (SELECT weighted_sum(v, k) - SUM(v) FROM src)"))
 
 
 def test_large_group_and_many_tiny_groups_with_small_arrow_batches(t_env: Any) -> None:
