@@ -121,9 +121,38 @@ def test_one_name_under_every_spelling(t_env: Any, created: str, used: str, name
     assert rows(t_env.from_path(used)) == [(1,)]
     quoted = "`" + name.replace("`", "``") + "`"
     assert rows(t_env.sql_query(f"SELECT a + 1 AS b FROM {quoted}")) == [(2,)]
+    # SQL reads it under the other spelling and fully qualified too, as PyFlink 2.3 does.
+    assert rows(t_env.sql_query(f"SELECT a + 1 AS b FROM {used}")) == [(2,)]
+    assert rows(t_env.sql_query(f"SELECT a FROM default_catalog.default_database.{quoted}")) == [(1,)]
     assert t_env.drop_temporary_view(used) is True
     assert t_env.drop_temporary_view(created) is False
     assert t_env.list_temporary_views() == []
+
+
+def test_qualified_names_in_sql_queries_and_inserts(t_env: Any, tmp_path: Any) -> None:
+    # Measured on PyFlink 2.3: each qualified spelling reads the table; a qualified name means the
+    # table even where a common table expression has its bare name; other databases and catalogs,
+    # and another letter case of the database, are not found.
+    t_env.create_temporary_view("src", t_env.from_elements([(1, "a"), (5, "b"), (4, "a")], ["v", "k"]))
+    t_env.create_temporary_view("default_catalog.default_database.q", t_env.from_elements([(5, "b")], ["v", "k"]))
+    assert sorted_rows(t_env.sql_query("SELECT * FROM default_catalog.default_database.src WHERE v > 3")) == [
+        (4, "a"), (5, "b")]
+    joined = t_env.sql_query("SELECT s.v, s.k FROM default_database.src AS s "
+                             "JOIN default_catalog.default_database.q AS c ON s.v = c.v")
+    assert rows(joined) == [(5, "b")]
+    assert rows(t_env.sql_query("WITH src AS (SELECT 1 AS v) SELECT * FROM default_database.src WHERE v = 5")) == [
+        (5, "b")]
+    nested = ("WITH w AS (SELECT * FROM default_database.src) SELECT v FROM w "
+              "WHERE k IN (SELECT k FROM default_catalog.default_database.q)")
+    assert rows(t_env.sql_query(nested)) == [(5,)]
+    for path in ("other_db.src", "default_catalog.src", "DEFAULT_DATABASE.src"):
+        with pytest.raises(ValidationException, match=re.escape(f"Object '{path}' not found")):
+            t_env.sql_query(f"SELECT * FROM {path}")
+    t_env.execute_sql(f"CREATE TABLE snk (v BIGINT, k STRING) WITH ('connector' = 'filesystem', "
+                      f"'path' = '{tmp_path}', 'format' = 'csv')")
+    t_env.execute_sql("INSERT INTO default_catalog.default_database.snk "
+                      "SELECT * FROM default_database.src WHERE k = 'a'").wait()
+    assert sorted_rows(t_env.sql_query("SELECT * FROM default_database.snk")) == [(1, "a"), (4, "a")]
 
 
 def test_temporary_view_outside_the_default_database_is_refused(t_env: Any) -> None:

@@ -134,14 +134,32 @@ def test_general_aggregate_functions_and_sql(t_env: Any) -> None:
     assert sorted_rows(sql) == [(1, 5.0, 2.5), (2, 30.0, 5.0)]
     # Global general aggregation: (1 + 4) * 1 + (2 + 3 + 10) * 2.
     assert sorted_rows(t.select(weighted_sum(col("v"), col("k")))) == [(35.0,)]
-    # Spark's SQL aggregation cannot mix them with built-ins (the Table API above can): refused by
-    # name, not with Spark's text about "pandas UDF"s (PyFlink 2.3 batch cannot plan it either).
-    for query in ("SELECT k, weighted_sum(v, k), SUM(v) FROM src GROUP BY k",
-                  "SELECT k, mean_udaf(v), COUNT(*) FROM src GROUP BY k"):
-        with pytest.raises(TableException, match=r"^Unsupported: the Python aggregate function (WeightedSum|mean_udaf) "
-                                                 r"next to built-in aggregate functions in one SQL aggregation is not "
-                                                 r"supported by pyflink_table on Spark; the Table API's group_by"):
-            sorted_rows(t_env.sql_query(query))
+    # Next to built-in aggregates (PyFlink 2.3 batch cannot plan this, measured: "Cannot generate a
+    # valid execution plan"), as the Table API's select runs them. By hand: SUM(v) is 5, 15, NULL;
+    # COUNT(*) 2, 3, 1; mean_udaf(v) 2.5, 5.0.
+    mixed = t_env.sql_query("SELECT k, weighted_sum(v, k), SUM(v) FROM src GROUP BY k")
+    assert mixed.get_schema().get_field_names() == ["k", "EXPR$1", "EXPR$2"]
+    assert sorted_rows(mixed) == [(1, 5.0, 5.0), (2, 30.0, 15.0), (3, 0.0, None)]
+    assert sorted_rows(t_env.sql_query("SELECT k, mean_udaf(v) AS m, COUNT(*) AS c FROM src WHERE k < 3 GROUP BY k")) \
+        == [(1, 2.5, 2), (2, 5.0, 3)]
+    # HAVING over both kinds: only k=2 has more than one row and a weighted sum above 10; its MAX is 10.
+    having = ("SELECT k, weighted_sum(v, k) AS ws, MAX(v) AS mx FROM src GROUP BY k "
+              "HAVING COUNT(*) > 1 AND weighted_sum(v, k) > 10")
+    assert sorted_rows(t_env.sql_query(having)) == [(2, 30.0, 10.0)]
+    # Both kinds in one expression, grouped by an expression, ordered: 5 / 2 and 30 / 3.
+    ratio = t_env.sql_query("SELECT k * 10 AS k10, weighted_sum(v, k) / COUNT(v) AS r FROM src WHERE k < 3 "
+                            "GROUP BY k * 10 ORDER BY k10 DESC")
+    assert [tuple(r) for r in ratio.execute().collect()] == [(20, 10.0), (10, 2.5)]
+    # Without GROUP BY: 35 as above; SUM 20; pandas' mean of the five non-NULL values 4.0; 6 rows.
+    glob = t_env.sql_query("SELECT weighted_sum(v, k), SUM(v), mean_udaf(v), COUNT(*) FROM src")
+    assert sorted_rows(glob) == [(35.0, 20.0, pd.Series(VALUES).mean(), 6)]
+    # Inside a subquery expression the aggregation is not split: refused by name, not with Spark's
+    # text about "pandas UDF"s.
+    with pytest.raises(TableException, match=r"^Unsupported: the Python aggregate function WeightedSum next to "
+                                             r"built-in aggregate functions in one SQL aggregation inside a subquery "
+                                             r"expression is not supported by pyflink_table on Spark; the same "
+                                             r"aggregation in the FROM clause"):
+        sorted_rows(t_env.sql_query("SELECT * FROM src WHERE v > (SELECT weighted_sum(v, k) - SUM(v) FROM src)"))
 
 
 def test_large_group_and_many_tiny_groups_with_small_arrow_batches(t_env: Any) -> None:

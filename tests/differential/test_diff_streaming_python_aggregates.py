@@ -77,6 +77,14 @@ programs = {
     "bundle_of_one_sql_with_built_in": STREAM + BUNDLE.format(n=1)
     + "t_env.create_temporary_function('my_max', my_max)\nt_env.create_temporary_view('src', src)\n"
     + KINDS.format(table="t_env.sql_query('SELECT k, my_max(v) AS m, COUNT(v) AS n FROM src GROUP BY k')"),
+    # The same with HAVING over both kinds, and without GROUP BY (one global aggregation).
+    "bundle_of_two_sql_having_with_built_in": STREAM + BUNDLE.format(n=2)
+    + "t_env.create_temporary_function('my_max', my_max)\nt_env.create_temporary_view('src', src)\n"
+    + KINDS.format(table="t_env.sql_query('SELECT k, my_max(v) AS m, SUM(v) AS s FROM src GROUP BY k "
+                   "HAVING COUNT(*) > 1 AND my_max(v) > 2')"),
+    "bundle_of_two_sql_global_with_built_in": STREAM + BUNDLE.format(n=2)
+    + "t_env.create_temporary_function('my_max', my_max)\nt_env.create_temporary_view('src', src)\n"
+    + KINDS.format(table="t_env.sql_query('SELECT my_max(v) AS m, COUNT(v) AS n, SUM(v) AS s FROM src')"),
     # Table API: built-ins next to a Python aggregate in one group_by share its bundles, as in SQL.
     "bundle_of_one_table_api_with_built_ins": STREAM + BUNDLE.format(n=1) + KINDS.format(
         table="src.group_by(col('k')).select(col('k'), my_max(col('v')).alias('m'), col('v').count.alias('n'), "

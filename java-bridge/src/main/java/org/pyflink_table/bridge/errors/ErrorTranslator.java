@@ -48,12 +48,14 @@ public final class ErrorTranslator {
       }
       if (c instanceof AnalysisException ae && "INVALID_PANDAS_UDF_PLACEMENT".equals(ae.getCondition())) {
         // Spark's SQL aggregation cannot run its grouped-aggregate UDFs (ours, general or pandas)
-        // beside other aggregates; the Table API's select splits them, SQL does not yet. PyFlink 2.3
-        // batch cannot plan either form (measured).
+        // beside other aggregates; the Table API's select and batch SQL's aggregations split them
+        // (table.PythonAggregateSql), an aggregation in a subquery expression is not split. PyFlink
+        // 2.3 batch cannot plan either form (measured).
         return new String[] {Protocol.ERROR_TABLE, "Unsupported: the Python aggregate function "
             + unquote(ae.getMessageParameters().getOrDefault("functionList", "?")) + " next to built-in aggregate "
-            + "functions in one SQL aggregation is not supported by pyflink_table on Spark; the Table API's "
-            + "group_by(...).select(...) runs them together."};
+            + "functions in one SQL aggregation inside a subquery expression is not supported by pyflink_table on "
+            + "Spark; the same aggregation in the FROM clause, or the Table API's group_by(...).select(...), runs "
+            + "them together."};
       }
       if (c instanceof AnalysisException) {
         return new String[] {Protocol.ERROR_VALIDATION, analysisMessage((AnalysisException) c)};

@@ -13,7 +13,11 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalog.Table;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation;
 import org.apache.spark.sql.catalyst.parser.ParseException;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.UnresolvedWith;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.connectors.ParseErrors;
@@ -31,6 +35,7 @@ import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.LateralJoins;
 import org.pyflink_table.bridge.table.PlanExplain;
+import org.pyflink_table.bridge.table.PythonAggregateSql;
 import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.LiteralDecimalArguments;
@@ -40,6 +45,9 @@ import org.pyflink_table.bridge.window.SqlWindows;
 import org.pyflink_table.bridge.window.StreamOverSql;
 import org.pyflink_table.bridge.window.StreamWindowSql;
 import org.pyflink_table.bridge.window.TvfWindowAggregates;
+import scala.Option;
+import scala.Tuple3;
+import scala.runtime.AbstractPartialFunction;
 
 /**
  * The JVM half of a TableEnvironment: its own Spark session (temporary views and SQL settings are
@@ -262,10 +270,14 @@ public final class TableEnv extends TableContext {
     String sparkSql = toSparkSql(sql);
     connectors.refresh();
     try {
-      Dataset<Row> ds = FlinkSqlDialect.withFlinkColumnNames(spark.sql(sparkSql));
+      Dataset<Row> ds = FlinkSqlDialect.withFlinkColumnNames(sql(sparkSql));
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
       CoreModule.checkSqlAggregates(ds.queryExecution().analyzed(), functions);
-      if (!isStreaming()) return new JTable(this, TvfWindowAggregates.of(FlinkSqlDialect.withFlinkResultTypes(ds)));
+      if (!isStreaming()) {
+        // Python aggregates next to built-ins: split as the Table API's select splits them.
+        Dataset<Row> typed = PythonAggregateSql.of(FlinkSqlDialect.withFlinkResultTypes(ds));
+        return new JTable(this, TvfWindowAggregates.of(typed));
+      }
       // Window table function aggregations first become group windows (but with a general Python
       // aggregate, an updating aggregation, as PyFlink plans it); then the group windows calling
       // Python aggregates, the table functions' too, go to the window processor or collected path.
@@ -277,6 +289,52 @@ public final class TableEnv extends TableContext {
     } catch (Exception e) {
       throw withCatalogContext(e);
     }
+  }
+
+  /**
+   * {@code spark.sql(sparkSql)}, with Flink's qualified names of this session's tables
+   * ({@code default_catalog.default_database.t}, {@code default_database.t}) read as Spark's
+   * session views ({@code system.session.t}): Spark's session catalog takes one namespace part
+   * and holds no temporary view under a database. A qualified name still means the table, not a
+   * common table expression of that name (measured on PyFlink 2.3).
+   */
+  private Dataset<Row> sql(String sparkSql) throws Exception {
+    org.apache.spark.sql.classic.SparkSession session = (org.apache.spark.sql.classic.SparkSession) spark;
+    LogicalPlan parsed = session.sessionState().sqlParser().parsePlan(sparkSql);
+    LogicalPlan named = withSessionNames(parsed);
+    return named == parsed ? spark.sql(sparkSql) : org.apache.spark.sql.classic.Dataset.ofRows(session, named);
+  }
+
+  /** {@code plan} (parsed) with each relation named by a Flink path of the default database as a session view. */
+  static LogicalPlan withSessionNames(LogicalPlan plan) {
+    return plan.transformUpWithSubqueries(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {
+      @Override
+      public boolean isDefinedAt(LogicalPlan p) {
+        return p instanceof UnresolvedRelation || p instanceof UnresolvedWith;
+      }
+
+      @Override
+      public LogicalPlan apply(LogicalPlan p) {
+        if (p instanceof UnresolvedWith w) {
+          // Common table expressions are inner children, which the transformation does not visit.
+          List<Tuple3<String, SubqueryAlias, Option<Object>>> ctes = new ArrayList<>();
+          boolean changed = false;
+          for (Tuple3<String, SubqueryAlias, Option<Object>> c : ScalaInterop.list(w.cteRelations())) {
+            LogicalPlan named = withSessionNames(c._2());
+            changed |= named != c._2();
+            ctes.add(new Tuple3<>(c._1(), (SubqueryAlias) named, c._3()));
+          }
+          return changed ? w.copy(w.child(), ScalaInterop.seq(ctes), w.allowRecursion()) : w;
+        }
+        UnresolvedRelation r = (UnresolvedRelation) p;
+        List<String> parts = ScalaInterop.list(r.multipartIdentifier());
+        if (parts.size() < 2) return r;
+        List<String> session = new ArrayList<>(parts);
+        if (session.size() == 3 && session.get(0).equals(ConnectorCatalog.CATALOG)) session.remove(0);
+        if (session.size() != 2 || !session.get(0).equals(ConnectorCatalog.DATABASE)) return r;
+        return r.copy(ScalaInterop.seq(List.of("system", "session", session.get(1))), r.options(), r.isStreaming());
+      }
+    });
   }
 
   /**
