@@ -156,7 +156,7 @@ public final class RetractingStreams {
         found = updating(p);
       } else if (p instanceof Window && (bounded || p.isStreaming()) && rowNumber((Window) p) != null) {
         found = "Rank(" + p.simpleString(50) + ")";
-      } else if (p instanceof Window && StreamOverSql.isNonTimeUnbounded((Window) p)) {
+      } else if (p instanceof Window && (bounded || p.isStreaming()) && StreamOverSql.isNonTimeUnboundedShape((Window) p)) {
         found = StreamOverSql.nonTimeNodeName((Window) p);
       }
       for (LogicalPlan c : ScalaInterop.list(p.children())) {
