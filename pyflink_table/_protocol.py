@@ -107,6 +107,8 @@ STREAM_CHANGELOG_MODULE = "pyflink_table._worker.stream_changelogs"
 STREAM_JOIN_FUNCTION = "stream_join"
 STREAM_TOP_N_FUNCTION = "stream_top_n"
 STREAM_NON_TIME_OVER_FUNCTION = "stream_non_time_over"
+# The same over window over bounded input in streaming mode (mapInArrow): module.function(layout).
+BOUNDED_NON_TIME_OVER_FUNCTION = "bounded_non_time_over"
 
 # The worker-side aggregation of updating input: module.function(layout, *evaluators), bounded and unbounded.
 RETRACTING_AGGREGATION_MODULE = "pyflink_table._worker.retracting_aggregation"

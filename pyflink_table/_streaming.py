@@ -48,7 +48,10 @@ def changelog_rows(table: "Table") -> List[Row]:
     from pyspark.sql import DataFrame
 
     table._t_env._before_job()
-    j_changes = bridge().streaming.Changelog.of(table._j_table)
+    try:
+        j_changes = bridge().streaming.Changelog.of(table._j_table)
+    except Exception as e:  # noqa: BLE001 - a refusal reaches collect()/print() as PyFlink's exception
+        raise translate(e) from None
     types = [parse_type_string(t) for t in table._j_table.fieldTypes()]
     out = []
     for r in DataFrame(j_changes, table._t_env._spark).collect():

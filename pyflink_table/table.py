@@ -222,7 +222,9 @@ class Table:
         """This table with an operation column in front, as Flink's ``TO_CHANGELOG``.
 
         Batch tables are insert-only, so every row's code is ``'INSERT'`` (or what ``op_mapping``
-        maps ``INSERT`` to; without such a mapping the rows are filtered out).
+        maps ``INSERT`` to; without such a mapping the rows are filtered out). In streaming mode an
+        updating table's changes (``INSERT``, ``UPDATE_BEFORE``, ``UPDATE_AFTER``, ``DELETE``)
+        become insert-only rows, over bounded input and over unbounded sources (as the job runs).
 
         Example::
 
@@ -232,6 +234,9 @@ class Table:
         :param arguments: optional named arguments ``op`` (``descriptor(name)``, default ``op``)
             and ``op_mapping`` (``map_(kinds, code, ...)``).
         """
+        if self._t_env._streaming:
+            # Over unbounded sources the changes come from stateful processors planned now.
+            self._t_env._offer_worker_template()
         return Table(bridge().streaming.Changelogs.toChangelog(self._j_table, _to_j_exprs(arguments)), self._t_env)
 
     def from_changelog(self, *arguments: Expression[Any]) -> "Table":

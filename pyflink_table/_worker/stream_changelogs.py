@@ -458,9 +458,11 @@ class UpsertTopNProcessor(RetractTopNProcessor):
             self._change(changes, "+I", row, 0)
 
 
-class NonTimeOverProcessor(_KeyedState):
+class _NonTimeOver:
     """An UNBOUNDED PRECEDING over window ordered by a non-time column, as Flink's
-    ``NonTimeRowsUnboundedPrecedingFunction`` and ``NonTimeRangeUnboundedPrecedingFunction``.
+    ``NonTimeRowsUnboundedPrecedingFunction`` and ``NonTimeRangeUnboundedPrecedingFunction``: the
+    changes one new row of a key makes (:meth:`add`), for the streaming processor and for bounded
+    input alike.
 
     The key's rows are kept sorted by the order column (a new row after its equal ones), each with
     the aggregates last emitted for it. A new row is emitted with ``+I`` and its aggregates (ROWS:
@@ -468,18 +470,13 @@ class NonTimeOverProcessor(_KeyedState):
     changed gets ``-U`` old / ``+U`` new, in order, up to the first unchanged one (the aggregates
     are running ones, so the rest cannot have changed; Flink stops there too). In a RANGE frame the
     new row's earlier peers are updated first, then the new row is inserted.
-
-    Input columns: the partition keys, the order key, the aggregates' arguments (JSON text), the
-    row (JSON text). Output: the row, the aggregates (JSON text ``{"r0": ...}``), the change kind.
     """
 
-    def __init__(self, keys: int, nulls_first: bool, rows_frame: bool, aggregates: List[Dict[str, Any]],
-                 output: Any) -> None:
+    def __init__(self, keys: int, nulls_first: bool, rows_frame: bool, aggregates: List[Dict[str, Any]]) -> None:
         self.keys = keys
         self.nulls_first = nulls_first
         self.rows_frame = rows_frame
         self.aggregates = aggregates
-        self.output = output
 
     def _after(self, a: Any, b: Any) -> bool:
         """Whether order key ``a`` sorts strictly after ``b`` (ascending, nulls as the window puts them)."""
@@ -489,8 +486,9 @@ class NonTimeOverProcessor(_KeyedState):
             return (b is None) == self.nulls_first
         return bool(a > b)
 
-    def _running(self, entries: List[List[Any]]) -> List[Tuple[Any, ...]]:
-        """The aggregates of each entry: over the rows up to it (ROWS) or up to its last peer (RANGE)."""
+    def _running(self, entries: List[List[Any]]) -> Tuple[List[Tuple[Any, ...]], List[_RunningBuiltin]]:
+        """The aggregates of each entry: over the rows up to it (ROWS) or up to its last peer (RANGE);
+        and the accumulators over all of them."""
         running = [_RunningBuiltin(spec) for spec in self.aggregates]
         out: List[Tuple[Any, ...]] = []
         for sort_key, args, _row, _values in entries:
@@ -502,37 +500,45 @@ class NonTimeOverProcessor(_KeyedState):
             for i in range(len(entries) - 2, -1, -1):
                 if not self._after(entries[i + 1][0], entries[i][0]):
                     out[i] = out[i + 1]
-        return out
+        return out, running
 
     def _text(self, values: Tuple[Any, ...]) -> str:
         return json.dumps({"r%d" % j: v for j, v in enumerate(values)})
 
-    def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
-        entries: List[List[Any]] = self.load([])  # [[order key, args, row, emitted aggregates], ...] sorted
-        changes: List[Change] = []
-        for chunk in rows:
-            for r in _values(chunk):
-                sort_key, args_text, row = r[self.keys], r[self.keys + 1], r[self.keys + 2]
-                parsed = json.loads(args_text)
-                args = [parsed.get("a%d" % j) for j in range(len(self.aggregates))]
-                position = len(entries)
-                while position > 0 and self._after(entries[position - 1][0], sort_key):
-                    position -= 1
-                entries.insert(position, [sort_key, args, row, None])
-                current = self._running(entries)
-                first = position
-                if not self.rows_frame:
-                    while first > 0 and not self._after(sort_key, entries[first - 1][0]):
-                        first -= 1
-                for i in range(first, position):  # earlier peers (RANGE)
-                    self._update(entries[i], current[i], changes)
-                entries[position][3] = current[position]
-                changes.append(("+I", (row, self._text(current[position]))))
-                for i in range(position + 1, len(entries)):
-                    if not self._update(entries[i], current[i], changes):
-                        break
-        self.save(entries)
-        return _frame(changes, self.output)
+    def add(self, state: List[Any], sort_key: Any, args_text: str, row: str, changes: List[Change]) -> None:
+        """Insert a new row into the key's ``state`` and append the changes it makes to ``changes``.
+
+        ``state`` is ``[entries, tail]``: the rows sorted (``[[order key, args, row, emitted
+        aggregates], ...]``) and the accumulators over all of them (None until first computed). A
+        row that sorts after every other one (in a RANGE frame: strictly after) changes no earlier
+        row, so its aggregates are the tail's with it added: rows arriving in order cost constant
+        time each instead of a pass over the key's rows."""
+        entries, tail = state
+        parsed = json.loads(args_text)
+        args = [parsed.get("a%d" % j) for j in range(len(self.aggregates))]
+        position = len(entries)
+        while position > 0 and self._after(entries[position - 1][0], sort_key):
+            position -= 1
+        entries.insert(position, [sort_key, args, row, None])
+        if tail is not None and position == len(entries) - 1 and (
+                self.rows_frame or position == 0 or self._after(sort_key, entries[position - 1][0])):
+            for aggregate, value in zip(tail, args):
+                aggregate.add(value)
+            entries[position][3] = tuple(a.value() for a in tail)
+            changes.append(("+I", (row, self._text(entries[position][3]))))
+            return
+        current, state[1] = self._running(entries)
+        first = position
+        if not self.rows_frame:
+            while first > 0 and not self._after(sort_key, entries[first - 1][0]):
+                first -= 1
+        for i in range(first, position):  # earlier peers (RANGE)
+            self._update(entries[i], current[i], changes)
+        entries[position][3] = current[position]
+        changes.append(("+I", (row, self._text(current[position]))))
+        for i in range(position + 1, len(entries)):
+            if not self._update(entries[i], current[i], changes):
+                break
 
     def _update(self, entry: List[Any], values: Tuple[Any, ...], changes: List[Change]) -> bool:
         """``-U``/``+U`` for ``entry`` if its aggregates changed to ``values``; whether they did."""
@@ -542,6 +548,71 @@ class NonTimeOverProcessor(_KeyedState):
         changes.append(("+U", (entry[2], self._text(values))))
         entry[3] = values
         return True
+
+
+class NonTimeOverProcessor(_KeyedState):
+    """:class:`_NonTimeOver` over an unbounded stream, the key's sorted rows its state.
+
+    Input columns: the partition keys, the order key, the aggregates' arguments (JSON text), the
+    row (JSON text). Output: the row, the aggregates (JSON text ``{"r0": ...}``), the change kind.
+    """
+
+    def __init__(self, over: _NonTimeOver, output: Any) -> None:
+        self.over = over
+        self.output = output
+
+    def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
+        state: List[Any] = self.load([[], None])  # see _NonTimeOver.add
+        changes: List[Change] = []
+        n = self.over.keys
+        for chunk in rows:
+            for r in _values(chunk):
+                self.over.add(state, r[n], r[n + 1], r[n + 2], changes)
+        self.save(state)
+        return _frame(changes, self.output)
+
+
+class BoundedNonTimeOver:
+    """:class:`_NonTimeOver` over bounded input (``mapInArrow``), the rows sorted by key and then
+    arrival: columns the partition keys, the order key, ``args``, ``row`` and ``pos`` (arrival
+    position); emits ``row``, ``values``, ``op``, ``pos`` (of the row that made the change) and
+    ``sub`` (order among that row's changes), as a bounded stream gives them to Flink's operator."""
+
+    def __init__(self, over: _NonTimeOver) -> None:
+        self.over = over
+
+    def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        lifecycle.prepare_task()
+        schema = pa.schema([("row", pa.string()), ("values", pa.string()), ("op", pa.string()),
+                            ("pos", pa.int64()), ("sub", pa.int32())])
+        n = self.over.keys
+        current: Any = object()
+        state: List[Any] = [[], None]
+        out: Dict[str, List[Any]] = {name: [] for name in schema.names}
+        for batch in batches:
+            columns = batch.to_pydict()
+            names = batch.schema.names
+            key_columns = [columns[names[i]] for i in range(n)]
+            for i, (sort_key, args, row, pos) in enumerate(zip(columns[names[n]], columns["args"], columns["row"],
+                                                               columns["pos"])):
+                key = tuple(c[i] for c in key_columns)
+                if key != current:
+                    current, state = key, [[], None]
+                changes: List[Change] = []
+                self.over.add(state, sort_key, args, row, changes)
+                for sub, (op, (text, values)) in enumerate(changes):
+                    out["row"].append(text)
+                    out["values"].append(values)
+                    out["op"].append(op)
+                    out["pos"].append(pos)
+                    out["sub"].append(sub)
+            if len(out["op"]) >= 10_000:
+                yield pa.RecordBatch.from_pydict(out, schema=schema)
+                out = {name: [] for name in schema.names}
+        if out["op"]:
+            yield pa.RecordBatch.from_pydict(out, schema=schema)
 
 
 def _evaluate(node: Any, rows: Tuple[Any, Any]) -> Any:
@@ -610,6 +681,10 @@ def stream_top_n(layout: str) -> Tuple[Any, Any]:
     return _udf(processor), output
 
 
+def _non_time_over(spec: Dict[str, Any]) -> _NonTimeOver:
+    return _NonTimeOver(int(spec["keys"]), bool(spec["nulls_first"]), bool(spec["rows"]), list(spec["aggregates"]))
+
+
 def stream_non_time_over(layout: str) -> Tuple[Any, Any]:
     """The command Spark's Python worker runs for an over window ordered by a non-time column:
     (function, output type).
@@ -620,9 +695,13 @@ def stream_non_time_over(layout: str) -> Tuple[Any, Any]:
     """
     spec = json.loads(layout)
     output = _parse_datatype_json_string(spec["output"])
-    processor = NonTimeOverProcessor(int(spec["keys"]), bool(spec["nulls_first"]), bool(spec["rows"]),
-                                     list(spec["aggregates"]), output)
-    return _udf(processor), output
+    return _udf(NonTimeOverProcessor(_non_time_over(spec), output)), output
+
+
+def bounded_non_time_over(layout: str) -> BoundedNonTimeOver:
+    """The function Spark's Python worker runs for an over window ordered by a non-time column over
+    bounded input in streaming mode (``mapInArrow``); ``layout`` as :func:`stream_non_time_over`'s."""
+    return BoundedNonTimeOver(_non_time_over(json.loads(layout)))
 
 
 def _udf(processor: StatefulProcessor, ttl_ms: int = 0) -> Any:

@@ -121,6 +121,8 @@ public final class Protocol {
   public static final String STREAM_JOIN_FUNCTION = "stream_join";
   public static final String STREAM_TOP_N_FUNCTION = "stream_top_n";
   public static final String STREAM_NON_TIME_OVER_FUNCTION = "stream_non_time_over";
+  /** The same over window over bounded input in streaming mode (mapInArrow): {@code module.function(layout)}. */
+  public static final String BOUNDED_NON_TIME_OVER_FUNCTION = "bounded_non_time_over";
 
   /** The worker-side aggregation of updating input: {@code module.function(layout, *evaluators)}, bounded and unbounded. */
   public static final String RETRACTING_AGGREGATION_MODULE = "pyflink_table._worker.retracting_aggregation";

@@ -52,6 +52,7 @@ import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.PythonAggregateSelect;
 import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.udf.PackedAggregation;
+import org.pyflink_table.bridge.window.StreamOverSql;
 import scala.Option;
 
 /**
@@ -125,6 +126,11 @@ public final class Changelog {
   static String ownUpdatingNode(LogicalPlan plan) {
     String python = PackedAggregation.updatingNode(plan);
     if (python != null) return python;
+    if (plan instanceof org.apache.spark.sql.catalyst.plans.logical.Window && !plan.isStreaming()
+        && StreamOverSql.isNonTimeUnboundedShape((org.apache.spark.sql.catalyst.plans.logical.Window) plan)) {
+      // Over unbounded input RetractingStreams names it (a retracting node there).
+      return StreamOverSql.nonTimeNodeName((org.apache.spark.sql.catalyst.plans.logical.Window) plan);
+    }
     if (plan instanceof Aggregate && !isWindowed((Aggregate) plan)) {
       Aggregate a = (Aggregate) plan;
       List<String> keys = new ArrayList<>();
@@ -163,6 +169,12 @@ public final class Changelog {
       return changes == null ? null : withOutputOf(ScalaInterop.list(p.output()), changes);
     }
     PackedAggregation.Aggregation packed = PackedAggregation.aggregationOf(p);
+    if ((packed != null || p instanceof Aggregate) && nonTimeOverBelow(p) != null) {
+      // Its rows re-enter under the ids of the window's input, which the aggregation's processor
+      // cannot tell apart from that input's own.
+      throw TableException.unsupported("an aggregation of the changes of " + nonTimeOverBelow(p) + " over bounded "
+          + "input in streaming mode (projections and filters may follow that window)");
+    }
     if (packed != null) {
       LogicalPlan changes = rewrite(table, packed.df().queryExecution().analyzed());
       if (changes != null) return RetractingAggregates.boundedPython(table.env, p, packed, changes, bundleSize(table));
@@ -175,6 +187,15 @@ public final class Changelog {
       // An aggregation of an updating table accumulates and retracts its input's changes.
       if (changes != null) return RetractingAggregates.bounded(table.env, a, changes, bundleSize(table));
       return aggregate(table, a);
+    }
+    if (p instanceof org.apache.spark.sql.catalyst.plans.logical.Window
+        && StreamOverSql.isNonTimeUnboundedShape((org.apache.spark.sql.catalyst.plans.logical.Window) p)) {
+      // Flink's non-time UNBOUNDED PRECEDING over window: an updating result over insert-only rows.
+      org.apache.spark.sql.catalyst.plans.logical.Window w = (org.apache.spark.sql.catalyst.plans.logical.Window) p;
+      if (rewrite(table, w.child()) != null) {
+        throw unsupported("an over window ordered by a non-time column over an updating table");
+      }
+      return withOutputOf(ScalaInterop.list(w.output()), NonTimeOver.bounded(table.env, w).queryExecution().analyzed());
     }
     if (p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias || p instanceof View) {
       LogicalPlan child = rewrite(table, p.children().head());
@@ -194,6 +215,20 @@ public final class Changelog {
       if (rewrite(table, c) != null) throw unsupported(p.nodeName() + " over an updating table");
     }
     return null;
+  }
+
+  /** Flink's name of a non-time UNBOUNDED PRECEDING over window at or below {@code p}, or null. */
+  private static String nonTimeOverBelow(LogicalPlan p) {
+    if (p instanceof org.apache.spark.sql.catalyst.plans.logical.Window
+        && StreamOverSql.isNonTimeUnboundedShape((org.apache.spark.sql.catalyst.plans.logical.Window) p)) {
+      return StreamOverSql.nonTimeNodeName((org.apache.spark.sql.catalyst.plans.logical.Window) p);
+    }
+    for (LogicalPlan c : ScalaInterop.list(p.children())) {
+      String found = nonTimeOverBelow(c);
+      if (found != null) return found;
+    }
+    PackedAggregation.Aggregation packed = PackedAggregation.aggregationOf(p);
+    return packed == null ? null : nonTimeOverBelow(packed.df().queryExecution().analyzed());
   }
 
   private static TableException unsupported(String what) {

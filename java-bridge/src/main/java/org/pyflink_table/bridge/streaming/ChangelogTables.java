@@ -2,6 +2,7 @@ package org.pyflink_table.bridge.streaming;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.nullif;
 import static org.apache.spark.sql.functions.when;
 
 import java.util.ArrayList;
@@ -10,12 +11,14 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.pyflink_table.bridge.table.JTable;
 
 /**
  * {@code to_changelog()} of an updating table in streaming mode: the changelog of {@link Changelog}
  * as an insert-only table whose first column names each row's kind (INSERT, UPDATE_BEFORE,
- * UPDATE_AFTER, DELETE, or the codes of {@code op_mapping}; kinds without a code are dropped).
+ * UPDATE_AFTER, DELETE, or the codes of {@code op_mapping}; kinds without a code are dropped), over
+ * bounded input (computed in one job) and over unbounded sources (a stream of change rows).
  */
 public final class ChangelogTables {
   private ChangelogTables() {}
@@ -25,13 +28,33 @@ public final class ChangelogTables {
     return table.env.isStreaming() && !table.df.isStreaming() && Changelog.isUpdating(table);
   }
 
+  /** Whether {@code to_changelog} of this table over unbounded sources needs the stream of its changes. */
+  public static boolean appliesToStream(JTable table) {
+    if (!table.env.isStreaming() || !table.df.isStreaming()) return false;
+    LogicalPlan plan = table.df.queryExecution().analyzed();
+    return RetractingStreams.retractingNode(plan) != null || Changelog.updatingNode(plan) != null;
+  }
+
   /**
    * The changelog with the operation column {@code opName} in front.
    *
    * @param mapping kind codes as {@code to_changelog}'s op_mapping ("INSERT, UPDATE_AFTER" -> code), or null
    */
   public static JTable toChangelog(JTable table, String opName, Map<String, String> mapping) {
-    Dataset<Row> changes = Changelog.of(table);
+    return table.copyWith(withOperation(Changelog.of(table), opName, mapping));
+  }
+
+  /**
+   * {@link #toChangelog} of a table over unbounded sources: its stream of changes (the processors of
+   * {@link RetractingStreams}, which emit each change as a row) as an insert-only stream, the
+   * kind's code in front, as Flink's TO_CHANGELOG gives them while the job runs.
+   */
+  public static JTable toChangelogOfStream(JTable table, String opName, Map<String, String> mapping) {
+    return table.copyWith(withOperation(RetractingStreams.changesOf(table), opName, mapping));
+  }
+
+  /** {@code changes} (OP last) with the kind's name or code first, kinds without a code dropped. */
+  private static Dataset<Row> withOperation(Dataset<Row> changes, String opName, Map<String, String> mapping) {
     Column kind = when(col(Changelog.OP).equalTo("+I"), lit("INSERT"))
         .when(col(Changelog.OP).equalTo("-U"), lit("UPDATE_BEFORE"))
         .when(col(Changelog.OP).equalTo("+U"), lit("UPDATE_AFTER"))
@@ -49,9 +72,10 @@ public final class ChangelogTables {
     }
     String[] names = changes.columns();
     List<Column> cols = new ArrayList<>();
-    cols.add(code.as(opName));
+    // NULLIF(code, NULL): the code typed nullable, as Flink types the column (STRING).
+    cols.add(nullif(code, lit(null).cast("string")).as(opName));
     for (int i = 0; i < names.length - 1; i++) cols.add(changes.col("`" + names[i].replace("`", "``") + "`"));
     Dataset<Row> out = changes.select(cols.toArray(new Column[0]));
-    return table.copyWith(mapping == null ? out : out.filter(col("`" + opName + "`").isNotNull()));
+    return mapping == null ? out : out.filter(col("`" + opName + "`").isNotNull());
   }
 }

@@ -16,10 +16,8 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
-import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.table.JTable;
@@ -109,15 +107,8 @@ public final class Changelogs {
       }
     }
     // Streaming mode: an updating table's changelog has more kinds than INSERT (streaming package).
-    if (t.env.isStreaming() && t.df.isStreaming()) {
-      // Its changes come from a processor started with the job, not a table to select from (yet).
-      LogicalPlan plan = t.df.queryExecution().analyzed();
-      String retracting = RetractingStreams.retractingNode(plan);
-      String node = retracting != null ? retracting : Changelog.updatingNode(plan);
-      if (node != null) {
-        throw TableException.unsupported("to_changelog of the updating " + node + " over an unbounded source (its "
-            + "changes reach execute() and inserts into print or blackhole)");
-      }
+    if (ChangelogTables.appliesToStream(t)) {
+      return ChangelogTables.toChangelogOfStream(t, a.op, a.mapping);
     }
     if (ChangelogTables.appliesTo(t)) {
       return ChangelogTables.toChangelog(t, a.op, a.mapping);

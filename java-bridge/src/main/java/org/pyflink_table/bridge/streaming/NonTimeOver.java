@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -24,6 +25,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
 import org.apache.spark.sql.catalyst.plans.logical.Window;
 import org.apache.spark.sql.classic.SparkSession;
+import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -31,6 +33,7 @@ import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PythonCommand;
 
@@ -51,6 +54,11 @@ final class NonTimeOver {
 
   /** The processor's input and layout for {@code w} ({@link org.pyflink_table.bridge.window.StreamOverSql#isNonTimeUnbounded}). */
   static Planned plan(TableContext env, Window w) {
+    return plan(env, w, false);
+  }
+
+  /** {@link #plan(TableContext, Window)}; with {@code position}, a last column {@code pos}: each row's arrival position. */
+  private static Planned plan(TableContext env, Window w, boolean position) {
     Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, w.child());
     List<Column> cols = new ArrayList<>();
     List<Expression> partition = ScalaInterop.list(w.partitionSpec());
@@ -85,6 +93,8 @@ final class NonTimeOver {
     }
     cols.add(functions.to_json(functions.struct(arguments.toArray(new Column[0]))).as("args"));
     cols.add(RetractingStreams.asJson(ScalaInterop.list(w.child().output())).as("row"));
+    // Arrival order, as Changelog numbers the rows of bounded input (a bounded source emits them in it).
+    if (position) cols.add(functions.monotonically_increasing_id().as("pos"));
     StructType output = new StructType().add("row", DataTypes.StringType, true)
         .add("values", DataTypes.StringType, true).add("op", DataTypes.StringType, true);
     Map<String, Object> layout = new LinkedHashMap<>();
@@ -96,6 +106,42 @@ final class NonTimeOver {
     layout.put("output", output.json());
     return new Planned(in.select(cols.toArray(new Column[0])), Math.max(partition.size(), 1),
         PythonCommand.json(layout), output);
+  }
+
+  /**
+   * The changes of {@code w} over bounded input in streaming mode, as Flink's operator makes them
+   * from a bounded source (every row in arrival order, then the end of input): the worker's
+   * {@code BoundedNonTimeOver} (the processor's logic without Spark state) over each key's rows in
+   * arrival order. Columns: the Window's output, then {@link Changelog#OP}, {@link Changelog#SEQ}
+   * (the arrival position of the row that made the change) and {@link Changelog#SUB} (the change's
+   * place among that row's changes).
+   */
+  static Dataset<Row> bounded(TableContext env, Window w) {
+    Planned planned = plan(env, w, true);
+    Dataset<Row> rows = planned.rows();
+    Column[] byKey = new Column[planned.keys()];
+    Column[] sort = new Column[planned.keys() + 1];
+    for (int i = 0; i < planned.keys(); i++) byKey[i] = sort[i] = rows.col("k" + i);
+    sort[planned.keys()] = rows.col("pos");
+    rows = rows.repartition(byKey).sortWithinPartitions(sort);
+    StructType output = new StructType().add("row", DataTypes.StringType, true)
+        .add("values", DataTypes.StringType, true).add("op", DataTypes.StringType, true)
+        .add("pos", DataTypes.LongType, true).add("sub", DataTypes.IntegerType, true);
+    SimplePythonFunction t = RetractingAggregates.worker(env);
+    SimplePythonFunction runner = new SimplePythonFunction(PythonCommand.call(Protocol.STREAM_CHANGELOG_MODULE,
+        Protocol.BOUNDED_NON_TIME_OVER_FUNCTION, planned.layout()), t.envVars(), t.pythonIncludes(), t.pythonExec(),
+        t.pythonVer(), t.broadcastVars(), t.accumulator());
+    UserDefinedPythonFunction udf = new UserDefinedPythonFunction(Protocol.BOUNDED_NON_TIME_OVER_FUNCTION, runner,
+        output, Protocol.EVAL_MAP_ARROW_ITER_UDF, true, List.of(), List.of());
+    List<Column> all = new ArrayList<>();
+    for (String c : rows.columns()) all.add(rows.col(c));
+    Dataset<Row> changes = ((org.apache.spark.sql.classic.Dataset<Row>) rows)
+        .mapInArrow(udf.apply(ScalaInterop.seq(all)), false, null);
+    List<Column> out = values(changes, w);
+    out.set(out.size() - 1, changes.col("op").as(Changelog.OP));
+    out.add(changes.col("pos").as(Changelog.SEQ));
+    out.add(changes.col("sub").as(Changelog.SUB));
+    return changes.select(out.toArray(new Column[0]));
   }
 
   /** The Window's output (its input's columns, then one per aggregate) and the kind, from the processor's changes. */
@@ -117,6 +163,6 @@ final class NonTimeOver {
 
   private static TableException refused(String what) {
     return TableException.unsupported(what + " in an UNBOUNDED PRECEDING over window ordered by a non-time column "
-        + "over an unbounded source in streaming mode (SUM, COUNT, MIN, MAX and AVG are supported)");
+        + "in streaming mode (SUM, COUNT, MIN, MAX and AVG are supported)");
   }
 }

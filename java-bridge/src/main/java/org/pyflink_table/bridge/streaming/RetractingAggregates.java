@@ -179,14 +179,20 @@ public final class RetractingAggregates {
     cols.addAll(hidden);
     LogicalPlan parsed = changes.select(cols.toArray(new Column[0])).queryExecution().analyzed();
     List<Attribute> out = ScalaInterop.list(parsed.output());
+    // The hidden columns first, then reordered above: a Project whose first item is an Alias of the
+    // node's first output would be taken for the packed aggregation itself (PackedAggregation.aggregationOf).
     List<NamedExpression> restored = new ArrayList<>();
+    for (int k = 0; k < names.size(); k++) restored.add(Changelog.alias(out.get(outputs.size() + k), names.get(k)));
     for (int i = 0; i < outputs.size(); i++) {
       Attribute like = outputs.get(i);
       restored.add(new Alias(out.get(i), like.name(), like.exprId(), like.qualifier(), Option.apply(like.metadata()),
           ScalaInterop.seq(List.of())));
     }
-    for (int k = 0; k < names.size(); k++) restored.add(Changelog.alias(out.get(outputs.size() + k), names.get(k)));
-    return new Project(ScalaInterop.seq(restored), parsed);
+    Project inner = new Project(ScalaInterop.seq(restored), parsed);
+    List<Attribute> innerOut = ScalaInterop.list(inner.output());
+    List<NamedExpression> ordered = new ArrayList<>(innerOut.subList(names.size(), innerOut.size()));
+    ordered.addAll(innerOut.subList(0, names.size()));
+    return new Project(ScalaInterop.seq(ordered), inner);
   }
 
   private static Expression unalias(NamedExpression e) {

@@ -86,14 +86,21 @@ public final class RetractingStreams {
    * ({@link org.pyflink_table.bridge.table.TableContext#workerTemplate}).
    */
   public static Dataset<Row> changes(JTable table) {
+    return Jobs.streamOf(table.env.spark, changesOf(table), false);
+  }
+
+  /**
+   * {@link #changes} before the stream's watermarks are placed: an insert-only stream of change
+   * rows ({@code to_changelog}), which the job that runs it places as any other stream.
+   */
+  static Dataset<Row> changesOf(JTable table) {
     LogicalPlan plan = table.df.queryExecution().analyzed();
     SparkSession spark = (SparkSession) table.env.spark;
     Set<ExprId> needed = new HashSet<>();
     for (Attribute a : ScalaInterop.list(plan.output())) needed.add(a.exprId());
     Context context = new Context(table.env, needed);
     LogicalPlan rewritten = rewrite(plan, context);
-    Dataset<Row> out = org.apache.spark.sql.classic.Dataset.ofRows(spark, rewritten);
-    return Jobs.streamOf(spark, out, false);
+    return org.apache.spark.sql.classic.Dataset.ofRows(spark, rewritten);
   }
 
   /** Whether the plan has a retracting join or Top-N over unbounded sources (whose changes {@link #changes} gives). */
@@ -156,7 +163,7 @@ public final class RetractingStreams {
         found = updating(p);
       } else if (p instanceof Window && (bounded || p.isStreaming()) && rowNumber((Window) p) != null) {
         found = "Rank(" + p.simpleString(50) + ")";
-      } else if (p instanceof Window && StreamOverSql.isNonTimeUnbounded((Window) p)) {
+      } else if (p instanceof Window && (bounded || p.isStreaming()) && StreamOverSql.isNonTimeUnboundedShape((Window) p)) {
         found = StreamOverSql.nonTimeNodeName((Window) p);
       }
       for (LogicalPlan c : ScalaInterop.list(p.children())) {

@@ -56,10 +56,8 @@ public final class StreamOverSql {
   /** {@code rows} (a SQL query's) with its over window over an unbounded source replaced; itself when it has none. */
   public static Dataset<Row> of(TableContext env, Dataset<Row> rows) {
     LogicalPlan plan = rows.queryExecution().analyzed();
-    if (!plan.isStreaming()) {
-      refuseBoundedNonTime(plan);
-      return rows;
-    }
+    // Over bounded input the changelog paths plan the non-time UNBOUNDED PRECEDING window (streaming.Changelog).
+    if (!plan.isStreaming()) return rows;
     List<Window> windows = new ArrayList<>();
     collect(plan, windows);
     if (windows.isEmpty()) return rows;
@@ -76,20 +74,6 @@ public final class StreamOverSql {
     Window top = windows.get(windows.size() - 1);
     LogicalPlan rewritten = replace(plan, top, over(env, windows));
     return org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, rewritten);
-  }
-
-  /**
-   * Over a bounded input in streaming mode Flink runs the non-time UNBOUNDED PRECEDING window with
-   * the same updating changelog (a later row with a smaller order key updates the rows after it);
-   * Spark's batch window gives each row once with its final aggregates, so it is refused by name.
-   */
-  private static void refuseBoundedNonTime(LogicalPlan p) {
-    if (p instanceof Window && aggregatesOnly((Window) p) && nonTimeUnbounded((Window) p)) {
-      throw TableException.unsupported("an UNBOUNDED PRECEDING over window ordered by a non-time column over a "
-          + "bounded input in streaming mode (Flink emits an updating changelog there; supported over an unbounded "
-          + "source, and over a bounded one in batch mode)");
-    }
-    for (LogicalPlan c : ScalaInterop.list(p.children())) refuseBoundedNonTime(c);
   }
 
   private static void collect(LogicalPlan p, List<Window> out) {
@@ -119,7 +103,14 @@ public final class StreamOverSql {
     return w.isStreaming() && aggregatesOnly(w) && nonTimeUnbounded(w);
   }
 
-  /** {@link #isNonTimeUnbounded} but for the input being unbounded. */
+  /**
+   * {@link #isNonTimeUnbounded} but for the input being unbounded: over bounded input in streaming
+   * mode Flink runs the window with the same updating changelog.
+   */
+  public static boolean isNonTimeUnboundedShape(Window w) {
+    return aggregatesOnly(w) && nonTimeUnbounded(w);
+  }
+
   private static boolean nonTimeUnbounded(Window w) {
     List<SortOrder> order = ScalaInterop.list(w.orderSpec());
     if (order.size() != 1 || order.get(0).direction() != Ascending$.MODULE$) return false;
