@@ -157,6 +157,9 @@ _REFUSED_OPTIONS = {
 _TUNING_OPTIONS = ("table.exec.mini-batch.", "execution.checkpointing.timeout", "execution.checkpointing.min-pause",
                    "execution.checkpointing.max-concurrent-checkpoints", "state.backend", "pipeline.auto-watermark-interval")
 
+#: PyFlink also ends a Python aggregation's bundle on this timer; here bundles are counted in rows only.
+_BUNDLE_TIME = "python.fn-execution.bundle.time"
+
 _warned: Set[str] = set()
 
 
@@ -180,6 +183,13 @@ def check_option(key: str, value: str) -> None:
     if off is not None and str(value).strip().lower() not in off:
         raise TableException(f"Unsupported: option '{key}' = '{value}' changes streaming results and has no "
                              "equivalent in pyflink_table on Spark yet; remove it (see the streaming docs page).")
+    if key == _BUNDLE_TIME and key not in _warned:
+        _warned.add(key)
+        import logging
+
+        logging.getLogger("pyflink_table").warning(
+            "Option '%s' has no effect in pyflink_table on Spark: a Python aggregation's bundles end after "
+            "python.fn-execution.bundle.size rows only, never on a timer (see the streaming docs page).", key)
     if key.startswith(_TUNING_OPTIONS) and key not in _warned:
         _warned.add(key)
         import logging
