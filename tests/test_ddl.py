@@ -152,3 +152,13 @@ def test_to_timestamp_ltz_rowtime_in_streaming(_spark_started, tmp_path):
                            "INTERVAL '2' SECOND)) GROUP BY window_start, window_end")
     assert sorted_rows(result) == [(datetime.datetime(1970, 1, 1, 0, 0, s), datetime.datetime(1970, 1, 1, 0, 0, s + 2), x)
                                    for s, x in ((0, 10), (2, 20), (4, 30))]
+
+
+def test_to_timestamp_of_malformed_string_is_null(t_env, tmp_path):
+    # Measured on PyFlink 2.3: a computed TO_TIMESTAMP(s[, fmt]) is NULL for 'bad' (here the job failed).
+    (tmp_path / "in.csv").write_text("2020-01-02 03:04:05\nbad\n")
+    t_env.execute_sql(f"""
+        CREATE TEMPORARY TABLE t (s STRING, a AS TO_TIMESTAMP(s), b AS TO_TIMESTAMP(s, 'yyyy-MM-dd HH:mm:ss'))
+        WITH ('connector' = 'filesystem', 'path' = '{tmp_path}/in.csv', 'format' = 'csv')""")
+    ts = datetime.datetime(2020, 1, 2, 3, 4, 5)
+    assert sorted_rows(t_env.from_path("t")) == [("2020-01-02 03:04:05", ts, ts), ("bad", None, None)]

@@ -383,8 +383,10 @@ public final class FlinkSqlDialect {
           out.append("weekofyear");
           i = after;
         } else if (k.is("TO_TIMESTAMP") && call) {
-          out.append("to_timestamp_ntz");
-          i = after;
+          // Flink: NULL for a malformed string (Spark's to_timestamp_ntz fails the job).
+          int close = Math.min(closing(after), to);
+          out.append("CAST(try_to_timestamp(").append(run(after + 1, close)).append(") AS TIMESTAMP_NTZ)");
+          i = close + 1;
         } else if (k.is("TO_TIMESTAMP_LTZ") && call) {
           out.append(ToTimestampLtz.NAME); // Spark's to_timestamp_ltz parses strings only
           i = after;
