@@ -57,8 +57,11 @@ public final class FunctionCatalog {
   private final Map<String, UserFunction> catalogFunctions = new LinkedHashMap<>();
   /** The names user functions were registered under, by normalized name (for listing). */
   private final Map<String, String> registeredNames = new LinkedHashMap<>();
-  /** Sends the user's calls in a SQL expression text to their functions (set by the session, which owns SQL text). */
-  private UnaryOperator<String> userCallsInSql = UnaryOperator.identity();
+  /**
+   * Makes a Flink SQL expression text Spark SQL: the user's calls sent to their functions, Flink's
+   * syntax rewritten (set by the session, which owns SQL text).
+   */
+  private UnaryOperator<String> sqlToSpark = UnaryOperator.identity();
   /** Whether Flink's core module (the built-ins) is in use; see {@link CoreModule}. */
   private boolean coreInUse = true;
 
@@ -196,14 +199,14 @@ public final class FunctionCatalog {
     return names;
   }
 
-  /** How {@link #sqlExpression} qualifies the user's calls (see {@link #userNamesBeforeSparkBuiltins}). */
-  public void qualifyUserCallsWith(UnaryOperator<String> qualifier) {
-    userCallsInSql = qualifier;
+  /** How {@link #sqlExpression} reads Flink SQL (see {@link #userNamesBeforeSparkBuiltins}). */
+  public void readSqlWith(UnaryOperator<String> rewrite) {
+    sqlToSpark = rewrite;
   }
 
-  /** A SQL expression text as a column, its function names resolved in Flink's order. */
+  /** A Flink SQL expression text as a column, its function names resolved in Flink's order. */
   public Column sqlExpression(String sql) {
-    return functions.expr(userCallsInSql.apply(sql));
+    return functions.expr(sqlToSpark.apply(sql));
   }
 
   /** Names of registered user functions, as registered, sorted. */

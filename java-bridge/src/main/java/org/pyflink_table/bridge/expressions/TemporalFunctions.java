@@ -229,24 +229,9 @@ final class TemporalFunctions {
   }
 
   static Column toTimestampLtz(CallContext c) {
-    if (c.type(0) instanceof StringType) {
-      // TO_TIMESTAMP_LTZ(string [, format [, time zone]]): the local time read in that zone.
-      Column format = c.size() > 1 ? c.arg(1) : functions.lit("yyyy-MM-dd HH:mm:ss");
-      Column parsed = c.size() > 2
-          ? functions.try_to_timestamp(functions.concat(c.arg(0), functions.lit(" "), c.arg(2)),
-              functions.concat(format, functions.lit(" VV")))
-          : functions.try_to_timestamp(c.arg(0), format);
-      return FunctionCatalog.typed(parsed, "TIMESTAMP_LTZ(3)");
-    }
-    int precision = c.size() > 1 ? ((Number) c.literal(1)).intValue() : 3;
-    Column n = c.arg(0);
-    // Flink's result is TIMESTAMP_LTZ(max(precision, 3)).
-    switch (precision) {
-      case 0: return FunctionCatalog.typed(functions.timestamp_seconds(n), "TIMESTAMP_LTZ(3)");
-      case 3: return FunctionCatalog.typed(functions.timestamp_millis(n), "TIMESTAMP_LTZ(3)");
-      case 6: return functions.timestamp_micros(n);
-      default: throw TableException.unsupported("TO_TIMESTAMP_LTZ with precision " + precision);
-    }
+    boolean numeric = !(c.type(0) instanceof StringType);
+    Integer precision = numeric && c.size() > 1 ? ((Number) c.literal(1)).intValue() : null;
+    return ToTimestampLtz.of(c.args, c.type(0), precision);
   }
 
   /** CONVERT_TZ(string, from, to): a 'yyyy-MM-dd HH:mm:ss' string moved between time zones. */

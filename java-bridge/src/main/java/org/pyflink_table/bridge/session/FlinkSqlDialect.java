@@ -69,6 +69,7 @@ import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ItemAccess;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.SqlText;
+import org.pyflink_table.bridge.expressions.ToTimestampLtz;
 import org.pyflink_table.bridge.types.FlinkTypes;
 import scala.Function1;
 import scala.Option;
@@ -90,6 +91,7 @@ import scala.runtime.AbstractPartialFunction;
  *       {@code VARCHAR(n)}, {@code CHAR(n)} (blank-padded as Flink), {@code BYTES},
  *       {@code VARBINARY(n)}, {@code ROW<..>}/{@code ROW(..)}, {@code MULTISET<..>}, NOT NULL;
  *   <li>{@code TIMESTAMP '...'} literals and {@code TO_TIMESTAMP} give TIMESTAMP_NTZ;
+ *       {@code TO_TIMESTAMP_LTZ} takes epoch numbers too ({@link ToTimestampLtz});
  *   <li>{@code ARRAY[..]}, {@code MAP[..]}, {@code ROW(..)} value constructors;
  *   <li>{@code FLOOR/CEIL(ts TO unit)}, {@code LOCALTIMESTAMP}, {@code STR_TO_MAP(s)} with
  *       Flink's default delimiters, {@code LISTAGG(x)} with Flink's ',' separator, {@code TIMESTAMPDIFF} as INT;
@@ -101,7 +103,7 @@ public final class FlinkSqlDialect {
 
   /** Words the rewriter may turn into something else (handled in {@code run}). */
   private static final Set<String> SPECIAL = Set.of("CAST", "TRY_CAST", "ARRAY", "MAP", "ROW",
-      "TIMESTAMP", "TO_TIMESTAMP", "LOCALTIMESTAMP", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
+      "TIMESTAMP", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "LOCALTIMESTAMP", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
       "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK", "LISTAGG", "CURRENT_WATERMARK");
 
   private enum Kind { SPACE, STRING, UNICODE_STRING, QUOTED, WORD, NUMBER, SYMBOL }
@@ -381,7 +383,12 @@ public final class FlinkSqlDialect {
           out.append("weekofyear");
           i = after;
         } else if (k.is("TO_TIMESTAMP") && call) {
-          out.append("to_timestamp_ntz");
+          // Flink: NULL for a malformed string (Spark's to_timestamp_ntz fails the job).
+          int close = Math.min(closing(after), to);
+          out.append("CAST(try_to_timestamp(").append(run(after + 1, close)).append(") AS TIMESTAMP_NTZ)");
+          i = close + 1;
+        } else if (k.is("TO_TIMESTAMP_LTZ") && call) {
+          out.append(ToTimestampLtz.NAME); // Spark's to_timestamp_ltz parses strings only
           i = after;
         } else if (k.is("LOCALTIMESTAMP") && !call) {
           out.append("localtimestamp()");

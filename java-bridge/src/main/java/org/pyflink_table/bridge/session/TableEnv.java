@@ -30,6 +30,7 @@ import org.pyflink_table.bridge.expressions.CoreModule;
 import org.pyflink_table.bridge.expressions.FlinkFloatingComparisons;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.ItemAccess;
+import org.pyflink_table.bridge.expressions.ToTimestampLtz;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.JTable;
@@ -77,7 +78,9 @@ public final class TableEnv extends TableContext {
 
   public TableEnv(SparkSession spark, boolean streaming) {
     super(spark);
-    functions.qualifyUserCallsWith(sql -> FlinkSqlDialect.qualifyUserCalls(sql, functions.userNamesBeforeSparkBuiltins()));
+    // SQL expression texts (computed columns, call_sql) are Flink SQL, as queries are.
+    functions.readSqlWith(sql -> FlinkSqlDialect.rewrite(
+        FlinkSqlDialect.qualifyUserCalls(sql, functions.userNamesBeforeSparkBuiltins())));
     this.streaming = streaming;
     // Flink's TIME functions (CURRENT_TIME, EXTRACT from TIME, TO_TIME) need Spark's TIME type on.
     spark.conf().set("spark.sql.timeType.enabled", "true");
@@ -92,6 +95,7 @@ public final class TableEnv extends TableContext {
     spark.experimental().extraOptimizations_$eq(ScalaInterop.seq(
         List.of(new FlinkFloatingComparisons(), refusedScans, new ScalarProjections(spark))));
     ItemAccess.register(spark);
+    ToTimestampLtz.register(spark);
   }
 
   /** A new environment on its own session of the running SparkContext. */

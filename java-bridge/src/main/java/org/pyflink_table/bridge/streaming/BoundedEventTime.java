@@ -17,6 +17,7 @@ import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.expressions.Window;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.table.PythonAggregateSelect;
+import org.pyflink_table.bridge.window.TimeAttributes;
 
 /**
  * Flink's event time over a bounded stream, at parallelism 1: rows arrive in order and the
@@ -29,7 +30,7 @@ import org.pyflink_table.bridge.table.PythonAggregateSelect;
 final class BoundedEventTime {
   private BoundedEventTime() {}
 
-  private static final String SEQ = "__pft_arrival";
+  private static final String SEQ = "__pft_arrival_seq";
   private static final String ROW_WATERMARK = "__pft_row_watermark";
 
   /** The plan with late rows dropped below its group-window aggregations. */
@@ -45,8 +46,13 @@ final class BoundedEventTime {
     Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
     List<Column> keep = new ArrayList<>();
     for (Attribute attr : ScalaInterop.list(a.child().output())) keep.add(Jobs.column(attr));
-    // Arrival order is the scan order (one partition at parallelism 1, files in order).
-    Dataset<Row> ordered = child.withColumn(SEQ, monotonically_increasing_id());
+    // Arrival order is the scan order (one partition at parallelism 1, files in order), numbered
+    // below any reordering of the rows (session windows: TimeAttributes.ARRIVAL).
+    Attribute numbered = null;
+    for (Attribute attr : ScalaInterop.list(a.child().output())) {
+      if (attr.name().equals(TimeAttributes.ARRIVAL)) numbered = attr;
+    }
+    Dataset<Row> ordered = child.withColumn(SEQ, numbered != null ? Jobs.column(numbered) : monotonically_increasing_id());
     Column seenBefore = max(Jobs.column(rowtime)).over(Window.orderBy(col(SEQ)).rowsBetween(Window.unboundedPreceding(), -1));
     Column interval = expr("INTERVAL '" + delayMs + "' MILLISECOND");
     Column lastInstant = Jobs.column(window).getField("end").minus(expr("INTERVAL 1 MILLISECOND"));

@@ -13,6 +13,12 @@ public final class TimeAttributes {
   /** Column metadata key: the watermark delay, in milliseconds, of an event-time attribute. */
   public static final String WATERMARK_DELAY_MS = "pyflink_table.watermarkDelayMs";
 
+  /**
+   * A column of a bounded stream's rows numbered in arrival order, for judging late rows
+   * (streaming.BoundedEventTime), set where a window's rows are reordered before their aggregation.
+   */
+  public static final String ARRIVAL = "__pft_arrival";
+
   /** Column metadata key (true) of a processing-time attribute (a column declared {@code AS PROCTIME()}). */
   public static final String PROCTIME = Connectors.PROCTIME_MARK;
 }

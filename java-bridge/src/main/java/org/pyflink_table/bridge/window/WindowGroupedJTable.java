@@ -162,6 +162,10 @@ public final class WindowGroupedJTable {
     Column starts = functions.when(previous.isNull().or(t.gt(previous.plus(gapLength))), 1).otherwise(0);
     String startsColumn = "__pft_session_starts";
     String sessionColumn = "__pft_session";
+    // The window functions below regroup the rows by key: a bounded stream's arrival order, which
+    // decides its late rows, is numbered before (streaming.BoundedEventTime).
+    boolean arrival = table.env.isStreaming();
+    if (arrival) df = df.withColumn(TimeAttributes.ARRIVAL, functions.monotonically_increasing_id());
     Dataset<Row> numbered = df.filter(t.isNotNull())
         .withColumn(startsColumn, starts)
         .withColumn(sessionColumn, functions.sum(functions.col(startsColumn)).over(
