@@ -2,6 +2,14 @@ package org.pyflink_table.bridge.streaming;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -49,6 +57,8 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
   /** The same function for the Table API (its errors without SQL's "SQL validation failed." prefix). */
   public static final String TABLE_API_NAME = "__pft_current_watermark_api";
   private static final String PLACEHOLDER = "__pft_current_watermark_placeholder";
+  private static final String SEQ = "__pft_cwm_arrival";
+  private static final String ROW_WATERMARK = "__pft_row_watermark";
 
   /** The placeholder's body, evaluated only if a plan escaped the rule: a bug, said as such rather than a wrong value. */
   private static final class Unreplaced extends scala.runtime.AbstractFunction1<Object, Object>
@@ -143,13 +153,82 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
     return false;
   }
 
+  /**
+   * A bounded input's plan with each {@code CURRENT_WATERMARK} call replaced by Flink's per-row value
+   * at parallelism 1: rows arrive in scan order and each sees the largest rowtime before it minus
+   * the delay, NULL while that is at or before the epoch (measured on PyFlink 2.3). The value is
+   * computed at the rowtime's source, as Flink's watermark assigner does there, and carried up
+   * through projections and filters; a call above another node stays a placeholder, which the rule
+   * refuses by name.
+   */
+  static LogicalPlan perRow(SparkSession spark, LogicalPlan plan) {
+    Attribute rowtime = rowtime(plan);
+    if (rowtime == null || plan.isStreaming()) return plan;
+    LogicalPlan source = source(plan, rowtime);
+    long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
+    Dataset<Row> rows = org.apache.spark.sql.classic.Dataset.ofRows(spark, source)
+        .withColumn(SEQ, functions.monotonically_increasing_id());
+    Column before = functions.max(Jobs.column(rowtime).cast(DataTypes.TimestampType))
+        .over(Window.orderBy(functions.col(SEQ)).rowsBetween(Window.unboundedPreceding(), -1))
+        .minus(functions.expr("INTERVAL '" + delayMs + "' MILLISECOND"));
+    Column value = functions.when(before.gt(functions.timestamp_micros(functions.lit(0))), before);
+    List<Column> keep = new ArrayList<>();
+    for (Attribute a : ScalaInterop.list(source.output())) keep.add(Jobs.column(a));
+    keep.add(value.as(ROW_WATERMARK));
+    LogicalPlan withValue = rows.select(keep.toArray(new Column[0])).queryExecution().analyzed();
+    List<Attribute> out = ScalaInterop.list(withValue.output());
+    Attribute carried = out.get(out.size() - 1);
+    LogicalPlan carriedPlan = carry(plan, source, withValue, carried);
+    List<NamedExpression> same = new ArrayList<>(ScalaInterop.list(plan.output()));
+    return new Project(ScalaInterop.seq(same), carriedPlan);
+  }
+
+  /** The node that first outputs {@code rowtime} (the source's scan or its projection). */
+  private static LogicalPlan source(LogicalPlan plan, Attribute rowtime) {
+    for (LogicalPlan c : ScalaInterop.list(plan.children())) {
+      if (c.outputSet().contains(rowtime)) return source(c, rowtime);
+    }
+    return plan;
+  }
+
+  private static boolean contains(LogicalPlan plan, LogicalPlan node) {
+    if (plan == node) return true;
+    for (LogicalPlan c : ScalaInterop.list(plan.children())) {
+      if (contains(c, node)) return true;
+    }
+    return false;
+  }
+
+  private static LogicalPlan carry(LogicalPlan node, LogicalPlan source, LogicalPlan withValue, Attribute value) {
+    if (node == source) return withValue;
+    if (!contains(node, source)) return node;
+    LogicalPlan n = ScalaInterop.mapChildren(node, c -> carry(c, source, withValue, value));
+    boolean available = false;
+    for (LogicalPlan c : ScalaInterop.list(n.children())) available |= c.outputSet().contains(value);
+    if (!available || !(n instanceof Project || n instanceof Filter)) return n;
+    Function1<Expression, Expression> replace = new Function1<>() {
+      @Override
+      public Expression apply(Expression e) {
+        return isPlaceholder(e) ? value : e.mapChildren(this);
+      }
+    };
+    n = n.mapExpressions(replace);
+    if (n instanceof Project) {
+      List<NamedExpression> items = new ArrayList<>(ScalaInterop.list(((Project) n).projectList()));
+      items.add(value);
+      n = new Project(ScalaInterop.seq(items), ((Project) n).child());
+    }
+    return n;
+  }
+
   @Override
   public LogicalPlan apply(LogicalPlan plan) {
     if (rowtime(plan) == null) return plan;
     if (!plan.isStreaming()) {
-      throw TableException.unsupported("CURRENT_WATERMARK over a bounded source in streaming mode (it is "
-          + "supported over unbounded sources: a filesystem table with source.monitor-interval, datagen without "
-          + "number-of-rows)");
+      // perRow carries the value through projections and filters only.
+      throw TableException.unsupported("CURRENT_WATERMARK over a bounded source above a node other than "
+          + "projections and filters of the rowtime's source (an aggregation, a join, a union); call it in a "
+          + "projection of the source first");
     }
     Long watermarkMs = batchWatermarkMs();
     if (watermarkMs == null) return plan; // not a micro-batch (EXPLAIN of the stream): left as planned
