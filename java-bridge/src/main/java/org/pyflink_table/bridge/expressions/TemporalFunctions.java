@@ -20,7 +20,6 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
-import org.pyflink_table.bridge.streaming.CurrentWatermark;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.types.FlinkTypes;
@@ -305,8 +304,8 @@ final class TemporalFunctions {
     scalar(c -> FunctionCatalog.typed(functions.localtimestamp(), "TIMESTAMP(3)"), "localTimestamp");
     scalar(c -> functions.current_time().cast(TimeType.apply(0)), "currentTime", "localTime");
     scalar(c -> functions.current_database(), "currentDatabase");
-    // The session's function (streaming.CurrentWatermark), which checks the rowtime argument.
-    scalar(c -> functions.call_function(CurrentWatermark.TABLE_API_NAME, c.arg(0)), "currentWatermark");
+    // The session's function (streaming.CurrentWatermark registers it), which checks the rowtime argument.
+    scalar(c -> functions.call_function(FunctionCatalog.CURRENT_WATERMARK_FUNCTION, c.arg(0)), "currentWatermark");
     scalar(c -> {
       throw TableException.unsupported("SOURCE_WATERMARK (watermarks exist only in streaming mode)");
     }, "sourceWatermark");

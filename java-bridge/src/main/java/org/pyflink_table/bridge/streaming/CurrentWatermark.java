@@ -34,6 +34,7 @@ import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.types.FlinkTypes;
 import scala.Function1;
 import scala.Option;
@@ -55,7 +56,7 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
   /** The SQL function the Flink dialect calls for {@code CURRENT_WATERMARK} (registered per session). */
   public static final String SQL_NAME = "__pft_current_watermark";
   /** The same function for the Table API (its errors without SQL's "SQL validation failed." prefix). */
-  public static final String TABLE_API_NAME = "__pft_current_watermark_api";
+  public static final String TABLE_API_NAME = FunctionCatalog.CURRENT_WATERMARK_FUNCTION;
   private static final String PLACEHOLDER = "__pft_current_watermark_placeholder";
   private static final String SEQ = "__pft_cwm_arrival";
   private static final String ROW_WATERMARK = "__pft_row_watermark";
