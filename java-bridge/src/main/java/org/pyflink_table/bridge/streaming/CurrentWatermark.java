@@ -105,9 +105,10 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
           + "CURRENT_WATERMARK must be a rowtime attribute (a column with a WATERMARK, in streaming mode), but was "
           + types.get(0) + ".");
     }
-    // Non-deterministic, so that the optimizer neither folds nor moves it before the rule replaces it.
+    // Deterministic, as its value is within one micro-batch (aggregate arguments must be); never
+    // foldable (its argument is a column), so it survives the optimizer until the rule replaces it.
     Expression placeholder = new ScalaUDF(new Unreplaced(), DataTypes.TimestampType, ScalaInterop.seq(List.of(rowtime)),
-        ScalaInterop.seq(List.of(Option.empty())), Option.empty(), Option.apply(PLACEHOLDER), true, false);
+        ScalaInterop.seq(List.of(Option.empty())), Option.empty(), Option.apply(PLACEHOLDER), true, true);
     // Flink's result has the rowtime's type with precision 3: TIMESTAMP(3) for a TIMESTAMP rowtime.
     boolean ltz = rowtime.dataType() instanceof TimestampType;
     Expression typed = ltz ? placeholder
@@ -137,12 +138,31 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
   }
 
   private static Attribute rowtime(Expression e) {
-    if (isPlaceholder(e)) return (Attribute) e.children().apply(0);
+    // The builder's argument is an attribute; the optimizer may have substituted it since (null then).
+    if (isPlaceholder(e)) return e.children().apply(0) instanceof Attribute ? (Attribute) e.children().apply(0) : null;
     for (Expression c : ScalaInterop.list(e.children())) {
       Attribute a = rowtime(c);
       if (a != null) return a;
     }
     return null;
+  }
+
+  private static boolean hasPlaceholder(Expression e) {
+    if (isPlaceholder(e)) return true;
+    for (Expression c : ScalaInterop.list(e.children())) {
+      if (hasPlaceholder(c)) return true;
+    }
+    return false;
+  }
+
+  private static boolean hasPlaceholder(LogicalPlan plan) {
+    for (Expression e : ScalaInterop.list(plan.expressions())) {
+      if (hasPlaceholder(e)) return true;
+    }
+    for (LogicalPlan c : ScalaInterop.list(plan.children())) {
+      if (hasPlaceholder(c)) return true;
+    }
+    return false;
   }
 
   /** Whether {@code plan} already has a watermark (one placed for a group window). */
@@ -159,8 +179,8 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
    * at parallelism 1: rows arrive in scan order and each sees the largest rowtime before it minus
    * the delay, NULL while that is at or before the epoch (measured on PyFlink 2.3). The value is
    * computed at the rowtime's source, as Flink's watermark assigner does there, and carried up
-   * through projections and filters; a call above another node stays a placeholder, which the rule
-   * refuses by name.
+   * through projections and filters (calls in the node above them, an aggregation say, read it);
+   * a call higher up stays a placeholder, which the rule refuses by name.
    */
   static LogicalPlan perRow(SparkSession spark, LogicalPlan plan) {
     Attribute rowtime = rowtime(plan);
@@ -206,7 +226,7 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
     LogicalPlan n = ScalaInterop.mapChildren(node, c -> carry(c, source, withValue, value));
     boolean available = false;
     for (LogicalPlan c : ScalaInterop.list(n.children())) available |= c.outputSet().contains(value);
-    if (!available || !(n instanceof Project || n instanceof Filter)) return n;
+    if (!available) return n;
     Function1<Expression, Expression> replace = new Function1<>() {
       @Override
       public Expression apply(Expression e) {
@@ -224,12 +244,13 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
 
   @Override
   public LogicalPlan apply(LogicalPlan plan) {
-    if (rowtime(plan) == null) return plan;
+    if (!hasPlaceholder(plan)) return plan;
     if (!plan.isStreaming()) {
       // perRow carries the value through projections and filters only.
-      throw TableException.unsupported("CURRENT_WATERMARK over a bounded source above a node other than "
-          + "projections and filters of the rowtime's source (an aggregation, a join, a union); call it in a "
-          + "projection of the source first");
+      throw TableException.unsupported("CURRENT_WATERMARK over a bounded source in streaming mode here (it is "
+          + "computed for execute(), collect(), print() and INSERT, over projections and filters of the rowtime's "
+          + "source and the node right above them; not for to_pandas(), nor above an aggregation, a join or a "
+          + "union)");
     }
     Long watermarkMs = batchWatermarkMs();
     if (watermarkMs == null) return plan; // not a micro-batch (EXPLAIN of the stream): left as planned
