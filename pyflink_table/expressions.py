@@ -334,11 +334,16 @@ def json_array_agg(on_null: JsonOnNull, item_expr: Any) -> Expression[str]:
     return _fn("jsonArrayAgg", _Symbol(on_null.name), item_expr)
 
 
-# --- streaming-only and process-table-function helpers (raise TableException when used) ---------
+# --- streaming-only and process-table-function helpers (current_watermark aside, they raise
+# TableException when used) ---------------------------------------------------------------------
 
 
 def current_watermark(rowtime: Any) -> Expression[Any]:
-    """The current watermark of a rowtime column (streaming only: raises TableException in use)."""
+    """The current watermark of a rowtime column, NULL before the first one (streaming only).
+
+    Over an unbounded source it is Spark's watermark as of the start of the running micro-batch,
+    the same for all rows of the batch (PyFlink's is per row); see the streaming docs. A column
+    without a watermark, or batch mode, raises ValidationException as PyFlink does."""
     return _fn("currentWatermark", rowtime)
 
 

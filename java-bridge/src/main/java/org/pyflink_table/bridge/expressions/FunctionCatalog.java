@@ -40,6 +40,11 @@ import org.pyflink_table.bridge.types.FlinkTypes;
  * SQL {@code UPPER}): lower case with underscores dropped.
  */
 public final class FunctionCatalog {
+  /**
+   * The session function the Table API's {@code currentWatermark} calls; streaming.CurrentWatermark
+   * registers it (it needs the stream's watermark, a layer above).
+   */
+  public static final String CURRENT_WATERMARK_FUNCTION = "__pft_current_watermark_api";
 
   /** Builds the Spark column of one built-in call. */
   @FunctionalInterface

@@ -289,16 +289,8 @@ final class TemporalFunctions {
     scalar(c -> FunctionCatalog.typed(functions.localtimestamp(), "TIMESTAMP(3)"), "localTimestamp");
     scalar(c -> functions.current_time().cast(TimeType.apply(0)), "currentTime", "localTime");
     scalar(c -> functions.current_database(), "currentDatabase");
-    scalar(c -> {
-      if (c.scope != null && c.scope.input.isStreaming()) {
-        // Flink gives each row the watermark its operator has seen so far; Spark's watermark is
-        // one global value per micro-batch that no expression can read.
-        throw TableException.unsupported("CURRENT_WATERMARK over an unbounded source (Spark's watermark advances "
-            + "only between micro-batches and cannot be read per row); filter late rows with the window or "
-            + "over-window operators, which apply the watermark");
-      }
-      throw TableException.unsupported("CURRENT_WATERMARK (watermarks exist only in streaming mode)");
-    }, "currentWatermark");
+    // The session's function (streaming.CurrentWatermark registers it), which checks the rowtime argument.
+    scalar(c -> functions.call_function(FunctionCatalog.CURRENT_WATERMARK_FUNCTION, c.arg(0)), "currentWatermark");
     scalar(c -> {
       throw TableException.unsupported("SOURCE_WATERMARK (watermarks exist only in streaming mode)");
     }, "sourceWatermark");

@@ -64,6 +64,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.sql.types.YearMonthIntervalType;
+import org.pyflink_table.bridge.streaming.CurrentWatermark;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ItemAccess;
@@ -416,11 +417,9 @@ public final class FlinkSqlDialect {
           out.append("listagg(").append(String.join(", ", args)).append(')');
           i = close + 1;
         } else if (k.is("CURRENT_WATERMARK") && call) {
-          // Flink gives each row the watermark its operator has seen so far; Spark's watermark is
-          // one value per micro-batch that no expression can read (the Table API refuses it too).
-          throw TableException.unsupported("CURRENT_WATERMARK in SQL (Spark's watermark advances only between"
-              + " micro-batches and cannot be read per row); filter late rows with the window or over-window"
-              + " operators, which apply the watermark");
+          // The session's function (streaming.CurrentWatermark), which checks the rowtime argument.
+          out.append(CurrentWatermark.SQL_NAME);
+          i = after;
         } else if (k.is("SIMILAR") && after < to && t.get(after).is("TO")) {
           throw TableException.unsupported("SIMILAR TO in SQL (use LIKE or REGEXP)");
         } else if (k.is("FETCH") && after < to && (t.get(after).is("FIRST") || t.get(after).is("NEXT"))) {

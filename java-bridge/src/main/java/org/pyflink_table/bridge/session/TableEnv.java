@@ -32,6 +32,7 @@ import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.ItemAccess;
 import org.pyflink_table.bridge.expressions.ToTimestampLtz;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.streaming.CurrentWatermark;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.LateralJoins;
@@ -92,8 +93,11 @@ public final class TableEnv extends TableContext {
     // Flink's order. (Temporary catalog functions named like a Flink built-in are not registered with
     // Spark: Flink's built-in wins.)
     // Flink's NaN comparisons and NULL-propagating GREATEST/LEAST, for the Table API and SQL alike.
+    // CURRENT_WATERMARK: a placeholder per call, replaced by each micro-batch's watermark.
+    CurrentWatermark currentWatermark = CurrentWatermark.register(
+        (org.apache.spark.sql.classic.SparkSession) spark, streaming);
     spark.experimental().extraOptimizations_$eq(ScalaInterop.seq(
-        List.of(new FlinkFloatingComparisons(), refusedScans, new ScalarProjections(spark))));
+        List.of(new FlinkFloatingComparisons(), refusedScans, new ScalarProjections(spark), currentWatermark)));
     ItemAccess.register(spark);
     ToTimestampLtz.register(spark);
   }

@@ -124,7 +124,12 @@ public final class Jobs {
   }
 
   private static LogicalPlan placeWatermarks(SparkSession spark, LogicalPlan p) {
-    return Changelog.rewriteWindowedAggregates(p, a -> a.isStreaming() ? watermarked(spark, a) : a);
+    LogicalPlan placed = Changelog.rewriteWindowedAggregates(p, a -> a.isStreaming() ? watermarked(spark, a) : a);
+    // CURRENT_WATERMARK reads Spark's watermark, which needs a watermark in the plan: the source's,
+    // unless a group window has placed it already.
+    Attribute rowtime = CurrentWatermark.rowtime(placed);
+    if (rowtime == null || !placed.isStreaming() || CurrentWatermark.hasWatermark(placed)) return placed;
+    return watermarkedAtSource(spark, placed, rowtime, rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS));
   }
 
   /** A Column of an analysed expression (its attribute ids kept). */

@@ -42,11 +42,8 @@ public final class FlinkSqlDialectTest {
     // LISTAGG's separator defaults to Flink's ','.
     rewrites("SELECT LISTAGG(s) FROM t", "SELECT listagg(s, ',') FROM t");
     rewrites("SELECT LISTAGG(DISTINCT s, '|') FROM t", "SELECT listagg(DISTINCT s, '|') FROM t");
-    // CURRENT_WATERMARK has no per-row value on Spark: refused by name, not "no such function".
-    rewrites("SELECT k FROM t WHERE ts > CURRENT_WATERMARK(ts)", "TableException: Unsupported: CURRENT_WATERMARK in SQL"
-        + " (Spark's watermark advances only between micro-batches and cannot be read per row); filter late rows"
-        + " with the window or over-window operators, which apply the watermark is not supported by pyflink_table"
-        + " on Spark.");
+    // CURRENT_WATERMARK calls the session's function, which checks its rowtime argument.
+    rewrites("SELECT k FROM t WHERE ts > CURRENT_WATERMARK(ts)", "SELECT k FROM t WHERE ts > __pft_current_watermark(ts)");
     // The user's calls of a name a built-in also has reach the session's function; nothing else
     // (qualified names, an alias's column list, literals, comments) is touched.
     qualifies("SELECT upper(k), UPPER (k), `upper`(k), x.upper(k), 'upper(k)' FROM t -- upper(k)",
