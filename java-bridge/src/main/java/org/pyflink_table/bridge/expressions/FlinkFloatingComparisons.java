@@ -30,8 +30,6 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
-import scala.Function1;
-import scala.runtime.AbstractPartialFunction;
 
 /**
  * Optimizer rule giving comparisons Flink's semantics where Spark's differ.
@@ -55,20 +53,10 @@ public final class FlinkFloatingComparisons extends Rule<LogicalPlan> {
 
   @Override
   public LogicalPlan apply(LogicalPlan plan) {
-    return plan.transformUpWithSubqueries(new AbstractPartialFunction<>() {
-      @Override
-      public boolean isDefinedAt(LogicalPlan p) {
-        return true;
-      }
-
-      @Override
-      public <A1 extends LogicalPlan, B1> B1 applyOrElse(A1 p, Function1<A1, B1> otherwise) {
-        boolean join = p instanceof Join;
-        @SuppressWarnings("unchecked")
-        B1 result = (B1) p.mapExpressions(e -> join ? joinCondition(e) : rewrite(e));
-        return result;
-      }
-    });
+    return plan.transformUpWithSubqueries(ScalaInterop.everywhere((LogicalPlan p) -> {
+      boolean join = p instanceof Join;
+      return p.mapExpressions(e -> join ? joinCondition(e) : rewrite(e));
+    }));
   }
 
   /** A join condition: its top-level conjuncts {@code a = b} / {@code a <=> b} are join keys. */

@@ -52,6 +52,21 @@ public final class ScalaInterop {
     };
   }
 
+  /** A partial function defined everywhere, for Catalyst's {@code transform*} over every node. */
+  public static <T> PartialFunction<T, T> everywhere(Function<T, T> f) {
+    return new AbstractPartialFunction<>() {
+      @Override
+      public boolean isDefinedAt(T x) {
+        return true;
+      }
+
+      @Override
+      public T apply(T x) {
+        return f.apply(x);
+      }
+    };
+  }
+
   /** A call of a Spark SQL function by name, optionally DISTINCT (COUNT(DISTINCT a) and friends). */
   public static Column call(String sparkName, boolean distinct, List<Column> args) {
     List<ColumnNode> nodes = new ArrayList<>();

@@ -799,20 +799,7 @@ public final class FlinkSqlDialect {
         return result;
       }
     };
-    PartialFunction<LogicalPlan, LogicalPlan> everyNode = new AbstractPartialFunction<>() {
-      @Override
-      public boolean isDefinedAt(LogicalPlan p) {
-        return true;
-      }
-
-      @Override
-      public <A1 extends LogicalPlan, B1> B1 applyOrElse(A1 p, Function1<A1, B1> otherwise) {
-        @SuppressWarnings("unchecked")
-        B1 result = (B1) p.transformExpressionsUp(truncate);
-        return result;
-      }
-    };
-    LogicalPlan rewritten = plan.transformUp(everyNode);
+    LogicalPlan rewritten = plan.transformUp(ScalaInterop.everywhere((LogicalPlan p) -> p.transformExpressionsUp(truncate)));
     if (!changed[0]) return ds;
     return Dataset$.MODULE$.ofRows(
         (SparkSession) ds.sparkSession(), rewritten);

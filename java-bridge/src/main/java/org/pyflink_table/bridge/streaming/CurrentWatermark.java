@@ -39,7 +39,6 @@ import org.pyflink_table.bridge.types.FlinkTypes;
 import scala.Function1;
 import scala.Option;
 import scala.collection.immutable.Seq;
-import scala.runtime.AbstractPartialFunction;
 
 /**
  * Flink's {@code CURRENT_WATERMARK(rowtime)} over an unbounded source: Spark's watermark as of the
@@ -261,19 +260,7 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
         return isPlaceholder(e) ? value : e.mapChildren(this);
       }
     };
-    return plan.transformUpWithSubqueries(new AbstractPartialFunction<>() {
-      @Override
-      public boolean isDefinedAt(LogicalPlan p) {
-        return true;
-      }
-
-      @Override
-      public <A1 extends LogicalPlan, B1> B1 applyOrElse(A1 p, Function1<A1, B1> otherwise) {
-        @SuppressWarnings("unchecked")
-        B1 result = (B1) p.mapExpressions(replace);
-        return result;
-      }
-    });
+    return plan.transformUpWithSubqueries(ScalaInterop.everywhere((LogicalPlan p) -> p.mapExpressions(replace)));
   }
 
   /** The watermark (ms) of the micro-batch this thread is planning, or null outside one. */

@@ -28,9 +28,7 @@ import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
-import scala.Function1;
 import scala.Option;
-import scala.runtime.AbstractPartialFunction;
 
 /**
  * Optimizer rule running the Python scalar functions of a projection through {@code mapInArrow}
@@ -75,25 +73,15 @@ public final class ScalarProjections extends Rule<LogicalPlan> {
       throw new TableException("Unsupported value '" + mode + "' of pyflink_table.python.scalar.map-in-arrow; "
           + "expected true or false");
     }
-    return plan.transformDown(new AbstractPartialFunction<>() {
-      @Override
-      public boolean isDefinedAt(LogicalPlan p) {
-        return true;
-      }
-
-      @Override
-      public <A1 extends LogicalPlan, B1> B1 applyOrElse(A1 p, Function1<A1, B1> otherwise) {
-        // A projection or aggregate above needs only what it references; other nodes pass all on.
-        boolean pruning = p instanceof Project || p instanceof Aggregate;
-        @SuppressWarnings("unchecked")
-        B1 result = (B1) ScalaInterop.mapChildren((LogicalPlan) p, c -> {
-          if (!(c instanceof ArrowEvalPython e)) return c;
-          LogicalPlan rewritten = rewrite(e, pruning ? p.references() : e.outputSet());
-          return rewritten == null ? c : rewritten;
-        });
-        return result;
-      }
-    });
+    return plan.transformDown(ScalaInterop.everywhere((LogicalPlan p) -> {
+      // A projection or aggregate above needs only what it references; other nodes pass all on.
+      boolean pruning = p instanceof Project || p instanceof Aggregate;
+      return ScalaInterop.mapChildren(p, c -> {
+        if (!(c instanceof ArrowEvalPython e)) return c;
+        LogicalPlan rewritten = rewrite(e, pruning ? p.references() : e.outputSet());
+        return rewritten == null ? c : rewritten;
+      });
+    }));
   }
 
   /** {@code e} as a mapInArrow over the columns {@code required} above and the arguments, or null. */
