@@ -7,8 +7,8 @@ imports itself from ``pyflink.table``/``pyflink.common``, and that assigns ``res
 JSON-able values), the column names and type strings, whatever the program printed, and the
 exception type and first message line if it raised.
 
-PyFlink runs in a subprocess (its own interpreter, ``PYFLINK_PYTHON``), one process for all modules
-of a test run, which it serves in turn; pyflink_table runs in this process on the shared Spark session, meanwhile, with the
+PyFlink runs in a subprocess (its own interpreter, ``PYFLINK_PYTHON``), one process for several
+modules of a test run (``MODULES_PER_PROCESS``), which it serves in turn; pyflink_table runs in this process on the shared Spark session, meanwhile, with the
 program text's ``pyflink.table``/``pyflink.common`` imports rewritten to ``pyflink_table``. Our side
 runs each program under a timeout (``PYFLINK_TABLE_PROGRAM_TIMEOUT`` seconds, 300 by default): a
 program still running then (say, awaiting a row that never comes) has its jobs cancelled and fails
@@ -377,6 +377,11 @@ class _PyFlinkServer:
         self.proc.stdin.flush()
         return results
 
+    @property
+    def requests(self) -> int:
+        """How many modules' programs this process was given."""
+        return self._requests
+
     def alive(self) -> bool:
         return self.proc.poll() is None
 
@@ -389,10 +394,17 @@ class _PyFlinkServer:
 
 _server: _PyFlinkServer | None = None
 
+# Modules one PyFlink process serves; it is stopped once it has answered the last. One process for
+# the whole run (a CI run of 2026-11-25) grew to 3.2 GB of metaspace and 230 Log4j scheduler threads
+# after 20 modules and kept a core about 85% busy with no job running, which slowed both sides: the
+# differential modules alone took 44 minutes (the whole suite took 47 the day before, with a process
+# per module). So the default is a process per module, as before; more per process is for measuring.
+MODULES_PER_PROCESS = int(os.environ.get("PYFLINK_TABLE_PYFLINK_MODULES_PER_PROCESS", "1"))
+
 
 def _shared_server() -> _PyFlinkServer:
     global _server
-    if _server is None or not _server.alive():
+    if _server is None or not _server.alive() or _server.requests >= MODULES_PER_PROCESS:
         if _server is not None:
             _server.stop()
         _server = _PyFlinkServer()
@@ -423,7 +435,10 @@ class PyFlinkRun:
                 self.stop()
                 raise RuntimeError("PyFlink driver did not answer within 900 s")
             time.sleep(0.1)
-        return dict(json.loads(self._results.read_text()))
+        results = dict(json.loads(self._results.read_text()))
+        if self._server.requests >= MODULES_PER_PROCESS:
+            self.stop()  # its last module: it must not outlive it (see MODULES_PER_PROCESS)
+        return results
 
     def stop(self) -> None:
         """Ends the shared process (it may still run these programs); the next run starts another."""
