@@ -125,52 +125,21 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
 
   /** The rowtime column of the first {@code CURRENT_WATERMARK} call in {@code plan}, or null. */
   static Attribute rowtime(LogicalPlan plan) {
-    for (Expression e : ScalaInterop.list(plan.expressions())) {
-      Attribute a = rowtime(e);
-      if (a != null) return a;
-    }
-    for (LogicalPlan c : ScalaInterop.list(plan.children())) {
-      Attribute a = rowtime(c);
-      if (a != null) return a;
+    // The builder's argument is an attribute; the optimizer may have substituted it since (skipped then).
+    for (Expression e : ScalaInterop.list(plan.flatMap(p -> p.expressions()))) {
+      Option<Expression> call = e.find(x -> isPlaceholder(x) && x.children().apply(0) instanceof Attribute);
+      if (call.isDefined()) return (Attribute) call.get().children().apply(0);
     }
     return null;
-  }
-
-  private static Attribute rowtime(Expression e) {
-    // The builder's argument is an attribute; the optimizer may have substituted it since (null then).
-    if (isPlaceholder(e)) return e.children().apply(0) instanceof Attribute ? (Attribute) e.children().apply(0) : null;
-    for (Expression c : ScalaInterop.list(e.children())) {
-      Attribute a = rowtime(c);
-      if (a != null) return a;
-    }
-    return null;
-  }
-
-  private static boolean hasPlaceholder(Expression e) {
-    if (isPlaceholder(e)) return true;
-    for (Expression c : ScalaInterop.list(e.children())) {
-      if (hasPlaceholder(c)) return true;
-    }
-    return false;
   }
 
   private static boolean hasPlaceholder(LogicalPlan plan) {
-    for (Expression e : ScalaInterop.list(plan.expressions())) {
-      if (hasPlaceholder(e)) return true;
-    }
-    for (LogicalPlan c : ScalaInterop.list(plan.children())) {
-      if (hasPlaceholder(c)) return true;
-    }
-    return false;
+    return plan.exists(p -> p.expressions().exists(e -> e.exists(CurrentWatermark::isPlaceholder)));
   }
 
   /** Whether {@code plan} already has a watermark (one placed for a group window). */
   static boolean hasWatermark(LogicalPlan plan) {
-    if (plan instanceof EventTimeWatermark) return true;
-    for (LogicalPlan c : ScalaInterop.list(plan.children())) {
-      if (hasWatermark(c)) return true;
-    }
-    return false;
+    return plan.exists(p -> p instanceof EventTimeWatermark);
   }
 
   /**
@@ -211,17 +180,10 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
     return plan;
   }
 
-  private static boolean contains(LogicalPlan plan, LogicalPlan node) {
-    if (plan == node) return true;
-    for (LogicalPlan c : ScalaInterop.list(plan.children())) {
-      if (contains(c, node)) return true;
-    }
-    return false;
-  }
 
   private static LogicalPlan carry(LogicalPlan node, LogicalPlan source, LogicalPlan withValue, Attribute value) {
     if (node == source) return withValue;
-    if (!contains(node, source)) return node;
+    if (!node.exists(p -> p == source)) return node;
     LogicalPlan n = ScalaInterop.mapChildren(node, c -> carry(c, source, withValue, value));
     boolean available = false;
     for (LogicalPlan c : ScalaInterop.list(n.children())) available |= c.outputSet().contains(value);
