@@ -102,10 +102,9 @@ public final class PackedAggregation {
     Statistics stats = plan.stats();
     // The analyzed plan: its attributes are the keys' (the optimizer may replace a view's columns).
     LogicalPlan analyzed = df.queryExecution().analyzed();
-    double rows = ParquetKeyDomain.rows(analyzed);
-    if (stats.rowCount().isDefined()) {
-      rows = stats.rowCount().get().doubleValue();
-    } else if (Double.isNaN(rows)) {
+    // Footers are read only when Spark has no row count of its own.
+    double rows = stats.rowCount().isDefined() ? stats.rowCount().get().doubleValue() : ParquetKeyDomain.rows(analyzed);
+    if (Double.isNaN(rows)) {
       BigInt unknown = BigInt.apply(df.sparkSession().sessionState().conf().defaultSizeInBytes());
       if (stats.sizeInBytes().$greater$eq(unknown)) return false; // a source of unknown size
       double width = 8;
