@@ -179,10 +179,17 @@ class _Python:
         return to_spark_value(self.function.get_value(acc))
 
 
+def _count_key(args: List[Any]) -> str:
+    """A DISTINCT argument tuple as the text its count is kept under: equal values give equal text
+    (-0.0 as 0.0; NaN equals NaN, as Java's ``Double.equals`` in Flink's ``MapView``)."""
+    return "[" + ",".join(_encode(0.0 if isinstance(a, float) and a == 0 else a) for a in args) + "]"
+
+
 class _Distinct:
     """A DISTINCT aggregate: each distinct argument tuple counted in the key's state (Flink's
     DistinctAggregate keeps such counts in a MapView). The aggregate sees a tuple when its count
-    goes from 0 to 1 and retracts it when it drops back to 0, so repeats change nothing."""
+    goes from 0 to 1 and retracts it when it drops back to 0, so repeats change nothing. The counts
+    (``acc[1]``) are a dict, or a :class:`_StoredCounts` reading and writing a map state."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -194,7 +201,7 @@ class _Distinct:
         if any(a is None for a in args):
             return  # a null argument is never counted, as by COUNT/SUM(DISTINCT ...)
         counts = acc[1]
-        key = tuple(args)
+        key = _count_key(args)
         before = counts.get(key, 0)
         after = before + sign
         if after > 0:
@@ -208,6 +215,42 @@ class _Distinct:
 
     def value(self, acc: Any) -> Any:
         return self.inner.value(acc[0])
+
+
+class _StoredCounts:
+    """One DISTINCT aggregate's counts of one key in a map state ``(aggregate, value) -> count``: a
+    value's count is read when first needed and only changed counts are written back (:meth:`write`),
+    so a micro-batch costs what it touches, not the key's number of distinct values."""
+
+    def __init__(self, state: Any, index: int) -> None:
+        self.state = state
+        self.index = index
+        self.stored: Dict[str, int] = {}  # as read from the state
+        self.current: Dict[str, int] = {}
+
+    def get(self, key: str, default: int = 0) -> int:
+        if key not in self.current:
+            found = self.state.getValue((self.index, key))
+            self.stored[key] = self.current[key] = int(found[0]) if found is not None else 0
+        return self.current[key] or default
+
+    def __setitem__(self, key: str, count: int) -> None:
+        self.get(key)
+        self.current[key] = count
+
+    def pop(self, key: str, default: Any = None) -> Any:
+        self.get(key)
+        self.current[key] = 0
+        return default
+
+    def write(self) -> None:
+        for key, count in self.current.items():
+            if count == self.stored[key]:
+                continue
+            if count > 0:
+                self.state.updateValue((self.index, key), (count,))
+            else:
+                self.state.removeKey((self.index, key))
 
 
 class KeyState:
@@ -224,6 +267,8 @@ class KeyState:
         for spec in aggregates:
             f = _Python(evaluators[int(spec["evaluator"])]) if spec["function"] == "python" else _BuiltIn(spec)
             self.functions.append(_Distinct(f) if spec.get("distinct") else f)
+        #: the state indices of the DISTINCT aggregates' accumulators
+        self.distinct = [i + 1 for i, f in enumerate(self.functions) if isinstance(f, _Distinct)]
 
     def new(self) -> List[Any]:
         """A new key's state: [record count, accumulators...]."""
@@ -357,9 +402,11 @@ def bounded_changelog(layout: str, *evaluators: bytes) -> BoundedChangelog:
 
 def _processor_class() -> Any:
     from pyspark.sql.streaming.stateful_processor import StatefulProcessor
-    from pyspark.sql.types import BinaryType, StructField, StructType
+    from pyspark.sql.types import BinaryType, IntegerType, LongType, StringType, StructField, StructType
 
     blob = StructType([StructField("state", BinaryType())])
+    count_key = StructType([StructField("aggregate", IntegerType()), StructField("value", StringType())])
+    count = StructType([StructField("count", LongType())])
 
     class RetractingAggregateProcessor(StatefulProcessor):
         """Unbounded input: a key's changes of one micro-batch, in Spark's order; input columns
@@ -367,7 +414,11 @@ def _processor_class() -> Any:
         Built-in aggregates emit per change; Python ones once per micro-batch (their bundle).
         With a state TTL (Flink's ``table.exec.state.ttl``), Spark expires a key's state once it was
         not written for that long, so the key's next row starts afresh (``+I``), as in Flink, and an
-        unchanged result of built-in aggregates emits ``-U``/``+U`` (see :func:`_emits_unchanged`)."""
+        unchanged result of built-in aggregates emits ``-U``/``+U`` (see :func:`_emits_unchanged`).
+
+        Without a TTL, the DISTINCT aggregates' counts are a map state (:class:`_StoredCounts`) and
+        the rest of the key's state one pickled value: a micro-batch writes the counts it changed,
+        not all of them. With a TTL all of it is one value, so that it expires as a whole."""
 
         def __init__(self, state: KeyState, evaluators: List[Any], key_count: int, per_change: bool,
                      ttl_ms: int = 0) -> None:
@@ -381,12 +432,43 @@ def _processor_class() -> Any:
         def init(self, handle: Any) -> None:
             lifecycle.prepare_task(self.evaluators)
             self.stored = handle.getValueState("state", blob, self.ttl_ms or None)
+            self.mapped = self.aggregates.distinct if not self.ttl_ms else []
+            self.counts: Any = handle.getMapState("counts", count_key, count) if self.mapped else None
+
+        def _load(self) -> Optional[List[Any]]:
+            stored = self.stored.get() if self.stored.exists() else None
+            if stored is None:
+                return None
+            state: List[Any] = pickle.loads(stored[0])
+            for i in self.mapped:
+                if state[i][1] is None:  # else counts pickled with the rest (a TTL's state)
+                    state[i][1] = _StoredCounts(self.counts, i)
+            return state
+
+        def _save(self, state: Optional[List[Any]], existed: bool) -> None:
+            if state is None:
+                self.stored.clear()
+                if self.mapped and existed:
+                    self.counts.clear()
+                return
+            if self.mapped:
+                counts = [state[i][1] for i in self.mapped]
+                if existed and not isinstance(counts[0], _StoredCounts):
+                    self.counts.clear()  # the key's state was dropped and started afresh in this micro-batch
+                for i, c in zip(self.mapped, counts):
+                    if isinstance(c, _StoredCounts):
+                        c.write()
+                    else:
+                        for value, n in c.items():
+                            self.counts.updateValue((i, value), (n,))
+                    state[i][1] = None
+            self.stored.update((pickle.dumps(state, protocol=5),))
 
         def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
             import pandas as pd
 
-            stored = self.stored.get() if self.stored.exists() else None
-            state = pickle.loads(stored[0]) if stored is not None else None
+            state = self._load()
+            existed = state is not None
             emitted: List[Tuple[str, str, str]] = []
             text = ""
             for chunk in rows:
@@ -402,10 +484,7 @@ def _processor_class() -> Any:
                 state, changes = self.aggregates.bundle(state, [(op, args) for _, op, args in emitted],
                                                         self.emit_unchanged)
                 emitted = [(text, kind, values) for kind, values in changes]
-            if state is None:
-                self.stored.clear()
-            else:
-                self.stored.update((pickle.dumps(state, protocol=5),))
+            self._save(state, existed)
             if not emitted:
                 return iter([])
             return iter([pd.DataFrame({"key": [e[0] for e in emitted], "values": [e[2] for e in emitted],

@@ -71,6 +71,13 @@ programs = {
     "table_api_global_distinct": _run(
         "ev.select(col('v').count.distinct.alias('c'), col('v').sum.distinct.alias('s')).execute()",
         ("a,1\na,1\nb,2\n", 3), ("a,1\nb,4\n", 2), ("c,-1\n", 2)),
+    # DISTINCT over an unbounded updating table: f2's -U empties the global key (-D) and its +U
+    # starts it again within one micro-batch; f4 retracts the last 3 and f5 one of two 2s.
+    "global_distinct_of_updates": _run(
+        "t_env.sql_query('SELECT COUNT(DISTINCT s) AS c, SUM(DISTINCT s) AS t FROM uv').execute()",
+        ("a,1\n", 1), ("a,1\n", 2), ("b,2\nc,3\n", 2), ("c,1\n", 4), ("b,-2\n", 2),
+        options="t_env.create_temporary_view('uv', ev.group_by(col('k')).select(col('k'), "
+                "col('v').sum.alias('s')))\n"),
     # With a state TTL an unchanged MAX still emits -U/+U (a,3 and a,5 in f2: two pairs), as Flink's
     # GroupAggFunction does to keep downstream state alive; without one it emits nothing.
     "sql_state_ttl_unchanged_result_updates": _run(
