@@ -26,7 +26,8 @@ keeps its key's rows in state and emits Flink's changes, one output row per chan
   UNBOUNDED PRECEDING over window ordered by a column that is no time attribute, whose later rows'
   aggregates change when a row sorts before them (``-U``/``+U``).
 
-The state is one pickled value per key. The bridge hands each row over as JSON text, which the
+The state of a join and a Top-N is one pickled value per key; the over window's is one map entry
+per row (see :class:`NonTimeOverProcessor`). The bridge hands each row over as JSON text, which the
 processors keep and emit unchanged (Top-N compares its sort-key columns only).
 """
 
@@ -37,13 +38,16 @@ import pickle
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from pyspark.sql.streaming.stateful_processor import StatefulProcessor
-from pyspark.sql.types import BinaryType, StructField, StructType, _parse_datatype_json_string
+from pyspark.sql.types import BinaryType, LongType, StructField, StructType, _parse_datatype_json_string
 
 from pyflink_table import _protocol
 from pyflink_table._worker import lifecycle
 from pyflink_table._worker.stream_windows import _RunningBuiltin
 
 _BLOB = StructType([StructField("state", BinaryType())])
+_ARRIVAL = StructType([StructField("arrival", LongType())])
+_OVER_META = StructType([StructField("next", LongType()), StructField("last", BinaryType()),
+                         StructField("tail", BinaryType())])
 
 Change = Tuple[str, Tuple[Any, ...]]
 
@@ -491,8 +495,8 @@ class _NonTimeOver:
         and the accumulators over all of them."""
         running = [_RunningBuiltin(spec) for spec in self.aggregates]
         out: List[Tuple[Any, ...]] = []
-        for sort_key, args, _row, _values in entries:
-            for aggregate, value in zip(running, args):
+        for entry in entries:
+            for aggregate, value in zip(running, entry[1]):
                 aggregate.add(value)
             out.append(tuple(a.value() for a in running))
         if not self.rows_frame:
@@ -505,40 +509,61 @@ class _NonTimeOver:
     def _text(self, values: Tuple[Any, ...]) -> str:
         return json.dumps({"r%d" % j: v for j, v in enumerate(values)})
 
-    def add(self, state: List[Any], sort_key: Any, args_text: str, row: str, changes: List[Change]) -> None:
-        """Insert a new row into the key's ``state`` and append the changes it makes to ``changes``.
+    def arguments(self, args_text: str) -> List[Any]:
+        """The aggregates' arguments of a row, from their JSON text ``{"a0": ..., ...}``."""
+        parsed = json.loads(args_text)
+        return [parsed.get("a%d" % j) for j in range(len(self.aggregates))]
+
+    def appends(self, last: Any, sort_key: Any) -> bool:
+        """Whether a row ordered by ``sort_key`` goes after every row of a key whose greatest order
+        key is ``last`` without changing any of them (in a RANGE frame: sorts strictly after)."""
+        return not self._after(last, sort_key) and (self.rows_frame or self._after(sort_key, last))
+
+    def append(self, tail: List[_RunningBuiltin], sort_key: Any, args: List[Any], row: str,
+               changes: List[Change]) -> List[Any]:
+        """The entry of a row that :meth:`appends`: its aggregates are the ``tail``'s with it added
+        (constant time, and no other row is read)."""
+        for aggregate, value in zip(tail, args):
+            aggregate.add(value)
+        entry = [sort_key, args, row, tuple(a.value() for a in tail)]
+        changes.append(("+I", (row, self._text(entry[3]))))
+        return entry
+
+    def add(self, state: List[Any], sort_key: Any, args: List[Any], row: str, changes: List[Change],
+            updated: Optional[List[List[Any]]] = None) -> List[Any]:
+        """Insert a new row into the key's ``state``, append the changes it makes to ``changes`` and
+        the earlier entries whose aggregates changed to ``updated``; return the row's entry.
 
         ``state`` is ``[entries, tail]``: the rows sorted (``[[order key, args, row, emitted
-        aggregates], ...]``) and the accumulators over all of them (None until first computed). A
-        row that sorts after every other one (in a RANGE frame: strictly after) changes no earlier
-        row, so its aggregates are the tail's with it added: rows arriving in order cost constant
-        time each instead of a pass over the key's rows."""
+        aggregates, ...], ...]``) and the accumulators over all of them (None until first computed).
+        A row that sorts after every other one (:meth:`appends`) changes no earlier row, so rows
+        arriving in order cost constant time each instead of a pass over the key's rows."""
         entries, tail = state
-        parsed = json.loads(args_text)
-        args = [parsed.get("a%d" % j) for j in range(len(self.aggregates))]
+        if tail is not None and entries and self.appends(entries[-1][0], sort_key):
+            entry = self.append(tail, sort_key, args, row, changes)
+            entries.append(entry)
+            return entry
         position = len(entries)
         while position > 0 and self._after(entries[position - 1][0], sort_key):
             position -= 1
-        entries.insert(position, [sort_key, args, row, None])
-        if tail is not None and position == len(entries) - 1 and (
-                self.rows_frame or position == 0 or self._after(sort_key, entries[position - 1][0])):
-            for aggregate, value in zip(tail, args):
-                aggregate.add(value)
-            entries[position][3] = tuple(a.value() for a in tail)
-            changes.append(("+I", (row, self._text(entries[position][3]))))
-            return
+        entry = [sort_key, args, row, None]
+        entries.insert(position, entry)
         current, state[1] = self._running(entries)
         first = position
         if not self.rows_frame:
             while first > 0 and not self._after(sort_key, entries[first - 1][0]):
                 first -= 1
         for i in range(first, position):  # earlier peers (RANGE)
-            self._update(entries[i], current[i], changes)
-        entries[position][3] = current[position]
+            if self._update(entries[i], current[i], changes) and updated is not None:
+                updated.append(entries[i])
+        entry[3] = current[position]
         changes.append(("+I", (row, self._text(current[position]))))
         for i in range(position + 1, len(entries)):
             if not self._update(entries[i], current[i], changes):
                 break
+            if updated is not None:
+                updated.append(entries[i])
+        return entry
 
     def _update(self, entry: List[Any], values: Tuple[Any, ...], changes: List[Change]) -> bool:
         """``-U``/``+U`` for ``entry`` if its aggregates changed to ``values``; whether they did."""
@@ -550,26 +575,78 @@ class _NonTimeOver:
         return True
 
 
-class NonTimeOverProcessor(_KeyedState):
+class NonTimeOverProcessor(StatefulProcessor):
     """:class:`_NonTimeOver` over an unbounded stream, the key's sorted rows its state.
 
     Input columns: the partition keys, the order key, the aggregates' arguments (JSON text), the
     row (JSON text). Output: the row, the aggregates (JSON text ``{"r0": ...}``), the change kind.
+
+    Each row is one map state entry (its arrival number -> its entry), written when it arrives and
+    again only when its emitted aggregates change; a value state holds the next arrival number, the
+    greatest order key and the accumulators over all rows. A micro-batch whose rows all sort after
+    the key's rows (:meth:`_NonTimeOver.appends`) reads none of them; any other row reads them all
+    (ordered by order key, then arrival: a new row goes after its equal ones) and writes back the
+    ones whose aggregates changed.
     """
 
     def __init__(self, over: _NonTimeOver, output: Any) -> None:
         self.over = over
         self.output = output
 
+    def init(self, handle: Any) -> None:
+        lifecycle.prepare_task()
+        self.meta = handle.getValueState("over", _OVER_META)
+        self.rows = handle.getMapState("rows", _ARRIVAL, _BLOB)
+
+    def _entries(self) -> List[List[Any]]:
+        """The key's entries, each with its arrival number last, in the window's order."""
+        from functools import cmp_to_key
+
+        entries = [pickle.loads(value[0]) + [k[0]] for k, value in self.rows.iterator()]
+
+        def order(a: List[Any], b: List[Any]) -> int:
+            if self.over._after(a[0], b[0]):
+                return 1
+            if self.over._after(b[0], a[0]):
+                return -1
+            return -1 if a[4] < b[4] else int(a[4] > b[4])
+
+        entries.sort(key=cmp_to_key(order))
+        return entries
+
     def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
-        state: List[Any] = self.load([[], None])  # see _NonTimeOver.add
+        stored = self.meta.get()
+        arrival, last, tail = (0, None, None) if stored is None else (
+            stored[0], pickle.loads(stored[1]), pickle.loads(stored[2]))
+        state: Optional[List[Any]] = None  # [entries, tail] once the entries are read (see _NonTimeOver.add)
+        written: Dict[int, List[Any]] = {}
         changes: List[Change] = []
         n = self.over.keys
         for chunk in rows:
             for r in _values(chunk):
-                self.over.add(state, r[n], r[n + 1], r[n + 2], changes)
-        self.save(state)
+                sort_key, args = r[n], self.over.arguments(r[n + 1])
+                if state is None and tail is not None and self.over.appends(last, sort_key):
+                    entry = self.over.append(tail, sort_key, args, r[n + 2], changes)
+                    last = sort_key
+                else:
+                    if state is None:
+                        # The stored rows, then this micro-batch's so far (they were appended in order).
+                        state = [(self._entries() if stored is not None else []) + list(written.values()), tail]
+                    updated: List[List[Any]] = []
+                    entry = self.over.add(state, sort_key, args, r[n + 2], changes, updated)
+                    written.update((e[4], e) for e in updated)
+                entry.append(arrival)
+                written[arrival] = entry
+                arrival += 1
+        if state is not None:
+            last, tail = state[0][-1][0], state[1]
+        for number, entry in written.items():
+            self.rows.updateValue((number,), (pickle.dumps(entry[:4], protocol=5),))
+        self.meta.update((arrival, pickle.dumps(last, protocol=5), pickle.dumps(tail, protocol=5)))
         return _frame(changes, self.output)
+
+    def close(self) -> None:
+        pass
 
 
 class BoundedNonTimeOver:
@@ -601,7 +678,7 @@ class BoundedNonTimeOver:
                 if key != current:
                     current, state = key, [[], None]
                 changes: List[Change] = []
-                self.over.add(state, sort_key, args, row, changes)
+                self.over.add(state, sort_key, self.over.arguments(args), row, changes)
                 for sub, (op, (text, values)) in enumerate(changes):
                     out["row"].append(text)
                     out["values"].append(values)
