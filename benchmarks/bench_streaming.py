@@ -26,7 +26,10 @@ With ``--rounds N`` the engines run N times in turn (interleaved) and the best f
 pandas case.
 
 Usage: ``python benchmarks/bench_streaming.py [--events 5000,20000] [--probes 3] [--rounds 1] [--cases a,b]
-[--with-processor] [--pyflink PYTHON]``
+[--with-processor] [--variant NAME:KEY=VALUE,...] [--pyflink PYTHON]``
+
+``--variant`` runs pyflink_table once more per round with the given options set (``spark.*`` keys pass
+through to Spark), interleaved with the others, to measure a setting against the default.
 """
 
 from __future__ import annotations
@@ -137,6 +140,8 @@ from pyflink.table.window import Tumble
 case, n, probes, work = sys.argv[1], [int(x) for x in sys.argv[2].split(",")], int(sys.argv[3]), sys.argv[4]
 t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
 t_env.get_config().set("parallelism.default", "1")
+for key, value in json.loads(os.environ.get("BENCH_CONF", "{}")).items():  # --variant settings (ours only)
+    t_env.get_config().set(key, value)
 mean = udaf(lambda v: v.mean(), result_type=DataTypes.DOUBLE(), func_type="pandas")
 out = {}
 for phase in ("throughput", "latency"):
@@ -267,6 +272,8 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--pyflink", default=DEFAULT_PYFLINK)
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--with-processor", action="store_true")
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME:KEY=VALUE[,KEY=VALUE]",
+                        help="also run pyflink_table with these options set (repeatable; interleaved)")
     args = parser.parse_args(argv)
     events = [int(x) for x in args.events.split(",")]
     env = dict(os.environ)
@@ -283,12 +290,15 @@ def main(argv: List[str]) -> int:
         case_engines = list(engines)
         if args.with_processor and case == "tumble_pandas":
             case_engines.insert(1, ("ours_processor", sys.executable, PYFLINK_TABLE_PROCESSOR_JOB))
+        for v in reversed(args.variant):
+            case_engines.insert(1, ("ours_" + v.split(":", 1)[0], sys.executable, PYFLINK_TABLE_JOB, v))
         # Per engine: the best events/s of each file size and the best latency over the rounds.
         got: Dict[str, Dict[str, Any]] = {}
         for _ in range(args.rounds):
-            for name, python, program in case_engines:
+            for name, python, program, *variant in case_engines:
                 started = time.time()
-                r = run(python, program, case, events, args.probes, env)
+                conf = dict(kv.split("=", 1) for kv in variant[0].split(":", 1)[1].split(",")) if variant else {}
+                r = run(python, program, case, events, args.probes, dict(env, BENCH_CONF=json.dumps(conf)))
                 if r is None:
                     failed += 1
                     continue
@@ -307,7 +317,7 @@ def main(argv: List[str]) -> int:
             for name, b in got.items():
                 print(f"{case:20} {name:14}{''.join(f' {x:13.0f}' for x in b['rates'])} {b['latency_ms']:11.0f}  "
                       f"best of {args.rounds}", flush=True)
-        for ours in ("pyflink_table", "ours_processor"):
+        for ours in ["pyflink_table", "ours_processor"] + ["ours_" + v.split(":", 1)[0] for v in args.variant]:
             for other in ("pyspark", "pyflink"):
                 if ours in got and other in got:
                     ratios = ", ".join(f"{n}: {a / b:.2f}x" for n, a, b in
