@@ -79,6 +79,7 @@ TVF_T = "TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '5' SECOND))"
 TVF_H = "TABLE(HOP(TABLE ev, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND))"
 TVF_C = "TABLE(CUMULATE(TABLE ev, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND))"
 TVF_S = "TABLE(SESSION(TABLE ev PARTITION BY k, DESCRIPTOR(ts), INTERVAL '2' SECOND))"
+TVF_S_GLOBAL = "TABLE(SESSION(TABLE ev, DESCRIPTOR(ts), INTERVAL '2' SECOND))"
 TVF_GROUP = " GROUP BY window_start, window_end, k"
 
 QUERIES = {
@@ -104,6 +105,18 @@ QUERIES = {
     "tvf_cumulate_general": f"SELECT window_start, window_end, k, total(v) AS t FROM {TVF_C}{TVF_GROUP}",
     "tvf_session_general": f"SELECT window_start, window_end, k, total(v) AS t FROM {TVF_S}{TVF_GROUP}",
     "tvf_session_pandas": f"SELECT window_start, window_end, k, my_mean(v) AS m FROM {TVF_S}{TVF_GROUP}",
+    "tvf_session_general_builtin": f"SELECT window_start, window_end, k, total(v) AS t, SUM(v) AS s FROM {TVF_S}{TVF_GROUP}",
+    "tvf_session_general_global": f"SELECT window_start, window_end, total(v) AS t FROM {TVF_S_GLOBAL} "
+                                  "GROUP BY window_start, window_end",
+    # Grouping keys other than the PARTITION BY keys, and the rows read without an aggregation.
+    "tvf_session_fewer_keys": f"SELECT window_start, window_end, SUM(v) AS s FROM {TVF_S} GROUP BY window_start, window_end",
+    "tvf_session_more_keys": f"SELECT window_start, window_end, k, v, COUNT(*) AS c FROM {TVF_S} "
+                             "GROUP BY window_start, window_end, k, v",
+    "tvf_session_other_keys": f"SELECT window_start, window_end, v, COUNT(*) AS c FROM {TVF_S} "
+                              "GROUP BY window_start, window_end, v",
+    "tvf_session_global_by_k": f"SELECT window_start, window_end, k, SUM(v) AS s FROM {TVF_S_GLOBAL}{TVF_GROUP}",
+    "tvf_session_rows": f"SELECT * FROM {TVF_S}",
+    "tvf_session_rows_projected": f"SELECT k, v, window_start, window_end FROM {TVF_S} WHERE v > 1",
 }
 
 if __name__ == "__main__":
