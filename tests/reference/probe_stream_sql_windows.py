@@ -10,6 +10,7 @@ would block a collect() forever, so rows are drained by a thread and printed aft
 The measured output is pasted into tests/differential/test_diff_streaming_sql_windows.py's notes.
 """
 
+import os
 import subprocess
 import sys
 
@@ -125,7 +126,8 @@ if __name__ == "__main__":
         print("==", name, flush=True)
         try:
             out = subprocess.run([sys.executable, "-c", CASE.replace("QUERY", repr(QUERIES[name]))],
-                                 capture_output=True, text=True, timeout=120)
+                                 capture_output=True, text=True,
+                                 timeout=float(os.environ.get("PROBE_TIMEOUT", "120")))
             lines = [line for line in out.stdout.splitlines()]
             print("\n".join(lines) if lines else out.stderr[-2000:], flush=True)
         except subprocess.TimeoutExpired:

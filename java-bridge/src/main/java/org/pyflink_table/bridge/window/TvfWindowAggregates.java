@@ -305,6 +305,12 @@ public final class TvfWindowAggregates {
             + "window_end and other keys, as Flink's window aggregation requires)");
       }
       String python = pythonAggregate(a);
+      if (python != null && session != null) {
+        // PyFlink 2.3 plans a general one as an updating aggregation that emitted nothing, or every
+        // session only files later (measured), and cannot plan a pandas one.
+        throw TableException.unsupported("the Python aggregate function " + python + " in a SESSION window table "
+            + "function aggregation over an unbounded source in streaming mode; use GROUP BY SESSION(ts, gap)");
+      }
       if (session != null) return sessions(a, start, session);
       // A general Python aggregate: PyFlink 2.3 plans an updating group aggregation of the windowed
       // rows (keys window_start, window_end, ...), late rows included, its changes per bundle of its
