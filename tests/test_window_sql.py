@@ -110,7 +110,7 @@ def test_session_window_table_function_aggregations(env: Any) -> None:
     for k, v, start, end, time in rows:
         assert time == ms_before(end)
         s, c = grouped.get((k, start, end), (0, 0))
-        grouped[(k, start, end)] = (s + v, c + 1)
+        grouped[(k, start, end)] = (s + (v or 0), c + 1)  # SUM skips NULLs, COUNT(*) counts them
     assert sorted((k, s, e, v, c) for (k, s, e), (v, c) in grouped.items()) == per_key
     with pytest.raises(ValidationException, match="TUMBLE takes no PARTITION BY"):
         env.sql_query("SELECT * FROM TABLE(TUMBLE(TABLE t PARTITION BY k, DESCRIPTOR(ts), INTERVAL '10' MINUTES))")
