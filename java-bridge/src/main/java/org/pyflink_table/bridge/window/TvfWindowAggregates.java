@@ -305,13 +305,7 @@ public final class TvfWindowAggregates {
             + "window_end and other keys, as Flink's window aggregation requires)");
       }
       String python = pythonAggregate(a);
-      if (python != null && session != null) {
-        // PyFlink 2.3 plans a general one as an updating aggregation that emitted nothing, or every
-        // session only files later (measured), and cannot plan a pandas one.
-        throw TableException.unsupported("the Python aggregate function " + python + " in a SESSION window table "
-            + "function aggregation over an unbounded source in streaming mode; use GROUP BY SESSION(ts, gap)");
-      }
-      if (session != null) return sessions(a, start, session);
+      if (session != null) return sessions(a, python != null && a.isStreaming() ? rowtime(a, python) : start, session);
       // A general Python aggregate: PyFlink 2.3 plans an updating group aggregation of the windowed
       // rows (keys window_start, window_end, ...), late rows included, its changes per bundle of its
       // Python operator (measured); the changelog path runs the plain aggregation as that.
@@ -337,6 +331,30 @@ public final class TvfWindowAggregates {
       grouping.add(window); // first: the streaming package takes the first struct key as the window
       grouping.addAll(ScalaInterop.list(a.groupingExpressions()));
       return new Aggregate(ScalaInterop.seq(grouping), a.aggregateExpressions(), withWindow, a.hint());
+    }
+
+    /**
+     * The rowtime column below {@code a}: Python aggregates in a SESSION table function's
+     * aggregation run on the window processor of {@code GROUP BY SESSION(ts, gap)}, whose sessions
+     * are read from a session window over the watermarked time column (PyFlink 2.3 emits each
+     * session once as {@code +I} there for a general one, measured).
+     */
+    private Attribute rowtime(Aggregate a, String python) {
+      Attribute found = null;
+      for (Attribute c : ScalaInterop.list(a.child().output())) {
+        if (!c.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) continue;
+        if (found != null || !(c.dataType() instanceof org.apache.spark.sql.types.TimestampNTZType)) {
+          found = null;
+          break;
+        }
+        found = c;
+      }
+      if (found == null) {
+        throw TableException.unsupported("the Python aggregate function " + python + " in a SESSION window table "
+            + "function aggregation over an unbounded source whose input does not carry exactly one TIMESTAMP "
+            + "column with a WATERMARK; use GROUP BY SESSION(ts, gap)");
+      }
+      return found;
     }
 
     /** The SESSION table function {@code a} groups by, or null. */
