@@ -6,8 +6,9 @@ windowed rows (not as a window operator): late rows count, and each (window, key
 bundle of its Python operator (``+I``, then ``-U``/``+U``). Files are published while the job runs
 and each file's changes are awaited before the next is written. PyFlink may end a bundle anywhere in
 a file (after 1 s, or at a watermark), so no file holds two rows of one (window, key): its changes
-are then the same wherever the bundles end. Pandas ones, which PyFlink 2.3 cannot plan there, run as
-window aggregations (checked against hand-computed rows)."""
+are then the same wherever the bundles end. In a SESSION table function's aggregation PyFlink runs a
+general one as a window aggregation (each session once, +I). Pandas ones, which PyFlink 2.3 cannot
+plan there, run as window aggregations (checked against hand-computed rows)."""
 
 import pytest
 

@@ -52,7 +52,9 @@ import org.pyflink_table.bridge.udf.PythonAggregateFunction;
  * Grouping by only one of the two columns, or by an expression of them, is refused by name.
  * DISTINCT aggregates are computed from {@code collect_set} of their argument. A SESSION table
  * function's aggregation (over bounded sources too) is replanned as Spark's session window
- * aggregation over the rows' own windows, grouped by its PARTITION BY keys.
+ * aggregation over the rows' own windows, grouped by its PARTITION BY keys (with Python aggregates,
+ * over the rowtime, for the window processor of {@link StreamWindowSql}); read otherwise, its rows
+ * are each session's rows, collected by that aggregation and exploded when the session fires.
  */
 public final class TvfWindowAggregates {
   private TvfWindowAggregates() {}
@@ -228,16 +230,16 @@ public final class TvfWindowAggregates {
 
     /** A window column's definition over a merged session's bounds instead of the row's own window. */
     private static Expression overSession(Expression e, Attribute start, Attribute end) {
-    if (e instanceof GetStructField && ((GetStructField) e).child() instanceof Attribute
-        && ((Attribute) ((GetStructField) e).child()).name().startsWith(SqlWindows.TVF_WINDOW)) {
-      return ((GetStructField) e).ordinal() == 0 ? start : end;
+      if (e instanceof GetStructField && ((GetStructField) e).child() instanceof Attribute
+          && ((Attribute) ((GetStructField) e).child()).name().startsWith(SqlWindows.TVF_WINDOW)) {
+        return ((GetStructField) e).ordinal() == 0 ? start : end;
+      }
+      if (e instanceof Attribute && ((Attribute) e).name().startsWith(SqlWindows.TVF_END)) return end;
+      if (e instanceof Attribute && ((Attribute) e).name().startsWith(SqlWindows.TVF_WINDOW)) {
+        throw TableException.unsupported("the window struct of a SESSION window table function outside its aggregation");
+      }
+      return ScalaInterop.mapChildren(e, c -> overSession(c, start, end));
     }
-    if (e instanceof Attribute && ((Attribute) e).name().startsWith(SqlWindows.TVF_END)) return end;
-    if (e instanceof Attribute && ((Attribute) e).name().startsWith(SqlWindows.TVF_WINDOW)) {
-      throw TableException.unsupported("the window struct of a SESSION window table function outside its aggregation");
-    }
-    return ScalaInterop.mapChildren(e, c -> overSession(c, start, end));
-  }
 
     /** {@code e} with the window columns replaced by their definitions. */
     private Expression defined(Expression e) {
