@@ -52,6 +52,11 @@ programs = {
                            "GROUP BY k, window_start, window_end, window_time", [1, 1, 1]),
     "session_global": tvf(f"SELECT window_start, window_end AS we, SUM(v) AS s, COUNT(v) FROM {GLOBAL_SESSION} "
                           "GROUP BY window_start, window_end", [1, 1, 1]),
+    # The function's rows themselves: each emitted once its session fires, with the merged
+    # session's bounds (a, 10 at 00:02 is late and dropped); a filter above applies to the rows, not
+    # to the sessions (a, 1 still starts a's first session).
+    "session_rows": tvf(f"SELECT * FROM {SESSION}", [2, 2, 2]),
+    "session_rows_filtered": tvf(f"SELECT k, v, window_start, window_end FROM {SESSION} WHERE v > 1", [1, 2, 2]),
 }
 
 

@@ -10,6 +10,7 @@ would block a collect() forever, so rows are drained by a thread and printed aft
 The measured output is pasted into tests/differential/test_diff_streaming_sql_windows.py's notes.
 """
 
+import os
 import subprocess
 import sys
 
@@ -79,6 +80,7 @@ TVF_T = "TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '5' SECOND))"
 TVF_H = "TABLE(HOP(TABLE ev, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND))"
 TVF_C = "TABLE(CUMULATE(TABLE ev, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND))"
 TVF_S = "TABLE(SESSION(TABLE ev PARTITION BY k, DESCRIPTOR(ts), INTERVAL '2' SECOND))"
+TVF_S_GLOBAL = "TABLE(SESSION(TABLE ev, DESCRIPTOR(ts), INTERVAL '2' SECOND))"
 TVF_GROUP = " GROUP BY window_start, window_end, k"
 
 QUERIES = {
@@ -104,6 +106,18 @@ QUERIES = {
     "tvf_cumulate_general": f"SELECT window_start, window_end, k, total(v) AS t FROM {TVF_C}{TVF_GROUP}",
     "tvf_session_general": f"SELECT window_start, window_end, k, total(v) AS t FROM {TVF_S}{TVF_GROUP}",
     "tvf_session_pandas": f"SELECT window_start, window_end, k, my_mean(v) AS m FROM {TVF_S}{TVF_GROUP}",
+    "tvf_session_general_builtin": f"SELECT window_start, window_end, k, total(v) AS t, SUM(v) AS s FROM {TVF_S}{TVF_GROUP}",
+    "tvf_session_general_global": f"SELECT window_start, window_end, total(v) AS t FROM {TVF_S_GLOBAL} "
+                                  "GROUP BY window_start, window_end",
+    # Grouping keys other than the PARTITION BY keys, and the rows read without an aggregation.
+    "tvf_session_fewer_keys": f"SELECT window_start, window_end, SUM(v) AS s FROM {TVF_S} GROUP BY window_start, window_end",
+    "tvf_session_more_keys": f"SELECT window_start, window_end, k, v, COUNT(*) AS c FROM {TVF_S} "
+                             "GROUP BY window_start, window_end, k, v",
+    "tvf_session_other_keys": f"SELECT window_start, window_end, v, COUNT(*) AS c FROM {TVF_S} "
+                              "GROUP BY window_start, window_end, v",
+    "tvf_session_global_by_k": f"SELECT window_start, window_end, k, SUM(v) AS s FROM {TVF_S_GLOBAL}{TVF_GROUP}",
+    "tvf_session_rows": f"SELECT * FROM {TVF_S}",
+    "tvf_session_rows_projected": f"SELECT k, v, window_start, window_end FROM {TVF_S} WHERE v > 1",
 }
 
 if __name__ == "__main__":
@@ -112,7 +126,8 @@ if __name__ == "__main__":
         print("==", name, flush=True)
         try:
             out = subprocess.run([sys.executable, "-c", CASE.replace("QUERY", repr(QUERIES[name]))],
-                                 capture_output=True, text=True, timeout=120)
+                                 capture_output=True, text=True,
+                                 timeout=float(os.environ.get("PROBE_TIMEOUT", "120")))
             lines = [line for line in out.stdout.splitlines()]
             print("\n".join(lines) if lines else out.stderr[-2000:], flush=True)
         except subprocess.TimeoutExpired:

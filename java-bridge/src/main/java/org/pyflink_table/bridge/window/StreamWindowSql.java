@@ -199,7 +199,7 @@ public final class StreamWindowSql {
         positions[c] = slot[c] >= 0 ? 1 + keys + builtIns.size() + slot[c] : 1 + keys + (-1 - slot[c]);
       }
     } else {
-      if (TvfWindowAggregates.isWindow(window)) {
+      if (TvfWindowAggregates.isWindow(window) && !window.metadata().contains(SESSION_WINDOW_MARKER)) {
         // A window table function's window has no window assignment to read its bounds from.
         throw TableException.unsupported("a general Python aggregate function, a DISTINCT built-in aggregate, or "
             + "pyflink_table.streaming.python-window = processor, next to a pandas aggregate function in a window "
@@ -304,6 +304,20 @@ public final class StreamWindowSql {
         }
       }
       input = expand.child();
+    }
+    // A window column renamed above its assignment (a SESSION table function's aggregation, whose
+    // session_window Spark's analyzer computes in a projection below): its definition is read there.
+    while (assigned.size() == 1 && assigned.get(0) instanceof Attribute renamed && input != null) {
+      LogicalPlan below = input;
+      while (below instanceof Filter) below = ((Filter) below).child();
+      if (!(below instanceof Project project)) break;
+      Expression definition = null;
+      for (NamedExpression e : ScalaInterop.list(project.projectList())) {
+        if (e instanceof Alias && e.exprId().equals(renamed.exprId())) definition = ((Alias) e).child();
+      }
+      if (definition == null) break;
+      assigned.set(0, definition);
+      input = project.child();
     }
     if (assigned.isEmpty()) throw refused("a group window whose plan has no window assignment below the aggregation");
     List<AttributeReference> times = new ArrayList<>();

@@ -52,7 +52,9 @@ import org.pyflink_table.bridge.udf.PythonAggregateFunction;
  * Grouping by only one of the two columns, or by an expression of them, is refused by name.
  * DISTINCT aggregates are computed from {@code collect_set} of their argument. A SESSION table
  * function's aggregation (over bounded sources too) is replanned as Spark's session window
- * aggregation over the rows' own windows, grouped by its PARTITION BY keys.
+ * aggregation over the rows' own windows, grouped by its PARTITION BY keys (with Python aggregates,
+ * over the rowtime, for the window processor of {@link StreamWindowSql}); read otherwise, its rows
+ * are each session's rows, collected by that aggregation and exploded when the session fires.
  */
 public final class TvfWindowAggregates {
   private TvfWindowAggregates() {}
@@ -73,11 +75,18 @@ public final class TvfWindowAggregates {
     // SESSION table functions are planned over bounded sources too (their rows are per-row windows).
     if (!plan.isStreaming() && !hasSession(plan)) return rows;
     SparkSession spark = (SparkSession) rows.sparkSession();
-    Planner planner = new Planner(spark);
+    Planner planner = new Planner(spark, Set.of());
     LogicalPlan out = planner.plan(plan);
-    if (!planner.consumed.containsAll(planner.sessions)) {
-      throw TableException.unsupported("the rows of a SESSION window table function other than through an aggregation "
-          + "grouped by window_start and window_end (and its PARTITION BY keys)");
+    Set<String> read = new HashSet<>(planner.sessions);
+    read.removeAll(planner.consumed);
+    if (!read.isEmpty()) {
+      if (!planner.consumed.isEmpty()) {
+        throw TableException.unsupported("the rows of a SESSION window table function read both through an aggregation "
+            + "grouped by window_start and window_end and otherwise in one query (use two queries)");
+      }
+      // The function's rows themselves (Flink emits each once its session closes): planned again, each
+      // such function as its sessions' rows.
+      out = new Planner(spark, read).plan(plan);
     }
     return out == plan ? rows : org.apache.spark.sql.classic.Dataset.ofRows(spark, out);
   }
@@ -115,15 +124,121 @@ public final class TvfWindowAggregates {
     final Set<String> sessions = new HashSet<>();
     final Set<String> consumed = new HashSet<>();
 
-    Planner(SparkSession spark) {
+    /** SESSION table functions whose rows are read (not aggregated): each becomes its sessions' rows. */
+    private final Set<String> rowsOf;
+
+    Planner(SparkSession spark, Set<String> rowsOf) {
       this.spark = spark;
+      this.rowsOf = rowsOf;
     }
 
     LogicalPlan plan(LogicalPlan p) {
       LogicalPlan node = ScalaInterop.mapChildren(p, this::plan);
-      if (node instanceof Project) collect((Project) node);
+      if (node instanceof Project) {
+        collect((Project) node);
+        String id = rowsOf.isEmpty() ? null : sessionDefinedBy((Project) node);
+        if (id != null) return sessionRows((Project) node, id);
+      }
       if (node instanceof Aggregate) return windowed((Aggregate) node);
       return node;
+    }
+
+    /** The SESSION table function (among {@link #rowsOf}) whose window_start {@code p} defines, or null. */
+    private String sessionDefinedBy(Project p) {
+      for (Attribute o : ScalaInterop.list(p.output())) {
+        String id = starts.get(o.exprId());
+        if (id != null && rowsOf.contains(id) && o.name().equals("window_start")) {
+          for (NamedExpression e : ScalaInterop.list(p.projectList())) {
+            if (e.exprId().equals(o.exprId()) && e instanceof Alias) return id;
+          }
+        }
+      }
+      return null;
+    }
+
+    /**
+     * The table function's output {@code p} as its sessions' rows: Spark's session window
+     * aggregation (that of {@link #sessions}) keeps each session's rows as a list, which is
+     * exploded when the session fires; window_start, window_end and window_time read the merged
+     * session. Under {@code p}'s own output attributes, so the plan above still resolves.
+     */
+    private LogicalPlan sessionRows(Project p, String id) {
+      Attribute start = null;
+      Attribute end = null;
+      List<Attribute> columns = new ArrayList<>();
+      List<Attribute> windowColumns = new ArrayList<>();
+      Set<String> partition = SqlWindows.Session.of(id).partitionKeys();
+      List<Expression> grouping = new ArrayList<>();
+      for (Attribute o : ScalaInterop.list(p.output())) {
+        if (id.equals(starts.get(o.exprId())) && o.name().equals("window_start")) start = o;
+        else if (id.equals(ends.get(o.exprId())) && o.name().equals("window_end")) end = o;
+        else if (definitions.containsKey(o.exprId())) windowColumns.add(o);
+        else columns.add(o);
+      }
+      if (start == null || end == null) {
+        throw TableException.unsupported("the rows of a SESSION window table function without its window_start and "
+            + "window_end columns");
+      }
+      grouping.add(start);
+      grouping.add(end);
+      for (Attribute c : columns) {
+        if (partition.contains(c.name().toLowerCase(java.util.Locale.ROOT))) grouping.add(c);
+      }
+      List<Expression> fields = new ArrayList<>();
+      for (int i = 0; i < columns.size(); i++) {
+        fields.add(org.apache.spark.sql.catalyst.expressions.Literal.create("c" + i,
+            org.apache.spark.sql.types.DataTypes.StringType));
+        fields.add(columns.get(i));
+      }
+      Expression rowStruct = new org.apache.spark.sql.catalyst.expressions.CreateNamedStruct(ScalaInterop.seq(fields));
+      Expression list = new AggregateExpression(new org.apache.spark.sql.catalyst.expressions.aggregate.CollectList(
+          rowStruct), org.apache.spark.sql.catalyst.expressions.aggregate.Complete$.MODULE$, false,
+          scala.Option.empty(), NamedExpression.newExprId());
+      List<NamedExpression> results = new ArrayList<>();
+      results.add(start);
+      results.add(end);
+      Alias rowsAlias = new Alias(list, SESSION_ROWS, NamedExpression.newExprId(), ScalaInterop.seq(List.of()),
+          scala.Option.empty(), ScalaInterop.seq(List.of()));
+      results.add(rowsAlias);
+      Aggregate merged = sessions(new Aggregate(ScalaInterop.seq(grouping), ScalaInterop.seq(results), p,
+          scala.Option.empty()), start, id);
+      List<Attribute> out = ScalaInterop.list(merged.output());
+      Dataset<Row> exploded = org.apache.spark.sql.classic.Dataset.ofRows(spark, merged)
+          .select(column(out.get(0)), column(out.get(1)),
+              org.apache.spark.sql.functions.explode(column(out.get(2))).as(SESSION_ROWS));
+      LogicalPlan generated = exploded.queryExecution().analyzed();
+      List<Attribute> g = ScalaInterop.list(generated.output());
+      Attribute sessionStart = g.get(0);
+      Attribute sessionEnd = g.get(1);
+      Attribute row = g.get(2);
+      List<NamedExpression> projected = new ArrayList<>();
+      for (Attribute o : ScalaInterop.list(p.output())) {
+        Expression value;
+        if (o.exprId().equals(start.exprId())) value = sessionStart;
+        else if (o.exprId().equals(end.exprId())) value = sessionEnd;
+        else if (windowColumns.contains(o)) value = overSession(definitions.get(o.exprId()), sessionStart, sessionEnd);
+        else value = new GetStructField(row, columns.indexOf(o), scala.Option.apply("c" + columns.indexOf(o)));
+        projected.add(new Alias(value, o.name(), o.exprId(), ScalaInterop.seq(List.of()), scala.Option.apply(o.metadata()),
+            ScalaInterop.seq(List.of())));
+      }
+      consumed.add(id);
+      return new Project(ScalaInterop.seq(projected), generated);
+    }
+
+    /** The hidden list of a session's rows. */
+    private static final String SESSION_ROWS = "__pft_session_rows";
+
+    /** A window column's definition over a merged session's bounds instead of the row's own window. */
+    private static Expression overSession(Expression e, Attribute start, Attribute end) {
+      if (e instanceof GetStructField && ((GetStructField) e).child() instanceof Attribute
+          && ((Attribute) ((GetStructField) e).child()).name().startsWith(SqlWindows.TVF_WINDOW)) {
+        return ((GetStructField) e).ordinal() == 0 ? start : end;
+      }
+      if (e instanceof Attribute && ((Attribute) e).name().startsWith(SqlWindows.TVF_END)) return end;
+      if (e instanceof Attribute && ((Attribute) e).name().startsWith(SqlWindows.TVF_WINDOW)) {
+        throw TableException.unsupported("the window struct of a SESSION window table function outside its aggregation");
+      }
+      return ScalaInterop.mapChildren(e, c -> overSession(c, start, end));
     }
 
     /** {@code e} with the window columns replaced by their definitions. */
@@ -192,15 +307,11 @@ public final class TvfWindowAggregates {
             + "window_end and other keys, as Flink's window aggregation requires)");
       }
       String python = pythonAggregate(a);
-      if (python != null && session != null) {
-        throw TableException.unsupported("the Python aggregate function " + python + " in a SESSION window table "
-            + "function aggregation over an unbounded source in streaming mode; use GROUP BY SESSION(ts, gap)");
-      }
+      if (session != null) return sessions(a, python != null && a.isStreaming() ? rowtime(a, python) : start, session);
       // A general Python aggregate: PyFlink 2.3 plans an updating group aggregation of the windowed
       // rows (keys window_start, window_end, ...), late rows included, its changes per bundle of its
       // Python operator (measured); the changelog path runs the plain aggregation as that.
       if (python != null && !pandas(a)) return a;
-      if (session != null) return sessions(a, start, session);
       // Spark's streaming aggregation refuses distinct aggregates: each becomes a set of the window's values.
       if (distinct(a)) a = withoutDistinct(spark, a);
       boolean rowtime = false;
@@ -222,6 +333,30 @@ public final class TvfWindowAggregates {
       grouping.add(window); // first: the streaming package takes the first struct key as the window
       grouping.addAll(ScalaInterop.list(a.groupingExpressions()));
       return new Aggregate(ScalaInterop.seq(grouping), a.aggregateExpressions(), withWindow, a.hint());
+    }
+
+    /**
+     * The rowtime column below {@code a}: Python aggregates in a SESSION table function's
+     * aggregation run on the window processor of {@code GROUP BY SESSION(ts, gap)}, whose sessions
+     * are read from a session window over the watermarked time column (PyFlink 2.3 emits each
+     * session once as {@code +I} there for a general one, measured).
+     */
+    private Attribute rowtime(Aggregate a, String python) {
+      Attribute found = null;
+      for (Attribute c : ScalaInterop.list(a.child().output())) {
+        if (!c.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) continue;
+        if (found != null || !(c.dataType() instanceof org.apache.spark.sql.types.TimestampNTZType)) {
+          found = null;
+          break;
+        }
+        found = c;
+      }
+      if (found == null) {
+        throw TableException.unsupported("the Python aggregate function " + python + " in a SESSION window table "
+            + "function aggregation over an unbounded source whose input does not carry exactly one TIMESTAMP "
+            + "column with a WATERMARK; use GROUP BY SESSION(ts, gap)");
+      }
+      return found;
     }
 
     /** The SESSION table function {@code a} groups by, or null. */
