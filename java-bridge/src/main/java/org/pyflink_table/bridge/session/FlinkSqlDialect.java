@@ -651,6 +651,25 @@ public final class FlinkSqlDialect {
   }
 
   /**
+   * {@code ds} with each repeated column name made unique as Flink's SQL validator does (Calcite's
+   * uniquify: the first free of name0, name1, ..., measured on PyFlink 2.3: {@code SELECT a.*, b.*,
+   * b.k} over two tables (k, v) gives k, v, k0, v0, k1); {@code ds} itself when no name repeats.
+   */
+  public static Dataset<Row> withUniqueColumnNames(Dataset<Row> ds) {
+    String[] names = ds.columns();
+    java.util.Set<String> used = new java.util.HashSet<>();
+    String[] unique = new String[names.length];
+    boolean changed = false;
+    for (int i = 0; i < names.length; i++) {
+      String name = names[i];
+      for (int j = 0; !used.add(name); j++) name = names[i] + j;
+      unique[i] = name;
+      changed |= !name.equals(names[i]);
+    }
+    return changed ? ds.toDF(unique) : ds;
+  }
+
+  /**
    * {@code p} with its select lists named as Flink names them (those of sub-queries too, whose
    * names an outer query sees); null when nothing changes. {@code width} is the number of output
    * columns of {@code p}, or -1 when unknown (a list with {@code *} is then left as it is).
