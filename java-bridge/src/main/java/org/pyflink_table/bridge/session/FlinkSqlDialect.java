@@ -767,6 +767,7 @@ public final class FlinkSqlDialect {
     }
     List<Attribute> output = ScalaInterop.list(plan.output());
     DataType[] retype = new DataType[output.size()];
+    String[] recorded = new String[output.size()];
     boolean any = false;
     for (int i = 0; i < output.size(); i++) {
       Expression e = output.get(i);
@@ -779,6 +780,12 @@ public final class FlinkSqlDialect {
         retype[i] = flink;
         any = true;
       }
+      // TO_TIMESTAMP_LTZ's TIMESTAMP_LTZ(3) is no Spark type: recorded as the Table API records it.
+      String ltz = output.get(i).metadata().contains(FlinkTypes.METADATA_KEY) ? null : ToTimestampLtz.flinkType(e);
+      if (ltz != null) {
+        recorded[i] = ltz;
+        any = true;
+      }
     }
     if (!any) return ds;
     String[] names = ds.columns();
@@ -788,7 +795,10 @@ public final class FlinkSqlDialect {
     List<Column> cols = new ArrayList<>();
     for (int i = 0; i < names.length; i++) {
       Column c = functions.col(positional[i]);
-      cols.add((retype[i] == null ? c : narrow(c, output.get(i).dataType(), retype[i])).as(names[i]));
+      Column typed = retype[i] == null ? c : narrow(c, output.get(i).dataType(), retype[i]);
+      cols.add(recorded[i] == null ? typed.as(names[i]) : typed.as(names[i],
+          new org.apache.spark.sql.types.MetadataBuilder().withMetadata(output.get(i).metadata())
+              .putString(FlinkTypes.METADATA_KEY, recorded[i]).build()));
     }
     return renamed.select(ScalaInterop.seq(cols));
   }
