@@ -131,6 +131,16 @@ def test_to_timestamp_ltz_computed_column_and_watermark(t_env, tmp_path):
                     datetime.datetime(1970, 1, 1, 0, 0, 5), datetime.datetime(1970, 1, 1, 0, 0, 0, 5000),
                     datetime.datetime(1970, 1, 1, 0, 0, 0, 5), datetime.datetime(1970, 1, 1, 0, 0, 15),
                     datetime.datetime(2020, 1, 1, 19, 4, 5))]
+    # The result types outside the Table API (measured on PyFlink 2.3): TIMESTAMP_LTZ(3) up to
+    # precision 3 and for strings, TIMESTAMP_LTZ(p) above; a computed column's as well.
+    typed = t_env.sql_query(
+        "SELECT TO_TIMESTAMP_LTZ(v, 0) AS a, TO_TIMESTAMP_LTZ(v * 1.5e0, 3) AS b, TO_TIMESTAMP_LTZ(v) AS c, "
+        "TO_TIMESTAMP_LTZ(v, 6) AS d, TO_TIMESTAMP_LTZ(1500, 2) AS e, TO_TIMESTAMP_LTZ(v, 4) AS f, "
+        "TO_TIMESTAMP_LTZ('2020-01-02 03:04:05', 'yyyy-MM-dd HH:mm:ss', 'Asia/Shanghai') AS g, "
+        "TO_TIMESTAMP_LTZ('2020-01-02 03:04:05') AS h FROM s_INT")
+    assert [t.precision for t in typed.get_schema().get_field_data_types()] == [3, 3, 3, 6, 3, 4, 3, 3]
+    assert t_env.from_path("s_INT").get_schema().get_field_data_types()[2].precision == 3
+    assert t_env.from_path("g").get_schema().get_field_data_types()[1].precision == 3
     # PyFlink 2.3 gives nanoseconds at precision 9; Spark's timestamps stop at microseconds.
     with pytest.raises(TableException, match="TO_TIMESTAMP_LTZ with precision 9"):
         rows(t_env.sql_query("SELECT TO_TIMESTAMP_LTZ(v, 9) FROM s_INT"))

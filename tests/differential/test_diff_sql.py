@@ -36,6 +36,15 @@ programs = {
                                       "STDDEV_SAMP(oid) AS b, VAR_POP(CAST(qty AS DOUBLE)) AS c, "
                                       "VAR_SAMP(CAST(price AS FLOAT)) AS d, STDDEV_POP(CAST(price AS DECIMAL(10, 2))) "
                                       "AS e FROM orders')"),
+    # Repeated names made unique as Flink's validator does: oid0, who0, ..., then who1.
+    "sql_join_star_names": VIEWS + ("result = t_env.sql_query('SELECT o.*, o2.*, o2.who FROM orders o JOIN orders o2 "
+                                    "ON o.oid = o2.oid + 1')"),
+    "sql_repeated_column": VIEWS + "result = t_env.sql_query('SELECT who, who, oid AS who0 FROM orders')",
+    "streaming_join_star_names": ("from pyflink.table import EnvironmentSettings, TableEnvironment\n"
+                                  "s_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
+                                  "s_env.create_temporary_view('a', s_env.from_elements([(1, 'x')], ['k', 'v']))\n"
+                                  "s_env.create_temporary_view('b', s_env.from_elements([(1, 'p')], ['k', 'v']))\n"
+                                  "s_env.sql_query('SELECT * FROM a JOIN b ON a.k = b.k').print_schema()\n"),
     "print_sql_result": VIEWS + "t_env.execute_sql('SELECT oid, who, price FROM orders WHERE oid < 3').print()",
     "print_describe": VIEWS + "t_env.execute_sql('DESCRIBE orders').print()",
     "print_show_views": VIEWS + "t_env.execute_sql('SHOW VIEWS').print()",

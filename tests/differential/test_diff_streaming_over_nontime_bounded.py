@@ -71,13 +71,45 @@ REFUSAL_MESSAGES = {
 }
 programs.update(refusals)
 
+# Python aggregates over such a window: PyFlink 2.3 refuses the pandas one and the general one,
+# whatever the frame (measured), and so do we, with its exception kind and first line.
+PYTHON_AGGREGATES = SETUP + '''
+from pyflink.table import AggregateFunction, DataTypes
+from pyflink.table.udf import udaf
+class Total(AggregateFunction):
+    def create_accumulator(self):
+        return [0]
+    def accumulate(self, acc, v):
+        acc[0] += v
+    def retract(self, acc, v):
+        acc[0] -= v
+    def get_value(self, acc):
+        return acc[0]
+    def get_result_type(self):
+        return DataTypes.BIGINT()
+    def get_accumulator_type(self):
+        return DataTypes.ARRAY(DataTypes.BIGINT())
+t_env.create_temporary_function('total', udaf(Total()))
+t_env.create_temporary_function('ptotal', udaf(lambda v: v.sum(), result_type=DataTypes.BIGINT(), func_type='pandas'))
+'''
+python_refusals = {
+    "refuse_pandas_aggregate": (PYTHON_AGGREGATES + 'kinds(t_env.execute_sql("SELECT k, ptotal(v) OVER (PARTITION BY k '
+                                'ORDER BY v) AS s FROM src"))\n',
+                                "OVER windows' ordering in stream mode must be defined on a time attribute."),
+    "refuse_general_aggregate": (PYTHON_AGGREGATES + 'kinds(t_env.execute_sql("SELECT k, total(v) OVER (PARTITION BY k '
+                                 'ORDER BY v ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s FROM f"))\n',
+                                 "Cannot generate a valid execution plan for the given query:"),
+}
+programs.update({name: program for name, (program, _) in python_refusals.items()})
+
 # PyFlink 2.3 aggregates the window's changes (measured: +I a 1, -U/+U a 6, ...); we refuse it by name.
 AGGREGATION = SETUP + 't_env.execute_sql("SELECT k, SUM(s) AS ss FROM (SELECT k, v, SUM(v) OVER (PARTITION BY k ' \
     'ORDER BY v) AS s FROM f) GROUP BY k").print()\n'
 programs["aggregation_of_the_changes"] = AGGREGATION
 
 
-@pytest.mark.parametrize("name", sorted(set(programs) - set(refusals) - {"aggregation_of_the_changes"}))
+@pytest.mark.parametrize("name", sorted(set(programs) - set(refusals) - set(python_refusals)
+                                         - {"aggregation_of_the_changes"}))
 def test_same_as_pyflink(differential: Comparison, name: str) -> None:
     differential.assert_same(name)
 
@@ -95,3 +127,8 @@ def test_aggregation_of_the_changes_is_refused_by_name(differential: Comparison)
     assert got["error"] is not None and got["error"][0] == "TableException", got
     assert got["error"][1].startswith("Unsupported: an aggregation of the changes of OverAggregate(partitionBy=[k], "
                                       "orderBy=[v ASC], window=[ RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW]"), got
+
+
+@pytest.mark.parametrize("name", sorted(python_refusals))
+def test_python_aggregates_refused_as_pyflink(differential: Comparison, name: str) -> None:
+    differential.assert_same_refusal(name, starts_with=python_refusals[name][1])

@@ -146,8 +146,8 @@ refusals = {
 }
 programs.update(refusals)
 STARTS = {
-    # PyFlink: "Cannot generate a valid execution plan for the given query"; ours names the aggregate.
-    "refuse_nontime_python_aggregate": "",
+    # PyFlink's first line; ours names the aggregate on the next.
+    "refuse_nontime_python_aggregate": "Cannot generate a valid execution plan for the given query:",
     # Flink lists the aggregates it splits SUM into.
     "refuse_nontime_insert_only_sink": "Table sink 'default_catalog.default_database.snk' doesn't support consuming "
                                        "update and delete changes which is produced by node OverAggregate(partitionBy=[k], "

@@ -43,6 +43,12 @@ programs = {
     "publish_file(d, 'f2.csv', 'a,2\\n')\n"
     "take(it, 2)\n"
     "it.close()\n",
+    # The schema: COUNT stays NOT NULL, the sum nullable, over unbounded and bounded input.
+    "count_schema": COUNTS
+    + "counts.to_changelog().print_schema()\n"
+    "t_env.sql_query('SELECT k, COUNT(*) AS c, SUM(v) AS s FROM src GROUP BY k').to_changelog().print_schema()\n"
+    "b = t_env.from_elements([('a', 1)], ['k', 'v'])\n"
+    "b.group_by(col('k')).select(col('k'), col('v').count.alias('c')).to_changelog().print_schema()\n",
     # A left join: the padded row's DELETE when the first match arrives.
     "left_join_deletes": STREAMING_PRELUDE + JOIN_TABLES
     + "it = t_env.sql_query('SELECT k, a, b FROM l LEFT JOIN r ON k = k2').to_changelog().execute().collect()\n"

@@ -34,6 +34,8 @@ import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
+import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.expressions.ToTimestampLtz;
 import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
@@ -329,6 +331,11 @@ public final class Connectors {
           if (proctime) value = value.as(c.name(), new MetadataBuilder().putBoolean(PROCTIME_MARK, true).build());
           df = df.withColumn(c.name(), value);
           df.schema();
+          String ltz = sqlTimestampLtz(df, c.name());
+          if (ltz != null) {
+            df = df.withColumn(c.name(), col("`" + c.name().replace("`", "``") + "`").as(c.name(),
+                new MetadataBuilder().putString(FlinkTypes.METADATA_KEY, ltz).build()));
+          }
         } catch (Exception e) { // Spark's AnalysisException is a checked exception
           throw new ValidationException("Computed column '" + c.name() + "' of table '" + path + "' is invalid: "
               + firstLine(e.getMessage()));
@@ -337,6 +344,22 @@ public final class Connectors {
       out.add(col("`" + c.name() + "`"));
     }
     return df.select(out.toArray(new Column[0]));
+  }
+
+  /**
+   * The Flink type of computed column {@code name} of {@code df} when it is SQL text's
+   * TO_TIMESTAMP_LTZ, whose TIMESTAMP_LTZ(3) Spark's type does not hold (the Table API's
+   * expressions record it themselves); else null.
+   */
+  private static String sqlTimestampLtz(Dataset<Row> df, String name) {
+    if (!(df.queryExecution().analyzed() instanceof org.apache.spark.sql.catalyst.plans.logical.Project p)) return null;
+    for (org.apache.spark.sql.catalyst.expressions.NamedExpression ne : ScalaInterop.list(p.projectList())) {
+      if (ne instanceof org.apache.spark.sql.catalyst.expressions.Alias a && a.name().equals(name)
+          && !a.metadata().contains(FlinkTypes.METADATA_KEY)) {
+        return ToTimestampLtz.flinkType(a.child());
+      }
+    }
+    return null;
   }
 
   static String firstLine(String s) {

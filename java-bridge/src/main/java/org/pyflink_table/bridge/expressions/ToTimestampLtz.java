@@ -6,12 +6,19 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.MicrosToTimestamp;
+import org.apache.spark.sql.catalyst.expressions.MillisToTimestamp;
+import org.apache.spark.sql.catalyst.expressions.Multiply;
+import org.apache.spark.sql.catalyst.expressions.ParseToTimestamp;
+import org.apache.spark.sql.catalyst.expressions.SecondsToTimestamp;
 import org.apache.spark.sql.classic.ColumnNodeToExpressionConverter$;
 import org.apache.spark.sql.classic.ExpressionUtils;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import scala.collection.immutable.Seq;
@@ -54,6 +61,25 @@ public final class ToTimestampLtz {
     Expression result = ColumnNodeToExpressionConverter$.MODULE$.apply(of(columns, first.dataType(), precision).node());
     // the Table API's record of the Flink type is an alias, which has no place inside an expression
     return result instanceof Alias ? ((Alias) result).child() : result;
+  }
+
+  /**
+   * The Flink type of {@code e} (resolved) when it is the numeric form {@link #build} gives in SQL
+   * text, which keeps no type record: {@code TIMESTAMP_LTZ(3)} for precision 0 to 3 and
+   * {@code TIMESTAMP_LTZ(p)} for 4 and 5 (precision 6 is Spark's own type), the string form's
+   * {@code TIMESTAMP_LTZ(3)} (measured on PyFlink 2.3); else null.
+   */
+  public static String flinkType(Expression e) {
+    if (e instanceof SecondsToTimestamp || e instanceof MillisToTimestamp) return "TIMESTAMP_LTZ(3)";
+    // The string form: Spark's try_to_timestamp typed TIMESTAMP_LTZ (TO_TIMESTAMP's is TIMESTAMP).
+    if (e instanceof ParseToTimestamp && e.dataType() instanceof TimestampType) return "TIMESTAMP_LTZ(3)";
+    if (e instanceof MicrosToTimestamp && ((MicrosToTimestamp) e).child() instanceof Multiply m
+        && m.right() instanceof Literal l && l.value() instanceof Long factor) {
+      for (int p = 1; p < 6; p++) {
+        if (factor == (long) Math.pow(10, 6 - p)) return "TIMESTAMP_LTZ(" + Math.max(p, 3) + ")";
+      }
+    }
+    return null;
   }
 
   /** The call on {@code args}; {@code precision} is the numeric form's (null: the default, 3). */

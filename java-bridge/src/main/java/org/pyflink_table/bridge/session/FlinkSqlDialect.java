@@ -651,6 +651,25 @@ public final class FlinkSqlDialect {
   }
 
   /**
+   * {@code ds} with each repeated column name made unique as Flink's SQL validator does (Calcite's
+   * uniquify: the first free of name0, name1, ..., measured on PyFlink 2.3: {@code SELECT a.*, b.*,
+   * b.k} over two tables (k, v) gives k, v, k0, v0, k1); {@code ds} itself when no name repeats.
+   */
+  public static Dataset<Row> withUniqueColumnNames(Dataset<Row> ds) {
+    String[] names = ds.columns();
+    java.util.Set<String> used = new java.util.HashSet<>();
+    String[] unique = new String[names.length];
+    boolean changed = false;
+    for (int i = 0; i < names.length; i++) {
+      String name = names[i];
+      for (int j = 0; !used.add(name); j++) name = names[i] + j;
+      unique[i] = name;
+      changed |= !name.equals(names[i]);
+    }
+    return changed ? ds.toDF(unique) : ds;
+  }
+
+  /**
    * {@code p} with its select lists named as Flink names them (those of sub-queries too, whose
    * names an outer query sees); null when nothing changes. {@code width} is the number of output
    * columns of {@code p}, or -1 when unknown (a list with {@code *} is then left as it is).
@@ -748,6 +767,7 @@ public final class FlinkSqlDialect {
     }
     List<Attribute> output = ScalaInterop.list(plan.output());
     DataType[] retype = new DataType[output.size()];
+    String[] recorded = new String[output.size()];
     boolean any = false;
     for (int i = 0; i < output.size(); i++) {
       Expression e = output.get(i);
@@ -760,6 +780,12 @@ public final class FlinkSqlDialect {
         retype[i] = flink;
         any = true;
       }
+      // TO_TIMESTAMP_LTZ's TIMESTAMP_LTZ(3) is no Spark type: recorded as the Table API records it.
+      String ltz = output.get(i).metadata().contains(FlinkTypes.METADATA_KEY) ? null : ToTimestampLtz.flinkType(e);
+      if (ltz != null) {
+        recorded[i] = ltz;
+        any = true;
+      }
     }
     if (!any) return ds;
     String[] names = ds.columns();
@@ -769,7 +795,10 @@ public final class FlinkSqlDialect {
     List<Column> cols = new ArrayList<>();
     for (int i = 0; i < names.length; i++) {
       Column c = functions.col(positional[i]);
-      cols.add((retype[i] == null ? c : narrow(c, output.get(i).dataType(), retype[i])).as(names[i]));
+      Column typed = retype[i] == null ? c : narrow(c, output.get(i).dataType(), retype[i]);
+      cols.add(recorded[i] == null ? typed.as(names[i]) : typed.as(names[i],
+          new org.apache.spark.sql.types.MetadataBuilder().withMetadata(output.get(i).metadata())
+              .putString(FlinkTypes.METADATA_KEY, recorded[i]).build()));
     }
     return renamed.select(ScalaInterop.seq(cols));
   }

@@ -109,7 +109,9 @@ public final class PythonAggregateSelect {
       boolean windowed = isWindowed(df, keyCols);
       Supplier<LogicalPlan> shared = sharedAggregation(df, keyCols, keyNames, functions, args, resultNames, aggs, scope);
       if (keyCols.isEmpty()) {
-        rows = rows.crossJoin(df.agg(first, rest));
+        // A global aggregation has one row even over no rows (NULL sums, 0 counts); the Python
+        // side has none then, so the built-in row is right-joined (Python results NULL).
+        rows = rows.join(df.agg(first, rest), org.apache.spark.sql.functions.lit(true), "right");
       } else {
         List<Column> grouping = new ArrayList<>();
         for (int k = 0; k < keyCols.size(); k++) grouping.add(keyCols.get(k).as(OTHER_KEY + k));

@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -27,7 +28,7 @@ import org.pyflink_table.bridge.protocol.Protocol;
  * plans the Table API's {@code group_by(...).select(...)}: Spark's planner cannot run its
  * grouped-aggregate UDFs beside other aggregates in one aggregation, so the Python calls are
  * aggregated alone, the built-in calls alone, both by the same keys, and the two joined on them
- * (NULL-safe; a cross join of two single rows without keys). The aggregation's own results are
+ * (NULL-safe; without keys, the built-in row right-joined to the Python one, which zero rows lack). The aggregation's own results are
  * then computed over the joined row under their original ids, so HAVING, ORDER BY and the
  * projections above still resolve. Streaming mode keeps the single aggregation: its changelog
  * runs both kinds in one operator (bridge.streaming.Changelog), as PyFlink does.
@@ -64,15 +65,15 @@ public final class PythonAggregateSql {
     List<Expression> keys = ScalaInterop.list(a.groupingExpressions());
     Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
     // Without keys, grouped by a constant: Spark's MergeSubplans merges two global aggregations of
-    // one input and fails on a Python one; over no rows this gives no row, as SQL's global Python
-    // aggregation does.
+    // one input and fails on a Python one; over no rows this side has no row, the built-in global
+    // aggregation still one (SQL's: NULL sums, 0 counts), which the right join keeps (Python results NULL).
     Dataset<Row> pythonSide = keys.isEmpty()
         ? aggregate(in, List.of(Literal$.MODULE$.apply(0)), KEY, python, RESULT).drop(KEY + 0)
         : aggregate(in, keys, KEY, python, RESULT);
     Dataset<Row> builtInSide = aggregate(in, keys, OTHER_KEY, builtIns, OTHER);
     Dataset<Row> joined;
     if (keys.isEmpty()) {
-      joined = pythonSide.crossJoin(builtInSide);
+      joined = pythonSide.join(builtInSide, functions.lit(true), "right");
     } else {
       Column on = null;
       for (int k = 0; k < keys.size(); k++) {
