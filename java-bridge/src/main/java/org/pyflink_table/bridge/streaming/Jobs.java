@@ -172,7 +172,8 @@ public final class Jobs {
       // Flink drops a row from each window whose last instant is at or before the watermark the row met.
       Attribute met = ArrivalWatermark.rowWatermark(source);
       if (met == null) {
-        throw ArrivalWatermark.unsupported("a group window over a join, a union or an aggregation");
+        throw ArrivalWatermark.unsupported("a group window whose rows come from the source through other than "
+            + "projections and filters (a join, a union, an aggregation, CUMULATE's rows)");
       }
       Column last = column(window).getField("end").cast(DataTypes.TimestampType).minus(expr("INTERVAL 1 MILLISECOND"));
       child = child.filter(column(met).isNull().or(last.gt(column(met))));
