@@ -206,8 +206,9 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
 
   /** The node that first outputs {@code rowtime} (the source's scan or its projection). */
   private static LogicalPlan source(LogicalPlan plan, Attribute rowtime) {
+    // Down through nodes that do not output it too (an INSERT's projection to the sink's columns).
     for (LogicalPlan c : ScalaInterop.list(plan.children())) {
-      if (c.outputSet().contains(rowtime)) return source(c, rowtime);
+      if (c.exists(p -> p.outputSet().contains(rowtime))) return source(c, rowtime);
     }
     return plan;
   }
