@@ -514,6 +514,10 @@ def test_flink_exact_refuses_what_it_cannot_order(s_env: TableEnvironment, tmp_p
     with pytest.raises(TableException, match=r"^Unsupported: CURRENT_WATERMARK in a query with a group window under"):
         s_env.execute_sql("SELECT k, SUM(v) FROM ev WHERE CURRENT_WATERMARK(ts) IS NULL OR ts > CURRENT_WATERMARK(ts) "
                           "GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)").collect()
+    with pytest.raises(TableException, match=r"^Unsupported: a window with Python aggregates on the window processor, "
+                                             r"or an over window, over an unbounded source under"):
+        s_env.execute_sql("SELECT k, SUM(v) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) "
+                          "FROM ev").collect()
     with pytest.raises(ValidationException, match=r"^Invalid value for option 'pyflink_table\.streaming\.event-time': "
                                                   r"Could not parse value 'per-row'"):
         s_env.get_config().set("pyflink_table.streaming.event-time", "per-row")
