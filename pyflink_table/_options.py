@@ -39,6 +39,14 @@ def _true_or_false(value: str) -> str:
     return value.strip().lower()
 
 
+def _event_time(value: str) -> str:
+    modes = (_protocol.EVENT_TIME_MICRO_BATCH, _protocol.EVENT_TIME_FLINK_EXACT)
+    if value.strip() not in modes:
+        raise ValueError(f"Could not parse value '{value}' of pyflink_table.streaming.event-time "
+                         f"(expected {' or '.join(modes)}).")
+    return value.strip()
+
+
 def _state_ttl_ms(value: str) -> str:
     from pyflink_table._streaming import STATE_TTL, duration_ms
 
@@ -79,6 +87,13 @@ OPTIONS: Dict[str, OptionMapping] = {
                       "window processor (a sliding window's row stored once rather than once per window); "
                       "a window table function's aggregation with pandas UDAFs takes only the former, and "
                       "refuses processor."),
+        OptionMapping("pyflink_table.streaming.event-time", _protocol.CONF_STREAMING_EVENT_TIME, False,
+                      "Streaming mode, unbounded file sources: micro-batch (default): Spark's watermark, "
+                      "advanced between micro-batches, so lateness and CURRENT_WATERMARK are decided per "
+                      "micro-batch; flink-exact: PyFlink's per-row watermark at parallelism 1 (one file per "
+                      "micro-batch, rows in file order, ordered on one partition): CURRENT_WATERMARK and the "
+                      "late-row drops of built-in group windows follow each row. Set it before reading the "
+                      "tables (see the streaming page).", _event_time),
         OptionMapping("table.exec.state.ttl", _protocol.CONF_STATE_TTL_MS, False,
                       "Streaming mode: Flink's idle state retention (processing time). A key of an updating "
                       "aggregation, or a row of a regular outer join, whose state was not written for that long "

@@ -37,7 +37,17 @@ BOUNDED_WATERMARKS = ["<NULL>", "<NULL>", "1970-01-01 00:00:02.000", "1970-01-01
                       "1970-01-01 00:00:05.000", "1970-01-01 00:00:05.000", "1970-01-01 00:00:05.000",
                       "1970-01-01 00:00:05.000", "1970-01-01 00:00:11.000", "1970-01-01 00:00:12.000"]
 
+# The same table under pyflink_table.streaming.event-time = flink-exact (PyFlink ignores the key):
+# each row sees the largest rowtime of the rows before it, across files, minus 1 s, as in PyFlink.
+EXACT = (STREAMING_PRELUDE + 't_env.get_config().set("pyflink_table.streaming.event-time", "flink-exact")\n'
+         + event_table() + "from pyflink.table.expressions import col, current_watermark\n")
+
 programs = {
+    "exact_select_event_files": EXACT + collect_while_publishing(
+        "it = t_env.execute_sql('SELECT k, v, CURRENT_WATERMARK(ts) AS wm FROM ev').collect()\n", (4, 4, 2)),
+    "exact_table_late_row_filter": EXACT + collect_while_publishing(
+        "it = t_env.from_path('ev').filter(current_watermark(col('ts')).is_null | (col('ts') > "
+        "current_watermark(col('ts')))).select(col('k'), col('v')).execute().collect()\n", (4, 1, 2)),
     "bounded_select": BOUNDED + "t_env.execute_sql('SELECT k, v, CURRENT_WATERMARK(ts) AS wm FROM bv').print()\n",
     "bounded_late_row_filter": BOUNDED + ("t_env.from_path('bv').filter(current_watermark(col('ts')).is_null "
                                           "| (col('ts') > current_watermark(col('ts')))).select(col('v'))"
@@ -62,7 +72,8 @@ programs = {
 
 
 @pytest.mark.parametrize("name", ["sql_select", "table_select", "sql_late_row_filter", "schema", "bounded_select",
-                                  "bounded_late_row_filter"])
+                                  "bounded_late_row_filter", "exact_select_event_files",
+                                  "exact_table_late_row_filter"])
 def test_same_as_pyflink(differential: Comparison, name: str) -> None:
     assert differential.pyflink[name]["error"] is None, differential.pyflink[name]
     differential.assert_same(name)
@@ -98,6 +109,17 @@ def test_per_row_and_per_micro_batch_values_differ_within_a_file(differential: C
     assert ours["stdout"] == (
         "[['+I', 'a', '1', 'None'], ['+I', 'a', '2', 'None'], ['+I', 'a', '4', 'None'], ['+I', 'b', '3', 'None']]\n"
         + second + "[['+I', 'a', '6', '1970-01-01 00:00:11'], ['+I', 'a', '7', '1970-01-01 00:00:11']]\n")
+
+
+def test_exact_values_by_hand(differential: Comparison) -> None:
+    # flink-exact: a, 4 and b, 3 see 00:02 (a, 2 at 00:03 came before them in the first file); a, 7
+    # sees 00:12 (a, 6 at 00:13 came before it in the third file).
+    assert differential.ours["exact_select_event_files"]["stdout"] == (
+        "[['+I', 'a', '1', 'None'], ['+I', 'a', '2', 'None'], ['+I', 'a', '4', '1970-01-01 00:00:02'], "
+        "['+I', 'b', '3', '1970-01-01 00:00:02']]\n"
+        "[['+I', 'a', '10', '1970-01-01 00:00:05'], ['+I', 'a', '5', '1970-01-01 00:00:05'], "
+        "['+I', 'a', '8', '1970-01-01 00:00:05'], ['+I', 'b', '7', '1970-01-01 00:00:05']]\n"
+        "[['+I', 'a', '6', '1970-01-01 00:00:11'], ['+I', 'a', '7', '1970-01-01 00:00:12']]\n")
 
 
 @pytest.mark.parametrize("name", ["sql_not_rowtime", "table_not_rowtime", "sql_batch_mode"])

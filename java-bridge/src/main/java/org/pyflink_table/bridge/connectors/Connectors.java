@@ -16,6 +16,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.streaming.DataStreamReader;
 import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -36,6 +37,7 @@ import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.ToTimestampLtz;
+import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
@@ -316,6 +318,30 @@ public final class Connectors {
     return withComputedColumns(physical, d, path, functions);
   }
 
+  /**
+   * Whether unbounded sources follow Flink's per-row watermark ({@code pyflink_table.streaming.event-time
+   * = flink-exact}) rather than Spark's per-micro-batch one (micro-batch, the default).
+   */
+  public static boolean flinkExactEventTime(SparkSession spark) {
+    String mode = spark.conf().get(Protocol.CONF_STREAMING_EVENT_TIME, Protocol.EVENT_TIME_MICRO_BATCH).trim();
+    if (mode.equals(Protocol.EVENT_TIME_MICRO_BATCH)) return false;
+    if (mode.equals(Protocol.EVENT_TIME_FLINK_EXACT)) return true;
+    throw new TableException("Unsupported value '" + mode + "' of pyflink_table.streaming.event-time; expected "
+        + Protocol.EVENT_TIME_MICRO_BATCH + " or " + Protocol.EVENT_TIME_FLINK_EXACT + ".");
+  }
+
+  /**
+   * Spark's reader of a monitored directory. Under flink-exact, one file per micro-batch: files are
+   * taken in modification-time order, so a row's file and its position there are its arrival order.
+   */
+  static DataStreamReader fileStream(SparkSession spark) {
+    DataStreamReader reader = spark.readStream();
+    return flinkExactEventTime(spark) ? reader.option(MAX_FILES_PER_TRIGGER, "1") : reader;
+  }
+
+  /** Spark's file-source option naming how many new files a micro-batch takes at most. */
+  public static final String MAX_FILES_PER_TRIGGER = "maxFilesPerTrigger";
+
   static Dataset<Row> withComputedColumns(Dataset<Row> physical, TableDefinition d, String path,
       FunctionCatalog functions) {
     Dataset<Row> df = physical;
@@ -397,7 +423,7 @@ public final class Connectors {
         return Formats.readJson(spark, location, path, d, schema, streaming);
       case "parquet":
       case "orc":
-        return reorder(streaming ? spark.readStream().schema(nullable(schema)).format(format).load(location)
+        return reorder(streaming ? fileStream(spark).schema(nullable(schema)).format(format).load(location)
             : spark.read().schema(nullable(schema)).format(format).load(location), schema);
       case "raw": {
         TableDefinition.Column only = dataColumns(d).get(0);
@@ -405,7 +431,7 @@ public final class Connectors {
         for (StructField f : schema.fields()) {
           if (d.partitionKeys.contains(f.name())) textSchema = textSchema.add(f.name(), f.dataType());
         }
-        Dataset<Row> text = (streaming ? spark.readStream().schema(textSchema).text(location)
+        Dataset<Row> text = (streaming ? fileStream(spark).schema(textSchema).text(location)
             : spark.read().schema(textSchema).text(location)).withColumnRenamed("value", only.name());
         return reorder(text, schema);
       }

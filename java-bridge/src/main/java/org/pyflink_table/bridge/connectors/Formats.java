@@ -129,7 +129,7 @@ public final class Formats {
         .option("comment", comments ? "#" : "\u0000")
         .option("quote", noQuote ? "\u0000" : quote)
         .option("escape", escape != null ? escape : quote);
-    Dataset<Row> raw = streaming ? spark.readStream().schema(text).options(options).csv(location)
+    Dataset<Row> raw = streaming ? Connectors.fileStream(spark).schema(text).options(options).csv(location)
         : spark.read().schema(text).options(options).csv(location);
     int dataFields = 0;
     for (StructField f : schema.fields()) if (!d.partitionKeys.contains(f.name())) dataFields++;
@@ -413,7 +413,7 @@ public final class Formats {
     StructType js = Connectors.nullable(schema).add(CORRUPT, DataTypes.StringType, true);
     Map<String, String> options = Map.of("mode", "PERMISSIVE", "columnNameOfCorruptRecord", CORRUPT,
         "timestampNTZFormat", ts, "timestampFormat", ts + "['Z'][XXX]");
-    Dataset<Row> raw = streaming ? spark.readStream().schema(js).options(options).json(location)
+    Dataset<Row> raw = streaming ? Connectors.fileStream(spark).schema(js).options(options).json(location)
         : spark.read().schema(js).options(options).json(location);
     // Spark keeps the fields it could read of a record with a mistyped field and its text; the
     // text read as a generic object tells those (Flink: the field is NULL) from non-objects (dropped).

@@ -115,6 +115,10 @@ public final class Protocol {
   public static final String LAYOUT_NAMES = "names";
   /** Which path stream group windows with Python aggregates take: auto (collected rows where they can) or processor. */
   public static final String CONF_STREAMING_PYTHON_WINDOW = "spark.sql.pyflink_table.streaming.python-window";
+  /** Event-time fidelity over unbounded sources: micro-batch (Spark's watermark, default) or flink-exact (per row). */
+  public static final String CONF_STREAMING_EVENT_TIME = "spark.sql.pyflink_table.streaming.event-time";
+  public static final String EVENT_TIME_MICRO_BATCH = "micro-batch";
+  public static final String EVENT_TIME_FLINK_EXACT = "flink-exact";
 
   /** The worker-side processors of regular joins, Top-N and non-time over windows over streams: {@code module.function(layout)}. */
   public static final String STREAM_CHANGELOG_MODULE = "pyflink_table._worker.stream_changelogs";

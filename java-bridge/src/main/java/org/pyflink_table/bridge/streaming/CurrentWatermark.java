@@ -172,10 +172,43 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
     return new Project(ScalaInterop.seq(same), carriedPlan);
   }
 
+  /**
+   * An unbounded input's plan under flink-exact event time: each {@code CURRENT_WATERMARK} call
+   * replaced by the per-row watermark {@link ArrivalWatermark} assigns at the rowtime's source
+   * (NULL at or before the epoch, as over bounded input), carried up through projections and
+   * filters. A call it cannot reach (above an aggregation, a join, a union), or next to a group
+   * window (which places its own), is refused by name.
+   */
+  static LogicalPlan perRowStream(SparkSession spark, LogicalPlan plan) {
+    Attribute rowtime = rowtime(plan);
+    if (rowtime == null || !plan.isStreaming()) return plan;
+    if (hasWatermark(plan)) {
+      throw ArrivalWatermark.unsupported("CURRENT_WATERMARK in a query with a group window");
+    }
+    LogicalPlan source = source(plan, rowtime);
+    long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
+    LogicalPlan assigned = ArrivalWatermark.assign(spark, source, rowtime, delayMs);
+    Column wm = Jobs.column(ArrivalWatermark.rowWatermark(assigned));
+    Column value = functions.when(wm.gt(functions.timestamp_micros(functions.lit(0))), wm);
+    List<Column> keep = new ArrayList<>();
+    for (Attribute a : ScalaInterop.list(source.output())) keep.add(Jobs.column(a));
+    keep.add(value.as(ROW_WATERMARK));
+    LogicalPlan withValue = org.apache.spark.sql.classic.Dataset.ofRows(spark, assigned)
+        .select(keep.toArray(new Column[0])).queryExecution().analyzed();
+    List<Attribute> out = ScalaInterop.list(withValue.output());
+    LogicalPlan carried = carry(plan, source, withValue, out.get(out.size() - 1));
+    if (hasPlaceholder(carried)) {
+      throw ArrivalWatermark.unsupported("CURRENT_WATERMARK above an aggregation, a join or a union (it is computed "
+          + "over projections and filters of the rowtime's source and the node right above them)");
+    }
+    return new Project(ScalaInterop.seq(new ArrayList<NamedExpression>(ScalaInterop.list(plan.output()))), carried);
+  }
+
   /** The node that first outputs {@code rowtime} (the source's scan or its projection). */
   private static LogicalPlan source(LogicalPlan plan, Attribute rowtime) {
+    // Down through nodes that do not output it too (an INSERT's projection to the sink's columns).
     for (LogicalPlan c : ScalaInterop.list(plan.children())) {
-      if (c.outputSet().contains(rowtime)) return source(c, rowtime);
+      if (c.exists(p -> p.outputSet().contains(rowtime))) return source(c, rowtime);
     }
     return plan;
   }

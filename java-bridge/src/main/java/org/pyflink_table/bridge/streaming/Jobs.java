@@ -21,6 +21,7 @@ import org.apache.spark.sql.catalyst.expressions.SparkPartitionID;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Deduplicate;
 import org.apache.spark.sql.catalyst.plans.logical.Distinct;
+import org.apache.spark.sql.catalyst.plans.logical.Expand;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -127,6 +128,7 @@ public final class Jobs {
     LogicalPlan placed = Changelog.rewriteWindowedAggregates(p, a -> a.isStreaming() ? watermarked(spark, a) : a);
     // CURRENT_WATERMARK reads Spark's watermark, which needs a watermark in the plan: the source's,
     // unless a group window has placed it already.
+    if (ArrivalWatermark.on(spark)) return CurrentWatermark.perRowStream(spark, placed);
     Attribute rowtime = CurrentWatermark.rowtime(placed);
     if (rowtime == null || !placed.isStreaming() || CurrentWatermark.hasWatermark(placed)) return placed;
     return watermarkedAtSource(spark, placed, rowtime, rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS));
@@ -160,8 +162,22 @@ public final class Jobs {
           + "the query.");
     }
     long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
-    LogicalPlan source = watermarkedAtSource(spark, a.child(), rowtime, delayMs);
+    boolean perRow = ArrivalWatermark.on(spark);
+    if (perRow && window.metadata().contains(SESSION_WINDOW_MARKER)) {
+      throw ArrivalWatermark.unsupported("a session window over an unbounded source");
+    }
+    LogicalPlan source = watermarkedAtSource(spark, a.child(), rowtime, delayMs, perRow);
     Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, source);
+    if (perRow) {
+      // Flink drops a row from each window whose last instant is at or before the watermark the row met.
+      Attribute met = ArrivalWatermark.rowWatermark(source);
+      if (met == null) {
+        throw ArrivalWatermark.unsupported("a group window whose rows come from the source through other than "
+            + "projections and filters (a join, a union, an aggregation, CUMULATE's rows)");
+      }
+      Column last = column(window).getField("end").cast(DataTypes.TimestampType).minus(expr("INTERVAL 1 MILLISECOND"));
+      child = child.filter(column(met).isNull().or(last.gt(column(met))));
+    }
     List<Column> keep = new ArrayList<>();
     for (Attribute attr : ScalaInterop.list(a.child().output())) keep.add(column(attr));
     Metadata delay = new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build();
@@ -186,18 +202,30 @@ public final class Jobs {
    * rows) so that they stay above. The plan's output is unchanged.
    */
   static LogicalPlan watermarkedAtSource(SparkSession spark, LogicalPlan plan, Attribute rowtime, long delayMs) {
+    return watermarkedAtSource(spark, plan, rowtime, delayMs, false);
+  }
+
+  /**
+   * With {@code perRow} (flink-exact), the source's rows also get the watermark each met
+   * ({@link ArrivalWatermark}), carried up through projections, filters and a sliding window's
+   * expansion as the output's extra column {@link ArrivalWatermark#ROW_WATERMARK} where it can be.
+   */
+  static LogicalPlan watermarkedAtSource(SparkSession spark, LogicalPlan plan, Attribute rowtime, long delayMs,
+      boolean perRow) {
     boolean below = false;
     for (LogicalPlan c : ScalaInterop.list(plan.children())) below |= c.outputSet().contains(rowtime);
     if (!below) {
+      LogicalPlan base = perRow ? ArrivalWatermark.assign(spark, plan, rowtime, delayMs) : plan;
       List<Column> keep = new ArrayList<>();
-      for (Attribute attr : ScalaInterop.list(plan.output())) keep.add(column(attr));
-      return org.apache.spark.sql.classic.Dataset.ofRows(spark, plan)
+      for (Attribute attr : ScalaInterop.list(base.output())) keep.add(column(attr));
+      return org.apache.spark.sql.classic.Dataset.ofRows(spark, base)
           .withColumn(ROWTIME_LTZ, column(rowtime).cast(DataTypes.TimestampType))
           .withWatermark(ROWTIME_LTZ, delayMs + " milliseconds")
           .select(keep.toArray(new Column[0])).queryExecution().analyzed();
     }
     LogicalPlan node = ScalaInterop.mapChildren(plan,
-        c -> c.outputSet().contains(rowtime) ? watermarkedAtSource(spark, c, rowtime, delayMs) : c);
+        c -> c.outputSet().contains(rowtime) ? watermarkedAtSource(spark, c, rowtime, delayMs, perRow) : c);
+    if (perRow) node = withRowWatermark(node);
     if (node instanceof Filter) {
       Expression condition = ((Filter) node).condition();
       // condition = (spark_partition_id() >= 0), always true: the same rows, one non-deterministic
@@ -205,6 +233,31 @@ public final class Jobs {
       Expression always = new GreaterThanOrEqual(new SparkPartitionID(), Literal.create(0, DataTypes.IntegerType));
       Expression kept = new EqualTo(condition, always);
       return new Filter(kept, ((Filter) node).child());
+    }
+    return node;
+  }
+
+  /** {@code node} passing its child's per-row watermark column on (a projection or an expansion). */
+  private static LogicalPlan withRowWatermark(LogicalPlan node) {
+    if (ArrivalWatermark.rowWatermark(node) != null || node.children().size() != 1) return node;
+    Attribute met = ArrivalWatermark.rowWatermark(node.children().apply(0));
+    if (met == null) return node;
+    if (node instanceof Project) {
+      List<NamedExpression> items = new ArrayList<>(ScalaInterop.list(((Project) node).projectList()));
+      items.add(met);
+      return new Project(ScalaInterop.seq(items), ((Project) node).child());
+    }
+    if (node instanceof Expand) {
+      Expand e = (Expand) node;
+      List<scala.collection.immutable.Seq<Expression>> projections = new ArrayList<>();
+      for (scala.collection.Seq<Expression> p : ScalaInterop.list(e.projections())) {
+        List<Expression> items = new ArrayList<>(ScalaInterop.list(p));
+        items.add(met);
+        projections.add(ScalaInterop.seq(items));
+      }
+      List<Attribute> output = new ArrayList<>(ScalaInterop.list(e.output()));
+      output.add(met);
+      return new Expand(ScalaInterop.seq(projections), ScalaInterop.seq(output), e.child());
     }
     return node;
   }

@@ -16,6 +16,8 @@ import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.pyflink_table.bridge.connectors.Connectors;
+import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.protocol.Protocol;
 
@@ -164,6 +166,12 @@ public final class StreamWindowAggregation {
    */
   private static Dataset<Row> watermarked(Dataset<Row> input, List<Column> projected, Column time, long delayMs,
       Function<Column, Column> lastMax) {
+    if (input.isStreaming() && Connectors.flinkExactEventTime(input.sparkSession())) {
+      // Its processor judges lateness by Spark's watermark, per micro-batch: not Flink's per-row rule.
+      throw TableException.unsupported("a window with Python aggregates on the window processor, or an over window, "
+          + "over an unbounded source under pyflink_table.streaming.event-time = flink-exact (use micro-batch, the "
+          + "default)");
+    }
     projected.add(time.cast(DataTypes.TimestampType).as(ROWTIME_LTZ));
     Dataset<Row> marked = input.select(projected.toArray(new Column[0]))
         .withWatermark(ROWTIME_LTZ, delayMs + " milliseconds");
