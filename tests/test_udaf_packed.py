@@ -555,6 +555,44 @@ def test_auto_choice_counts_nulls_and_packs_without_footer_bounds(t_env: Any, tm
         assert [r[1] for r in result] == [pytest.approx(e[1]) for e in expected]
 
 
+def test_auto_choice_reads_the_footers_of_an_orc_file_source(t_env: Any, tmp_path: Any) -> None:
+    import numpy as np
+    import pyarrow.orc as orc
+
+    t_env.get_config().set("pyflink_table.aggregate.packing", "auto")
+    n = 90_000
+    ids = np.arange(n)
+    k = pd.array(ids % 3 + 10, dtype="Int64")
+    k[ids % 1_000 == 0] = pd.NA
+    frame = pd.DataFrame({"k": k, "j": ids % 12, "h": ids % 30, "s": ["key-%d" % i for i in ids % 4],
+                          "v": (ids % 97).astype(float)})
+    # Written by pyarrow: two files, each with its footer's row count and column statistics.
+    (tmp_path / "orc").mkdir()
+    orc.write_table(pa.Table.from_pandas(frame.iloc[: n // 2], preserve_index=False), tmp_path / "orc" / "a.orc")
+    orc.write_table(pa.Table.from_pandas(frame.iloc[n // 2:], preserve_index=False), tmp_path / "orc" / "b.orc")
+    t_env.execute_sql(f"CREATE TEMPORARY TABLE orc_files (k BIGINT, j BIGINT, h BIGINT, s STRING, v DOUBLE) "
+                      f"WITH ('connector' = 'filesystem', 'path' = '{tmp_path / 'orc'}', 'format' = 'orc')")
+    mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
+
+    def by(key: str) -> Any:
+        return t_env.from_path("orc_files").group_by(col(key)).select(col(key), mean(col("v")))
+
+    # 90,000 rows in the footers; k spans 10..12 and has NULLs: at most 4 groups of 22,500 rows.
+    assert _aggregation_path(by("k")) == "per group"
+    g = frame.groupby("k")["v"].mean()
+    expected = [(None, pytest.approx(frame[frame.k.isna()].v.mean()))]  # NULLs first, as sorted_rows
+    expected += [(x, pytest.approx(g[x])) for x in (10, 11, 12)]
+    assert sorted_rows(by("k")) == expected
+    # Either side of 5,000 rows per group: j spans 0..11, per group; h spans 0..29 (3,000), packed.
+    assert _aggregation_path(by("j")) == "per group"
+    assert _aggregation_path(by("h")) == "packed"
+    # A string key: ORC's footer has no dictionary sizes, so nothing bounds s: packed.
+    assert _aggregation_path(by("s")) == "packed"
+    # A filter makes the footers' row count an overestimate: packed.
+    filtered = t_env.from_path("orc_files").where(col("v") > 1.0).group_by(col("j")).select(mean(col("v")))
+    assert _aggregation_path(filtered) == "packed"
+
+
 def test_unknown_packing_value_is_refused(t_env: Any) -> None:
     from pyflink_table import TableException
 

@@ -91,7 +91,7 @@ public final class PackedAggregation {
    * {@code spark.sql.cbo.enabled}), the key types (BOOLEAN, TINYINT) or, for an integral key of an
    * input Spark has cached, the cache's bounds of the column ({@link CachedKeyDomain}: one small job
    * over the cached batches' statistics, no data decoded) or, for a Parquet file source, its files'
-   * footers (row counts, key ranges and dictionary sizes: {@link ParquetKeyDomain}). Without such a
+   * footers (row counts, key ranges and dictionary sizes: {@link FooterKeyDomain}). Without such a
    * bound the answer is false
    * (packing, which loses at most about a fifth when groups are large and wins several times when
    * they are small).
@@ -103,7 +103,7 @@ public final class PackedAggregation {
     // The analyzed plan: its attributes are the keys' (the optimizer may replace a view's columns).
     LogicalPlan analyzed = df.queryExecution().analyzed();
     // Footers are read only when Spark has no row count of its own.
-    double rows = stats.rowCount().isDefined() ? stats.rowCount().get().doubleValue() : ParquetKeyDomain.rows(analyzed);
+    double rows = stats.rowCount().isDefined() ? stats.rowCount().get().doubleValue() : FooterKeyDomain.rows(analyzed);
     if (Double.isNaN(rows)) {
       BigInt unknown = BigInt.apply(df.sparkSession().sessionState().conf().defaultSizeInBytes());
       if (stats.sizeInBytes().$greater$eq(unknown)) return false; // a source of unknown size
@@ -123,7 +123,7 @@ public final class PackedAggregation {
       double distinct = typeBound(key.dataType());
       if (column instanceof Attribute && stats.attributeStats().get((Attribute) column).isEmpty()) {
         distinct = Math.min(distinct, CachedKeyDomain.of(plan, ((Attribute) column).exprId(), key.dataType()));
-        distinct = Math.min(distinct, ParquetKeyDomain.distinct(analyzed, ((Attribute) column).exprId(), key.dataType()));
+        distinct = Math.min(distinct, FooterKeyDomain.distinct(analyzed, ((Attribute) column).exprId(), key.dataType()));
       }
       if (column instanceof Attribute) {
         Option<ColumnStat> stat = stats.attributeStats().get((Attribute) column);

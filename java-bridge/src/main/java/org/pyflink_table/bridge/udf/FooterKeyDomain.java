@@ -8,6 +8,12 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.orc.ColumnStatistics;
+import org.apache.orc.DateColumnStatistics;
+import org.apache.orc.IntegerColumnStatistics;
+import org.apache.orc.OrcFile;
+import org.apache.orc.Reader;
+import org.apache.orc.TypeDescription;
 import org.apache.parquet.column.EncodingStats;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.format.PageHeader;
@@ -35,6 +41,7 @@ import org.apache.spark.sql.execution.datasources.FileStatusWithMetadata;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import org.apache.spark.sql.execution.datasources.PartitionDirectory;
+import org.apache.spark.sql.execution.datasources.orc.OrcFileFormat;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
@@ -45,17 +52,19 @@ import org.apache.spark.sql.types.ShortType;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 
 /**
- * What the footers of a Parquet file source tell about its rows and a grouping key's distinct
- * values, read without decoding any data: the footer's row count per row group; per row group and
- * column the minimum, maximum and null count (for an integral key, {@code max - min + 1} over all
- * row groups bounds its distinct values); and, for a column chunk whose pages are all dictionary
- * encoded, the dictionary page's number of entries (read from its page header: the chunk's distinct
- * values, so their sum over the row groups bounds the key's, whatever its type). An uncached file
- * source has no other statistics (Spark knows only its size), so without this a few large groups
- * from a file would be packed.
+ * What the footers of a Parquet or ORC file source tell about its rows and a grouping key's
+ * distinct values, read without decoding any data. Parquet: the footer's row count per row group;
+ * per row group and column the minimum, maximum and null count (for an integral key, {@code max -
+ * min + 1} over all row groups bounds its distinct values); and, for a column chunk whose pages are
+ * all dictionary encoded, the dictionary page's number of entries (read from its page header: the
+ * chunk's distinct values, so their sum over the row groups bounds the key's, whatever its type).
+ * ORC: the file footer's row count and, per column, minimum, maximum and whether it has NULLs (an
+ * integral or DATE key's range; ORC's footer has no dictionary sizes). An uncached file source has
+ * no other statistics (Spark knows only its size), so without this a few large groups from a file
+ * would be packed.
  */
-final class ParquetKeyDomain {
-  private ParquetKeyDomain() {}
+final class FooterKeyDomain {
+  private FooterKeyDomain() {}
 
   /** Beyond this many files the footers are not read (each is a read; on object stores a request). */
   static final int MAX_FILES = 256;
@@ -75,13 +84,13 @@ final class ParquetKeyDomain {
   private record Facts(long rows, long min, long max, long nulls, double dictionaryEntries, boolean rangeKnown) {}
 
   /**
-   * The rows of {@code plan} when it is projections of a Parquet file source (a filter would make
+   * The rows of {@code plan} when it is projections of a Parquet or ORC file source (a filter would make
    * the footers' count an overestimate), or NaN.
    */
   static double rows(LogicalPlan plan) {
     LogicalPlan node = plan;
     while (node instanceof Project || transparent(node)) node = node.children().head();
-    HadoopFsRelation files = parquet(node);
+    HadoopFsRelation files = footed(node);
     if (files == null) return Double.NaN;
     List<Facts> facts = facts(files, null, null);
     if (facts == null) return Double.NaN;
@@ -92,7 +101,7 @@ final class ParquetKeyDomain {
 
   /**
    * An upper bound of the distinct values (NULL included) of the attribute {@code id} of {@code
-   * plan}'s output, when it is a column of a Parquet file source's files reached through projections
+   * plan}'s output, when it is a column of a Parquet or ORC file source's files reached through projections
    * and filters; infinity otherwise.
    */
   static double distinct(LogicalPlan plan, ExprId id, DataType type) {
@@ -115,7 +124,7 @@ final class ParquetKeyDomain {
         return Double.POSITIVE_INFINITY;
       }
     }
-    HadoopFsRelation files = parquet(node);
+    HadoopFsRelation files = footed(node);
     if (files == null) return Double.POSITIVE_INFINITY;
     String name = null;
     for (Attribute a : ScalaInterop.list(((LogicalRelation) node).output())) {
@@ -158,11 +167,11 @@ final class ParquetKeyDomain {
     return e;
   }
 
-  /** The Parquet files relation {@code node} scans, or null. */
-  private static HadoopFsRelation parquet(LogicalPlan node) {
+  /** The Parquet or ORC files relation {@code node} scans, or null. */
+  private static HadoopFsRelation footed(LogicalPlan node) {
     if (!(node instanceof LogicalRelation)) return null;
     if (!(((LogicalRelation) node).relation() instanceof HadoopFsRelation files)) return null;
-    return files.fileFormat() instanceof ParquetFileFormat ? files : null;
+    return files.fileFormat() instanceof ParquetFileFormat || files.fileFormat() instanceof OrcFileFormat ? files : null;
   }
 
   /** Each file's facts (for {@code column} when given), or null when a file cannot be read or there are too many. */
@@ -193,7 +202,8 @@ final class ParquetKeyDomain {
       if (known == null) {
         if (conf == null) conf = spark.sessionState().newHadoopConfWithOptions(files.options());
         try {
-          known = read(status, conf, column, type);
+          known = files.fileFormat() instanceof OrcFileFormat ? readOrc(status, conf, column, type)
+              : read(status, conf, column, type);
         } catch (IOException | RuntimeException e) {
           return null; // unreadable here: the scan reports it when it runs
         }
@@ -236,6 +246,41 @@ final class ParquetKeyDomain {
         entries += dictionaryEntries(chunk, input);
       }
       return new Facts(rows, min, max, nulls, entries, rangeKnown);
+    }
+  }
+
+  /** An ORC file's facts from its footer: row count, the column's range (integral or DATE) and whether it has NULLs. */
+  private static Facts readOrc(FileStatus status, Configuration conf, String column, DataType type) throws IOException {
+    OrcFile.ReaderOptions options = OrcFile.readerOptions(conf).maxLength(status.getLen());
+    try (Reader reader = OrcFile.createReader(status.getPath(), options)) {
+      long rows = reader.getNumberOfRows();
+      if (column == null) return new Facts(rows, 0, 0, -1, Double.POSITIVE_INFINITY, false);
+      TypeDescription schema = reader.getSchema();
+      TypeDescription field = null;
+      List<String> names = schema.getFieldNames();
+      for (int i = 0; i < names.size(); i++) {
+        if (names.get(i).equals(column)) {
+          field = schema.getChildren().get(i);
+          break;
+        }
+        if (names.get(i).toLowerCase(Locale.ROOT).equals(column.toLowerCase(Locale.ROOT))) {
+          field = schema.getChildren().get(i);
+        }
+      }
+      ColumnStatistics[] all = reader.getStatistics();
+      if (field == null || field.getId() >= all.length) return new Facts(rows, 0, 0, -1, Double.POSITIVE_INFINITY, false);
+      ColumnStatistics stats = all[field.getId()];
+      long nulls = stats.hasNull() ? 1 : 0;
+      if (stats.getNumberOfValues() == 0) {
+        return new Facts(rows, Long.MAX_VALUE, Long.MIN_VALUE, nulls, Double.POSITIVE_INFINITY, integral(type));
+      }
+      if (integral(type) && stats instanceof IntegerColumnStatistics i) {
+        return new Facts(rows, i.getMinimum(), i.getMaximum(), nulls, Double.POSITIVE_INFINITY, true);
+      }
+      if (integral(type) && stats instanceof DateColumnStatistics d) {
+        return new Facts(rows, d.getMinimumDayOfEpoch(), d.getMaximumDayOfEpoch(), nulls, Double.POSITIVE_INFINITY, true);
+      }
+      return new Facts(rows, 0, 0, nulls, Double.POSITIVE_INFINITY, false);
     }
   }
 
