@@ -521,6 +521,35 @@ def test_auto_choice_reads_the_footers_of_a_parquet_file_source(t_env: Any, tmp_
     assert _aggregation_path(filtered) == "packed"
 
 
+def test_auto_choice_unites_the_dictionaries_of_many_row_groups(t_env: Any, tmp_path: Any) -> None:
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    t_env.get_config().set("pyflink_table.aggregate.packing", "auto")
+    n = 90_000
+    ids = np.arange(n)
+    frame = pd.DataFrame({"s": ["key-%d" % i for i in ids % 4], "d": (ids % 6) / 2.0,
+                          "t": ["t-%d" % i for i in ids % 30], "v": (ids % 97).astype(float)})
+    # 18 row groups of 5,000 rows, each with every key in its dictionary: the dictionaries' sizes
+    # add up to 72 entries for s (1,250 rows per group, too few), their union has 4 values.
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp_path / "groups.parquet",
+                   row_group_size=5_000)
+    assert pq.ParquetFile(tmp_path / "groups.parquet").metadata.num_row_groups == 18
+    _parquet_source(t_env, "row_groups", tmp_path / "groups.parquet", "s STRING, d DOUBLE, t STRING, v DOUBLE")
+    mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
+
+    def by(key: str) -> Any:
+        return t_env.from_path("row_groups").group_by(col(key)).select(col(key), mean(col("v")))
+
+    assert _aggregation_path(by("s")) == "per group"
+    g = frame.groupby("s")["v"].mean()
+    assert sorted_rows(by("s")) == [(s, pytest.approx(g[s])) for s in sorted(g.index)]
+    # A DOUBLE key's dictionaries unite as well: 6 values, 15,000 rows per group.
+    assert _aggregation_path(by("d")) == "per group"
+    # t has 30 values: 3,000 rows per group, packed.
+    assert _aggregation_path(by("t")) == "packed"
+
+
 def test_auto_choice_counts_nulls_and_packs_without_footer_bounds(t_env: Any, tmp_path: Any) -> None:
     import numpy as np
     import pyarrow.parquet as pq
