@@ -8,8 +8,15 @@ collected. Rounds are interleaved with a rotating order (the machine is shared);
 the best of the process tree's CPU (driver, JVM, Python workers) and of wall time are printed, with
 the packed / per-group ratio that decides ``packing=auto``'s threshold of rows per group.
 
-Run: ``timeout 900 .venv/bin/python benchmarks/bench_udaf_crossover.py [rows] [rounds] [keys,...]``,
-e.g. ``benchmarks/bench_udaf_crossover.py 3000000 4 300,1000,3000,10000``.
+With a fourth argument (``parquet``, ``orc``, ``csv`` or ``json``) the input is instead an uncached
+file source of that format (written once per key count; read by a ``filesystem`` table for ours and
+by ``spark.read`` for PySpark), and a fifth (``string``) makes the key a STRING (``cast(id % keys)``);
+the path ``auto`` chose is printed. Files are where the scan and decoding cost is shared by both
+paths, so the crossover can lie elsewhere than for a cached input.
+
+Run: ``timeout 900 .venv/bin/python benchmarks/bench_udaf_crossover.py [rows] [rounds] [keys,...] [format] [key type]``,
+e.g. ``benchmarks/bench_udaf_crossover.py 3000000 4 300,1000,3000,10000`` or
+``benchmarks/bench_udaf_crossover.py 3000000 4 1000,1500 parquet string``.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 import os
 import statistics
 import sys
+import tempfile
 import time
 from typing import Any, Callable, Dict, List, Tuple
 
@@ -34,6 +42,8 @@ from _cpu import tree_cpu as _tree_cpu
 ROWS = int(sys.argv[1]) if len(sys.argv) > 1 else 3_000_000
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 4
 KEY_COUNTS = tuple(int(k) for k in sys.argv[3].split(",")) if len(sys.argv) > 3 else (300, 1_000, 3_000, 10_000)
+SOURCE = sys.argv[4] if len(sys.argv) > 4 else "cached"
+KEY_TYPE = sys.argv[5] if len(sys.argv) > 5 else "bigint"
 MAX_BYTES = "spark.sql.execution.arrow.maxBytesPerBatch"
 SPARK_DEFAULT_MAX_BYTES = str(64 * 1024 * 1024)
 
@@ -48,13 +58,28 @@ def main() -> None:
         return v.mean()
 
     ours_max_bytes = spark.conf.get(MAX_BYTES)
-    print(f"{ROWS:,} rows, mean per key then sum of the means, {ROUNDS} interleaved rounds", flush=True)
+    print(f"{ROWS:,} rows ({SOURCE}, {KEY_TYPE} key), mean per key then sum of the means, {ROUNDS} interleaved rounds",
+          flush=True)
+    tmp = tempfile.TemporaryDirectory(prefix="bench-crossover-")
     summary: List[Tuple[int, float, float, float]] = []
     for keys in KEY_COUNTS:
-        source = spark.range(ROWS).select((F.col("id") % keys).alias("k"),
-                                          (F.col("id") % 97).cast("double").alias("v")).cache()
-        source.count()
-        table = Table(t_env._j_env.fromDataset(source._jdf), t_env)
+        data = spark.range(ROWS).select((F.col("id") % keys).cast(KEY_TYPE).alias("k"),
+                                        (F.col("id") % 97).cast("double").alias("v"))
+        if SOURCE == "cached":
+            source = data.cache()
+            source.count()
+            table = Table(t_env._j_env.fromDataset(source._jdf), t_env)
+        else:
+            path = f"{tmp.name}/{keys}"
+            data.write.format(SOURCE).save(path)
+            source = spark.read.format(SOURCE).schema("k " + KEY_TYPE + ", v double").load(path)
+            name = f"files_{keys}"
+            flink_key = "BIGINT" if KEY_TYPE == "bigint" else "STRING"
+            t_env.execute_sql(f"CREATE TEMPORARY TABLE {name} (k {flink_key}, v DOUBLE) WITH ("
+                              f"'connector' = 'filesystem', 'path' = '{path}', 'format' = '{SOURCE}')")
+            table = t_env.from_path(name)
+            plan = table.group_by(col("k")).select(ours_mean(col("v"))).explain()
+            print(f"  auto chose {'packed' if 'MapInArrow' in plan else 'per group'}", flush=True)
 
         def ours(packing: str) -> Callable[[], Any]:
             def run() -> Any:
@@ -99,7 +124,9 @@ def main() -> None:
         print(f"  cpu medians: packed / per group {ratio:.3f}; packed / PySpark {med['packed'] / med['PySpark']:.3f};"
               f" per group / PySpark {med['per group'] / med['PySpark']:.3f}", flush=True)
         summary.append((keys, ratio, med["packed"] / med["PySpark"], med["per group"] / med["PySpark"]))
-        source.unpersist()
+        if SOURCE == "cached":
+            source.unpersist()
+    tmp.cleanup()
     print("summary (cpu medians): " + "; ".join(
         f"{k:,} keys ({ROWS // k:,} rows/group): packed/per-group {r:.3f}, packed/PySpark {p:.3f}, "
         f"per-group/PySpark {g:.3f}" for k, r, p, g in summary), flush=True)

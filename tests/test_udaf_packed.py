@@ -465,8 +465,9 @@ def test_auto_choice_reads_the_bounds_of_a_cached_integer_key(t_env: Any, tmp_pa
         assert sorted_rows(by("k")) == [(k, pytest.approx(g[k])) for k in (10, 11, 12)]
         # m spans 0..4,999: groups of 18 rows stay packed.
         assert _aggregation_path(by("m")) == "packed"
-        # Either side of the measured crossover (5,000 rows per group): j spans 0..11, groups of at
-        # least 7,500 rows, per group; h spans 0..29, groups of 3,000 rows, packed.
+        # Either side of the crossover measured for cached input (5,000 rows per group): j spans
+        # 0..11, groups of at least 7,500 rows, per group; h spans 0..29, groups of 3,000 rows,
+        # packed (read from the files instead, it would take the per-group path: see below).
         assert _aggregation_path(by("j")) == "per group"
         assert _aggregation_path(by("h")) == "packed"
     finally:
@@ -486,14 +487,14 @@ def test_auto_choice_reads_the_footers_of_a_parquet_file_source(t_env: Any, tmp_
     t_env.get_config().set("pyflink_table.aggregate.packing", "auto")
     n = 90_000
     ids = np.arange(n)
-    frame = pd.DataFrame({"k": ids % 3 + 10, "j": ids % 12, "h": ids % 30, "m": ids % 5_000,
+    frame = pd.DataFrame({"k": ids % 3 + 10, "j": ids % 12, "h": ids % 30, "q": ids % 60, "m": ids % 5_000,
                           "s": ["key-%d" % i for i in ids % 4], "v": (ids % 97).astype(float)})
     # Written by pyarrow, not Spark: two files of one row group each, with statistics and dictionaries.
     (tmp_path / "src").mkdir()
     pq.write_table(pa.Table.from_pandas(frame.iloc[: n // 2], preserve_index=False), tmp_path / "src" / "a.parquet")
     pq.write_table(pa.Table.from_pandas(frame.iloc[n // 2:], preserve_index=False), tmp_path / "src" / "b.parquet")
     _parquet_source(t_env, "files", tmp_path / "src",
-                    "k BIGINT, j BIGINT, h BIGINT, m BIGINT, s STRING, v DOUBLE")
+                    "k BIGINT, j BIGINT, h BIGINT, q BIGINT, m BIGINT, s STRING, v DOUBLE")
     mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
 
     def by(key: str) -> Any:
@@ -503,10 +504,12 @@ def test_auto_choice_reads_the_footers_of_a_parquet_file_source(t_env: Any, tmp_
     assert _aggregation_path(by("k")) == "per group"
     g = frame.groupby("k")["v"].mean()
     assert sorted_rows(by("k")) == [(k, pytest.approx(g[k])) for k in (10, 11, 12)]
-    # Either side of 5,000 rows per group: j spans 0..11 (at least 7,500 rows per group), per
-    # group; h spans 0..29 (3,000), packed; m spans 0..4,999 (18), packed.
+    # Either side of 2,000 rows per group (the crossover measured for input read from files; 5,000
+    # for cached input): j spans 0..11 (at least 7,500 rows per group) and h 0..29 (3,000), per
+    # group; q spans 0..59 (1,500), packed; m spans 0..4,999 (18), packed.
     assert _aggregation_path(by("j")) == "per group"
-    assert _aggregation_path(by("h")) == "packed"
+    assert _aggregation_path(by("h")) == "per group"
+    assert _aggregation_path(by("q")) == "packed"
     assert _aggregation_path(by("m")) == "packed"
     # A string key: each file's dictionary of s has 4 entries, at most 8 groups over both files.
     assert _aggregation_path(by("s")) == "per group"
@@ -522,15 +525,44 @@ def test_auto_choice_reads_the_footers_of_a_parquet_file_source(t_env: Any, tmp_
     assert _aggregation_path(filtered) == "packed"
 
 
+def test_auto_choice_unites_the_dictionaries_of_many_row_groups(t_env: Any, tmp_path: Any) -> None:
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    t_env.get_config().set("pyflink_table.aggregate.packing", "auto")
+    n = 90_000
+    ids = np.arange(n)
+    frame = pd.DataFrame({"s": ["key-%d" % i for i in ids % 4], "d": (ids % 6) / 2.0,
+                          "t": ["t-%d" % i for i in ids % 60], "v": (ids % 97).astype(float)})
+    # 18 row groups of 5,000 rows, each with every key in its dictionary: the dictionaries' sizes
+    # add up to 72 entries for s (1,250 rows per group, too few), their union has 4 values.
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp_path / "groups.parquet",
+                   row_group_size=5_000)
+    assert pq.ParquetFile(tmp_path / "groups.parquet").metadata.num_row_groups == 18
+    _parquet_source(t_env, "row_groups", tmp_path / "groups.parquet", "s STRING, d DOUBLE, t STRING, v DOUBLE")
+    mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
+
+    def by(key: str) -> Any:
+        return t_env.from_path("row_groups").group_by(col(key)).select(col(key), mean(col("v")))
+
+    assert _aggregation_path(by("s")) == "per group"
+    g = frame.groupby("s")["v"].mean()
+    assert sorted_rows(by("s")) == [(s, pytest.approx(g[s])) for s in sorted(g.index)]
+    # A DOUBLE key's dictionaries unite as well: 6 values, 15,000 rows per group.
+    assert _aggregation_path(by("d")) == "per group"
+    # t has 60 values: 1,500 rows per group, packed.
+    assert _aggregation_path(by("t")) == "packed"
+
+
 def test_auto_choice_counts_nulls_and_packs_without_footer_bounds(t_env: Any, tmp_path: Any) -> None:
     import numpy as np
     import pyarrow.parquet as pq
 
     t_env.get_config().set("pyflink_table.aggregate.packing", "auto")
-    n = 16_000
+    n = 7_000
     ids = np.arange(n)
-    # k: 0, 1, 2 and NULL, at most 4 groups: 16,000 rows < 4 x 5,000, packed. c: 0, 1, 2 without
-    # NULL, at most 3 groups: 16,000 >= 3 x 5,000, per group. s is written without a dictionary.
+    # k: 0, 1, 2 and NULL, at most 4 groups: 7,000 rows < 4 x 2,000, packed. c: 0, 1, 2 without
+    # NULL, at most 3 groups: 7,000 >= 3 x 2,000, per group. s is written without a dictionary.
     k = pd.array(ids % 4, dtype="Int64")
     k[ids % 4 == 3] = pd.NA
     frame = pd.DataFrame({"k": k, "c": ids % 3, "s": ["s%d" % (i % 2) for i in ids],
@@ -554,6 +586,45 @@ def test_auto_choice_counts_nulls_and_packs_without_footer_bounds(t_env: Any, tm
         result = sorted_rows(by(key))
         assert [r[0] for r in result] == [e[0] for e in expected]
         assert [r[1] for r in result] == [pytest.approx(e[1]) for e in expected]
+
+
+def test_auto_choice_reads_the_footers_of_an_orc_file_source(t_env: Any, tmp_path: Any) -> None:
+    import numpy as np
+    import pyarrow.orc as orc
+
+    t_env.get_config().set("pyflink_table.aggregate.packing", "auto")
+    n = 90_000
+    ids = np.arange(n)
+    k = pd.array(ids % 3 + 10, dtype="Int64")
+    k[ids % 1_000 == 0] = pd.NA
+    frame = pd.DataFrame({"k": k, "j": ids % 12, "h": ids % 60, "s": ["key-%d" % i for i in ids % 4],
+                          "v": (ids % 97).astype(float)})
+    # Written by pyarrow: two files, each with its footer's row count and column statistics.
+    (tmp_path / "orc").mkdir()
+    orc.write_table(pa.Table.from_pandas(frame.iloc[: n // 2], preserve_index=False), tmp_path / "orc" / "a.orc")
+    orc.write_table(pa.Table.from_pandas(frame.iloc[n // 2:], preserve_index=False), tmp_path / "orc" / "b.orc")
+    t_env.execute_sql(f"CREATE TEMPORARY TABLE orc_files (k BIGINT, j BIGINT, h BIGINT, s STRING, v DOUBLE) "
+                      f"WITH ('connector' = 'filesystem', 'path' = '{tmp_path / 'orc'}', 'format' = 'orc')")
+    mean = udaf(lambda v: float(v.mean()), result_type="DOUBLE", func_type="pandas")
+
+    def by(key: str) -> Any:
+        return t_env.from_path("orc_files").group_by(col(key)).select(col(key), mean(col("v")))
+
+    # 90,000 rows in the footers; k spans 10..12 and has NULLs: at most 4 groups of 22,500 rows.
+    assert _aggregation_path(by("k")) == "per group"
+    g = frame.groupby("k")["v"].mean()
+    expected = [(None, pytest.approx(frame[frame.k.isna()].v.mean()))]  # NULLs first, as sorted_rows
+    expected += [(x, pytest.approx(g[x])) for x in (10, 11, 12)]
+    assert sorted_rows(by("k")) == expected
+    # Either side of 2,000 rows per group: j spans 0..11, per group; h spans 0..59 (1,500), packed.
+    assert _aggregation_path(by("j")) == "per group"
+    assert _aggregation_path(by("h")) == "packed"
+    # A string key: ORC's footer has no dictionary sizes, so nothing bounds s: packed.
+    assert _aggregation_path(by("s")) == "packed"
+    # A filter makes the footers' row count an overestimate: it is not used, and the files' size
+    # over the row width is too small for h's 60 keys: packed.
+    filtered = t_env.from_path("orc_files").where(col("v") > 1.0).group_by(col("h")).select(mean(col("v")))
+    assert _aggregation_path(filtered) == "packed"
 
 
 def test_unknown_packing_value_is_refused(t_env: Any) -> None:

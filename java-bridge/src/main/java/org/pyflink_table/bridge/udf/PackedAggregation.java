@@ -18,6 +18,7 @@ import org.apache.spark.sql.catalyst.plans.logical.ColumnStat;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.Statistics;
+import org.apache.spark.sql.execution.columnar.InMemoryRelation;
 import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.BooleanType;
@@ -63,6 +64,16 @@ public final class PackedAggregation {
   static final double PER_GROUP_MIN_ROWS = 5_000;
 
   /**
+   * {@link #PER_GROUP_MIN_ROWS} for an input the query reads from its source (no cached data in
+   * the plan): there packing loses sooner. Measured 2026-11-25 (uncached Parquet, 3M rows, pandas
+   * mean, CPU medians of 3 interleaved rounds, {@code bench_udaf_crossover.py ... parquet}), packed
+   * / per-group: LONG key 0.75 at 1,000 rows per group, 0.96 at 2,000, 1.21 at 3,000; STRING key
+   * (wider keys to carry) 1.10 at 2,000 and 1.12 at 3,000. From 2,000 the per-group path's worst
+   * case (LONG, 1.04x packing) is smaller than packing's (STRING, 1.10x).
+   */
+  static final double SCANNED_PER_GROUP_MIN_ROWS = 2_000;
+
+  /**
    * Whether scalar-result aggregates over {@code df} grouped by {@code keyCols} take this path
    * rather than Spark's grouped-aggregate UDFs (ROW-result and table aggregates always do).
    * {@code pyflink_table.aggregate.packing}: {@code true} or {@code false} decide; {@code auto}
@@ -86,13 +97,14 @@ public final class PackedAggregation {
 
   /**
    * Whether the optimizer's statistics of {@code df} show at least {@link #PER_GROUP_MIN_ROWS} rows
-   * per group on average: its row count (or size over row width) against an upper bound of the
-   * distinct keys, from column statistics ({@code ANALYZE TABLE ... FOR COLUMNS} with
+   * per group on average when it reads cached data, {@link #SCANNED_PER_GROUP_MIN_ROWS} otherwise:
+   * its row count (or size over row width) against an upper bound of the distinct keys, from
+   * column statistics ({@code ANALYZE TABLE ... FOR COLUMNS} with
    * {@code spark.sql.cbo.enabled}), the key types (BOOLEAN, TINYINT) or, for an integral key of an
    * input Spark has cached, the cache's bounds of the column ({@link CachedKeyDomain}: one small job
-   * over the cached batches' statistics, no data decoded) or, for a Parquet file source, its files'
-   * footers (row counts, key ranges and dictionary sizes: {@link ParquetKeyDomain}). Without such a
-   * bound the answer is false
+   * over the cached batches' statistics, no data decoded) or, for a Parquet or ORC file source, its
+   * files' footers (row counts, key ranges, Parquet's dictionaries: {@link FooterKeyDomain}).
+   * Without such a bound the answer is false
    * (packing, which loses at most about a fifth when groups are large and wins several times when
    * they are small).
    */
@@ -103,7 +115,7 @@ public final class PackedAggregation {
     // The analyzed plan: its attributes are the keys' (the optimizer may replace a view's columns).
     LogicalPlan analyzed = df.queryExecution().analyzed();
     // Footers are read only when Spark has no row count of its own.
-    double rows = stats.rowCount().isDefined() ? stats.rowCount().get().doubleValue() : ParquetKeyDomain.rows(analyzed);
+    double rows = stats.rowCount().isDefined() ? stats.rowCount().get().doubleValue() : FooterKeyDomain.rows(analyzed);
     if (Double.isNaN(rows)) {
       BigInt unknown = BigInt.apply(df.sparkSession().sessionState().conf().defaultSizeInBytes());
       if (stats.sizeInBytes().$greater$eq(unknown)) return false; // a source of unknown size
@@ -111,7 +123,8 @@ public final class PackedAggregation {
       for (StructField f : df.schema().fields()) width += f.dataType().defaultSize();
       rows = stats.sizeInBytes().doubleValue() / width;
     }
-    if (rows < PER_GROUP_MIN_ROWS) return false;
+    double minRows = cached(plan) ? PER_GROUP_MIN_ROWS : SCANNED_PER_GROUP_MIN_ROWS;
+    if (rows < minRows) return false;
     double groups = 1;
     LogicalPlan keys = df.select(keyCols.toArray(new Column[0])).queryExecution().analyzed();
     if (!(keys instanceof Project)) return false; // e.g. a sliding window's key: no bound known
@@ -123,7 +136,7 @@ public final class PackedAggregation {
       double distinct = typeBound(key.dataType());
       if (column instanceof Attribute && stats.attributeStats().get((Attribute) column).isEmpty()) {
         distinct = Math.min(distinct, CachedKeyDomain.of(plan, ((Attribute) column).exprId(), key.dataType()));
-        distinct = Math.min(distinct, ParquetKeyDomain.distinct(analyzed, ((Attribute) column).exprId(), key.dataType()));
+        distinct = Math.min(distinct, FooterKeyDomain.distinct(analyzed, ((Attribute) column).exprId(), key.dataType()));
       }
       if (column instanceof Attribute) {
         Option<ColumnStat> stat = stats.attributeStats().get((Attribute) column);
@@ -135,7 +148,15 @@ public final class PackedAggregation {
       }
       groups *= distinct;
     }
-    return rows >= groups * PER_GROUP_MIN_ROWS;
+    return rows >= groups * minRows;
+  }
+
+  /** Whether {@code plan} reads data Spark has cached (which the optimized plan shows as its in-memory relation). */
+  private static boolean cached(LogicalPlan plan) {
+    for (LogicalPlan leaf : ScalaInterop.list(plan.collectLeaves())) {
+      if (leaf instanceof InMemoryRelation) return true;
+    }
+    return false;
   }
 
   /** The number of distinct values (NULL included) a key of type {@code t} can have; infinity if large. */

@@ -2,13 +2,25 @@ package org.pyflink_table.bridge.udf;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.orc.ColumnStatistics;
+import org.apache.orc.DateColumnStatistics;
+import org.apache.orc.IntegerColumnStatistics;
+import org.apache.orc.OrcFile;
+import org.apache.orc.Reader;
+import org.apache.orc.TypeDescription;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.column.EncodingStats;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.DictionaryPageReadStore;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.Util;
@@ -35,6 +47,7 @@ import org.apache.spark.sql.execution.datasources.FileStatusWithMetadata;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import org.apache.spark.sql.execution.datasources.PartitionDirectory;
+import org.apache.spark.sql.execution.datasources.orc.OrcFileFormat;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
@@ -45,20 +58,33 @@ import org.apache.spark.sql.types.ShortType;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 
 /**
- * What the footers of a Parquet file source tell about its rows and a grouping key's distinct
- * values, read without decoding any data: the footer's row count per row group; per row group and
- * column the minimum, maximum and null count (for an integral key, {@code max - min + 1} over all
- * row groups bounds its distinct values); and, for a column chunk whose pages are all dictionary
- * encoded, the dictionary page's number of entries (read from its page header: the chunk's distinct
- * values, so their sum over the row groups bounds the key's, whatever its type). An uncached file
- * source has no other statistics (Spark knows only its size), so without this a few large groups
- * from a file would be packed.
+ * What the footers of a Parquet or ORC file source tell about its rows and a grouping key's
+ * distinct values, read without decoding any data. Parquet: the footer's row count per row group;
+ * per row group and column the minimum, maximum and null count (for an integral key, {@code max -
+ * min + 1} over all row groups bounds its distinct values); and, for a column chunk whose pages are
+ * all dictionary encoded, the dictionary page's number of entries (read from its page header: the
+ * chunk's distinct values, so their sum over the row groups bounds the key's, whatever its type);
+ * when the dictionaries are small ({@link #MAX_VALUES}), their values themselves, whose union over
+ * all row groups and files is the key's exact set of non-NULL values (the sum counts a key once
+ * per row group holding it, too weak for a file of many row groups).
+ * ORC: the file footer's row count and, per column, minimum, maximum and whether it has NULLs (an
+ * integral or DATE key's range; ORC's footer has no dictionary sizes). An uncached file source has
+ * no other statistics (Spark knows only its size), so without this a few large groups from a file
+ * would be packed.
  */
-final class ParquetKeyDomain {
-  private ParquetKeyDomain() {}
+final class FooterKeyDomain {
+  private FooterKeyDomain() {}
 
   /** Beyond this many files the footers are not read (each is a read; on object stores a request). */
   static final int MAX_FILES = 256;
+
+  /**
+   * Dictionary values kept per file, and in the union over all files, for an exact distinct count;
+   * beyond it the sum of the dictionaries' sizes is the bound. Decoding a dictionary page of this
+   * many entries takes well under a millisecond; grouping by more keys than this would need more
+   * than 50M rows to take the per-group path at all.
+   */
+  static final int MAX_VALUES = 10_000;
 
   /**
    * The facts already read per file (its path, length and modification time, so a rewritten file is
@@ -71,17 +97,22 @@ final class ParquetKeyDomain {
     }
   };
 
-  /** One file's row count and, for one column, its distinct-value bounds (infinity where unknown). */
-  private record Facts(long rows, long min, long max, long nulls, double dictionaryEntries, boolean rangeKnown) {}
+  /**
+   * One file's row count and, for one column, its distinct-value bounds (infinity where unknown)
+   * and, when every chunk of it is dictionary encoded with small dictionaries, its non-NULL values
+   * (else null).
+   */
+  private record Facts(long rows, long min, long max, long nulls, double dictionaryEntries, boolean rangeKnown,
+      Set<Object> values) {}
 
   /**
-   * The rows of {@code plan} when it is projections of a Parquet file source (a filter would make
+   * The rows of {@code plan} when it is projections of a Parquet or ORC file source (a filter would make
    * the footers' count an overestimate), or NaN.
    */
   static double rows(LogicalPlan plan) {
     LogicalPlan node = plan;
     while (node instanceof Project || transparent(node)) node = node.children().head();
-    HadoopFsRelation files = parquet(node);
+    HadoopFsRelation files = footed(node);
     if (files == null) return Double.NaN;
     List<Facts> facts = facts(files, null, null);
     if (facts == null) return Double.NaN;
@@ -92,7 +123,7 @@ final class ParquetKeyDomain {
 
   /**
    * An upper bound of the distinct values (NULL included) of the attribute {@code id} of {@code
-   * plan}'s output, when it is a column of a Parquet file source's files reached through projections
+   * plan}'s output, when it is a column of a Parquet or ORC file source's files reached through projections
    * and filters; infinity otherwise.
    */
   static double distinct(LogicalPlan plan, ExprId id, DataType type) {
@@ -115,7 +146,7 @@ final class ParquetKeyDomain {
         return Double.POSITIVE_INFINITY;
       }
     }
-    HadoopFsRelation files = parquet(node);
+    HadoopFsRelation files = footed(node);
     if (files == null) return Double.POSITIVE_INFINITY;
     String name = null;
     for (Attribute a : ScalaInterop.list(((LogicalRelation) node).output())) {
@@ -132,16 +163,20 @@ final class ParquetKeyDomain {
     long max = Long.MIN_VALUE;
     boolean noNull = true;
     double entries = 0;
+    Set<Object> values = new HashSet<>();
     for (Facts f : facts) {
       rangeKnown &= f.rangeKnown;
       min = Math.min(min, f.min);
       max = Math.max(max, f.max);
       noNull &= f.nulls == 0; // an unknown count (-1) makes NULL possible
       entries += f.dictionaryEntries;
+      if (values != null && f.values != null) values.addAll(f.values);
+      if (f.values == null || values == null || values.size() > MAX_VALUES) values = null;
     }
     double nullValue = noNull ? 0 : 1;
     double range = !rangeKnown ? Double.POSITIVE_INFINITY : min > max ? 0 : (double) max - min + 1;
-    return Math.min(range, entries) + nullValue;
+    double exact = values == null ? Double.POSITIVE_INFINITY : values.size();
+    return Math.min(Math.min(range, entries), exact) + nullValue;
   }
 
   /** A node of an analyzed plan that passes its child's rows on unchanged (a view and its alias). */
@@ -158,11 +193,11 @@ final class ParquetKeyDomain {
     return e;
   }
 
-  /** The Parquet files relation {@code node} scans, or null. */
-  private static HadoopFsRelation parquet(LogicalPlan node) {
+  /** The Parquet or ORC files relation {@code node} scans, or null. */
+  private static HadoopFsRelation footed(LogicalPlan node) {
     if (!(node instanceof LogicalRelation)) return null;
     if (!(((LogicalRelation) node).relation() instanceof HadoopFsRelation files)) return null;
-    return files.fileFormat() instanceof ParquetFileFormat ? files : null;
+    return files.fileFormat() instanceof ParquetFileFormat || files.fileFormat() instanceof OrcFileFormat ? files : null;
   }
 
   /** Each file's facts (for {@code column} when given), or null when a file cannot be read or there are too many. */
@@ -193,7 +228,8 @@ final class ParquetKeyDomain {
       if (known == null) {
         if (conf == null) conf = spark.sessionState().newHadoopConfWithOptions(files.options());
         try {
-          known = read(status, conf, column, type);
+          known = files.fileFormat() instanceof OrcFileFormat ? readOrc(status, conf, column, type)
+              : read(status, conf, column, type);
         } catch (IOException | RuntimeException e) {
           return null; // unreadable here: the scan reports it when it runs
         }
@@ -214,12 +250,13 @@ final class ParquetKeyDomain {
       long max = Long.MIN_VALUE;
       long nulls = 0;
       double entries = 0;
+      Set<Object> values = column == null ? null : new HashSet<>();
       boolean rangeKnown = column != null && integral(type);
       for (BlockMetaData block : reader.getFooter().getBlocks()) {
         rows += block.getRowCount();
         if (column == null) continue;
         ColumnChunkMetaData chunk = chunk(block, column);
-        if (chunk == null) return new Facts(rows, 0, 0, -1, Double.POSITIVE_INFINITY, false);
+        if (chunk == null) return new Facts(rows, 0, 0, -1, Double.POSITIVE_INFINITY, false, null);
         Statistics<?> stats = chunk.getStatistics();
         long chunkNulls = stats == null || !stats.isNumNullsSet() ? -1 : stats.getNumNulls();
         nulls = nulls < 0 || chunkNulls < 0 ? -1 : nulls + chunkNulls;
@@ -233,9 +270,48 @@ final class ParquetKeyDomain {
             rangeKnown = false;
           }
         }
-        entries += dictionaryEntries(chunk, input);
+        double chunkEntries = dictionaryEntries(chunk, input);
+        entries += chunkEntries;
+        if (values != null && chunkEntries <= MAX_VALUES) values = dictionaryValues(reader, block, chunk, values);
+        if (values != null && (chunkEntries > MAX_VALUES || values.size() > MAX_VALUES)) values = null;
       }
-      return new Facts(rows, min, max, nulls, entries, rangeKnown);
+      return new Facts(rows, min, max, nulls, entries, rangeKnown, values);
+    }
+  }
+
+  /** An ORC file's facts from its footer: row count, the column's range (integral or DATE) and whether it has NULLs. */
+  private static Facts readOrc(FileStatus status, Configuration conf, String column, DataType type) throws IOException {
+    OrcFile.ReaderOptions options = OrcFile.readerOptions(conf).maxLength(status.getLen());
+    try (Reader reader = OrcFile.createReader(status.getPath(), options)) {
+      long rows = reader.getNumberOfRows();
+      if (column == null) return new Facts(rows, 0, 0, -1, Double.POSITIVE_INFINITY, false, null);
+      TypeDescription schema = reader.getSchema();
+      TypeDescription field = null;
+      List<String> names = schema.getFieldNames();
+      for (int i = 0; i < names.size(); i++) {
+        if (names.get(i).equals(column)) {
+          field = schema.getChildren().get(i);
+          break;
+        }
+        if (names.get(i).toLowerCase(Locale.ROOT).equals(column.toLowerCase(Locale.ROOT))) {
+          field = schema.getChildren().get(i);
+        }
+      }
+      ColumnStatistics[] all = reader.getStatistics();
+      if (field == null || field.getId() >= all.length) return new Facts(rows, 0, 0, -1, Double.POSITIVE_INFINITY, false, null);
+      ColumnStatistics stats = all[field.getId()];
+      long nulls = stats.hasNull() ? 1 : 0;
+      if (stats.getNumberOfValues() == 0) {
+        return new Facts(rows, Long.MAX_VALUE, Long.MIN_VALUE, nulls, Double.POSITIVE_INFINITY, integral(type), null);
+      }
+      if (integral(type) && stats instanceof IntegerColumnStatistics i) {
+        return new Facts(rows, i.getMinimum(), i.getMaximum(), nulls, Double.POSITIVE_INFINITY, true, null);
+      }
+      if (integral(type) && stats instanceof DateColumnStatistics d) {
+        return new Facts(rows, d.getMinimumDayOfEpoch(), d.getMaximumDayOfEpoch(), nulls, Double.POSITIVE_INFINITY, true,
+            null);
+      }
+      return new Facts(rows, 0, 0, nulls, Double.POSITIVE_INFINITY, false, null);
     }
   }
 
@@ -263,6 +339,34 @@ final class ParquetKeyDomain {
       return header.isSetDictionary_page_header() ? header.getDictionary_page_header().getNum_values()
           : Double.POSITIVE_INFINITY;
     }
+  }
+
+  /**
+   * {@code values} with the entries of the chunk's dictionary page added (decoded as their physical
+   * type, so two values are one exactly when their bytes are), or null when it cannot be decoded.
+   */
+  private static Set<Object> dictionaryValues(ParquetFileReader reader, BlockMetaData block, ColumnChunkMetaData chunk,
+      Set<Object> values) throws IOException {
+    ColumnDescriptor column = reader.getFileMetaData().getSchema().getColumnDescription(chunk.getPath().toArray());
+    DictionaryPageReadStore store = reader.getDictionaryReader(block); // its class is package-private
+    DictionaryPage page = store.readDictionaryPage(column);
+    if (page == null) return null;
+    Dictionary dictionary = page.getEncoding().initDictionary(column, page);
+    PrimitiveType.PrimitiveTypeName physical = column.getPrimitiveType().getPrimitiveTypeName();
+    for (int id = 0; id <= dictionary.getMaxId(); id++) {
+      switch (physical) {
+        case INT32 -> values.add(dictionary.decodeToInt(id));
+        case INT64 -> values.add(dictionary.decodeToLong(id));
+        // Raw bits: the set counts NaNs or zeros of other bits apart, which only loosens the bound.
+        case FLOAT -> values.add(Float.floatToRawIntBits(dictionary.decodeToFloat(id)));
+        case DOUBLE -> values.add(Double.doubleToRawLongBits(dictionary.decodeToDouble(id)));
+        case BINARY, FIXED_LEN_BYTE_ARRAY, INT96 -> values.add(dictionary.decodeToBinary(id).copy());
+        default -> {
+          return null;
+        }
+      }
+    }
+    return values;
   }
 
   private static boolean integral(DataType t) {
