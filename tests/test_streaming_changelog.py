@@ -128,10 +128,7 @@ def test_to_changelog_of_an_unbounded_updating_table_is_an_insert_only_stream(
     job = upserts.execute_insert("upserts").get_job_client()
 
     def lines() -> List[str]:
-        if not out.is_dir():
-            return []
-        return sorted(line for f in out.iterdir() if not f.name.startswith((".", "_"))
-                      for line in f.read_text().splitlines())
+        return _sink_lines(out)
 
     try:
         _publish(source, "f1.csv", "a,1\nb,2\na,3\n")
@@ -162,6 +159,14 @@ def _publish(directory: Path, name: str, text: str) -> None:
     hidden.rename(directory / name)
 
 
+def _sink_lines(out: Path) -> List[str]:
+    """The sorted lines of a filesystem sink's committed files (none before its first commit)."""
+    if not out.is_dir():
+        return []
+    return sorted(line for f in out.iterdir() if not f.name.startswith((".", "_"))
+                  for line in f.read_text().splitlines())
+
+
 def _wait_for(condition: Any, seconds: float = 180.0) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -174,10 +179,7 @@ def test_checkpoint_directory_resumes_a_restarted_job(_spark_started: None, tmp_
     source.mkdir()
 
     def lines() -> List[str]:
-        if not out.is_dir():
-            return []
-        return sorted(line for f in out.iterdir() if not f.name.startswith((".", "_"))
-                      for line in f.read_text().splitlines())
+        return _sink_lines(out)
 
     def run(table: str, name: str, text: str, expected: List[str]) -> None:
         env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
@@ -215,10 +217,7 @@ def test_python_processor_state_survives_a_restart(_spark_started: None, tmp_pat
     source.mkdir()
 
     def lines() -> List[str]:
-        if not out.is_dir():
-            return []
-        return sorted(line for f in out.iterdir() if not f.name.startswith((".", "_"))
-                      for line in f.read_text().splitlines())
+        return _sink_lines(out)
 
     expected: List[str] = []
     for run, (text, changes) in enumerate(files):
