@@ -353,10 +353,10 @@ PYFLINK_JVM_ARGS = "-XX:TieredStopAtLevel=1"
 
 
 class _PyFlinkServer:
-    """One PyFlink 2.3 process (``serve`` of the driver) for the whole test run: its JVM start and
-    warm-up (tens of seconds on a loaded machine) are paid once, not once per module. It runs one
-    request (a module's programs) at a time, in order; a request it fails or takes too long for ends
-    it, and the next request starts a new one."""
+    """One PyFlink 2.3 process (``serve`` of the driver) for up to ``MODULES_PER_PROCESS`` modules
+    (one by default: a process kept for the whole run grew without bound). It runs one request (a
+    module's programs) at a time, in order; a request it fails or takes too long for ends it, and the
+    next request starts a new one."""
 
     def __init__(self) -> None:
         python = os.environ.get("PYFLINK_PYTHON", DEFAULT_PYFLINK_PYTHON)
