@@ -25,7 +25,8 @@ import org.pyflink_table.bridge.window.TimeAttributes;
  * a group window, and dropped, when the window's last instant ({@code end - 1 ms}) is at or before
  * that watermark. Every other window fires at the end of input (Flink's MAX_WATERMARK), so the
  * remaining rows aggregate as in batch. Applied below each group-window aggregation whose input
- * has a rowtime with a WATERMARK; sliding windows are judged per window, as Flink does.
+ * has a rowtime with a WATERMARK; sliding windows are judged per window, as Flink does, and
+ * session windows are formed again without their late rows ({@link BoundedSessions}).
  */
 final class BoundedEventTime {
   private BoundedEventTime() {}
@@ -41,8 +42,12 @@ final class BoundedEventTime {
   private static LogicalPlan withoutLateRows(SparkSession spark, Aggregate a) {
     Attribute window = Changelog.windowKey(a);
     Attribute rowtime = Changelog.rowtime(a);
-    if (window == null || rowtime == null || PythonAggregateSelect.countsLateRows(a)) return a;
+    // PyFlink's general Python window operator judges lateness once per bundle: a bounded input
+    // smaller than one bundle has no late rows there (Table API selects and SQL's PythonUDAF alike).
+    if (window == null || rowtime == null || PythonAggregateSelect.countsLateRows(a) || Changelog.callsPython(a)) return a;
     long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
+    // Session windows merge: their late rows are dropped before the sessions form.
+    if (BoundedSessions.applies(a, window)) return BoundedSessions.aggregate(spark, a, window, rowtime, delayMs);
     Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
     List<Column> keep = new ArrayList<>();
     for (Attribute attr : ScalaInterop.list(a.child().output())) keep.add(Jobs.column(attr));

@@ -19,6 +19,12 @@ public final class TimeAttributes {
    */
   public static final String ARRIVAL = "__pft_arrival";
 
+  /**
+   * A column of a bounded stream's session-windowed rows: each row's own window {@code [t, t + gap)},
+   * from which streaming.BoundedSessions forms the sessions again without the late rows.
+   */
+  public static final String ROW_WINDOW = "__pft_row_window";
+
   /** Column metadata key (true) of a processing-time attribute (a column declared {@code AS PROCTIME()}). */
   public static final String PROCTIME = Connectors.PROCTIME_MARK;
 }

@@ -177,6 +177,9 @@ public final class WindowGroupedJTable {
         functions.max(t).over(bySession).plus(gapLength).as("end"));
     List<Column> out = new ArrayList<>();
     for (String c : df.columns()) out.add(numbered.col(Scope.quote(c)));
+    // A bounded stream's sessions are formed again without its late rows (streaming.BoundedSessions),
+    // from each row's own window [t, t + gap), unless PyFlink's Python window operator keeps them.
+    if (arrival) out.add(functions.struct(t.as("start"), t.plus(gapLength).as("end")).as(TimeAttributes.ROW_WINDOW));
     out.add(w.as(WINDOW_COLUMN));
     return numbered.select(out.toArray(new Column[0]));
   }
