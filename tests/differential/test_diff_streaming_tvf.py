@@ -57,6 +57,12 @@ programs = {
     # to the sessions (a, 1 still starts a's first session).
     "session_rows": tvf(f"SELECT * FROM {SESSION}", [2, 2, 2]),
     "session_rows_filtered": tvf(f"SELECT k, v, window_start, window_end FROM {SESSION} WHERE v > 1", [1, 2, 2]),
+    # Flink's late boundary (end - 1 ms): b, 4 at 00:09.001 meets the watermark 00:11, the last
+    # instant of its own window [00:09.001, 00:11.001), after b's session fired: dropped.
+    "session_late_boundary": tvf(f"SELECT k, window_end, SUM(v) FROM {SESSION} GROUP BY k, window_start, window_end",
+                                 [1, 1, 1], ["'b,1,1970-01-01 00:00:06\\na,2,1970-01-01 00:00:12\\n'",
+                                             "'b,4,1970-01-01 00:00:09.001\\nc,8,1970-01-01 00:00:30\\n'",
+                                             "'d,16,1970-01-01 00:00:50\\n'"]),
 }
 
 

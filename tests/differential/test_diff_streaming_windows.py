@@ -83,7 +83,30 @@ def exact_table(window: str) -> str:
             ".select(col('k'), col('w').start, col('w').end, col('v').sum, col('v').count)")
 
 
+# Flink's late boundary for a session: b, 4 at 00:09.001 after the watermark reached 00:11 (b's
+# session [00:06, 00:08) fired) has its own window [00:09.001, 00:11.001), whose last instant is
+# the watermark: dropped (Spark's own rule, end at or before the watermark, would keep it).
+BOUNDARY_FILES = ("publish('f1.csv', 'b,1,1970-01-01 00:00:06\\na,2,1970-01-01 00:00:12\\n')\n",
+                  "publish('f2.csv', 'b,4,1970-01-01 00:00:09.001\\nc,8,1970-01-01 00:00:30\\n')\n",
+                  "publish('f3.csv', 'd,16,1970-01-01 00:00:50\\n')\n")
+
+
+def session_boundary(query: str) -> str:
+    """``query`` (assigning ``it``) over BOUNDARY_FILES: b's session, then a's, then c's fire."""
+    program = SETUP + query
+    for publish in BOUNDARY_FILES:
+        program += publish + "take(it, 1)\n"
+    return program + "it.close()\n"
+
+
 programs = {
+    "session_late_boundary": session_boundary(
+        "w = t_env.from_path('ev').window(Session.with_gap(lit(2).seconds).on(col('ts')).alias('w'))\n"
+        "it = w.group_by(col('w'), col('k')).select(col('k'), col('w').start, col('w').end, col('v').sum)"
+        ".execute().collect()\n"),
+    "sql_session_late_boundary": session_boundary(
+        "it = t_env.execute_sql(\"SELECT k, SESSION_END(ts, INTERVAL '2' SECOND) AS e, SUM(v) AS s FROM ev \"\n"
+        "                       \"GROUP BY k, SESSION(ts, INTERVAL '2' SECOND)\").collect()\n"),
     "exact_sql_tumble_and_hop": exact_two_windows(
         exact_sql("TUMBLE(ts, INTERVAL '5' SECOND)", "TUMBLE_START(ts, INTERVAL '5' SECOND)"),
         exact_sql("HOP(ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND)",

@@ -166,7 +166,11 @@ public final class Jobs {
     if (perRow && window.metadata().contains(SESSION_WINDOW_MARKER)) {
       throw ArrivalWatermark.unsupported("a session window over an unbounded source");
     }
-    LogicalPlan source = watermarkedAtSource(spark, a.child(), rowtime, delayMs, perRow);
+    // Spark closes a session, and drops a row whose own window [ts, ts + gap) has closed, when its end
+    // is at or before the watermark; Flink when its last instant (end - 1 ms) is: a session query's
+    // watermark runs one millisecond ahead of the source's.
+    long aheadMs = window.metadata().contains(SESSION_WINDOW_MARKER) ? 1 : 0;
+    LogicalPlan source = watermarkedAtSource(spark, a.child(), rowtime, delayMs, perRow, aheadMs);
     Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, source);
     if (perRow) {
       // Flink drops a row from each window whose last instant is at or before the watermark the row met.
@@ -212,6 +216,12 @@ public final class Jobs {
    */
   static LogicalPlan watermarkedAtSource(SparkSession spark, LogicalPlan plan, Attribute rowtime, long delayMs,
       boolean perRow) {
+    return watermarkedAtSource(spark, plan, rowtime, delayMs, perRow, 0);
+  }
+
+  /** With the watermark {@code aheadMs} milliseconds ahead of the source's ({@code max(rowtime) - delay}). */
+  private static LogicalPlan watermarkedAtSource(SparkSession spark, LogicalPlan plan, Attribute rowtime, long delayMs,
+      boolean perRow, long aheadMs) {
     boolean below = false;
     for (LogicalPlan c : ScalaInterop.list(plan.children())) below |= c.outputSet().contains(rowtime);
     if (!below) {
@@ -219,12 +229,13 @@ public final class Jobs {
       List<Column> keep = new ArrayList<>();
       for (Attribute attr : ScalaInterop.list(base.output())) keep.add(column(attr));
       return org.apache.spark.sql.classic.Dataset.ofRows(spark, base)
-          .withColumn(ROWTIME_LTZ, column(rowtime).cast(DataTypes.TimestampType))
+          .withColumn(ROWTIME_LTZ, column(rowtime).cast(DataTypes.TimestampType)
+              .plus(expr("INTERVAL '" + aheadMs + "' MILLISECOND")))
           .withWatermark(ROWTIME_LTZ, delayMs + " milliseconds")
           .select(keep.toArray(new Column[0])).queryExecution().analyzed();
     }
     LogicalPlan node = ScalaInterop.mapChildren(plan,
-        c -> c.outputSet().contains(rowtime) ? watermarkedAtSource(spark, c, rowtime, delayMs, perRow) : c);
+        c -> c.outputSet().contains(rowtime) ? watermarkedAtSource(spark, c, rowtime, delayMs, perRow, aheadMs) : c);
     if (perRow) node = withRowWatermark(node);
     if (node instanceof Filter) {
       Expression condition = ((Filter) node).condition();
