@@ -27,9 +27,11 @@ FILES = ["'a,1,1970-01-01 00:00:01\\nb,3,1970-01-01 00:00:06\\na,2,1970-01-01 00
          "'a,5,1970-01-01 00:00:13\\na,6,1970-01-01 00:00:20\\nb,1,1970-01-01 00:00:04\\n'"]
 
 
-# For SESSION: watermark 00:05, 00:11, 00:19 after the files; no row at or just after the watermark
-# (Flink drops a row at ts <= watermark from a session table function, measured: a, 4 at 00:07 after
-# FILES[0] is dropped there; here it still merges into its open session, as GROUP BY SESSION does).
+# For SESSION: watermark 00:05, 00:11, 00:19 after the files; no row that a later row of its own file
+# makes late (Flink's watermark is per row, ours per micro-batch: in FILES[1] a, 4 at 00:07 comes
+# after b, 7 at 00:12, whose watermark 00:11 fires a's session [8, 10) in Flink, so the row is dropped
+# there and joins that session here; measured on PyFlink 2.3). b, 7 at 00:05 meets the watermark
+# 00:05 and still joins b's open session [6, 8), as in GROUP BY SESSION (measured).
 SESSION_FILES = ["'a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\nb,3,1970-01-01 00:00:06\\n'",
                  "'a,10,1970-01-01 00:00:02\\nb,7,1970-01-01 00:00:05\\na,4,1970-01-01 00:00:12\\n'",
                  "'a,5,1970-01-01 00:00:13\\na,6,1970-01-01 00:00:20\\n'"]
