@@ -80,6 +80,11 @@ programs = {
     "builtin_late_other_key": bounded_session(LATE_OTHER_KEY, BUILTINS),
     "builtin_late_joins_open": bounded_session(LATE_JOINS_OPEN, BUILTINS),
     "builtin_after_fired": bounded_session(AFTER_FIRED, BUILTINS),
+    # Without keys all rows share the sessions: a's and c's rows are one key here.
+    "builtin_late_bridge_without_keys": (
+        bounded_table(LATE_BRIDGE)
+        + "w = t_env.from_path('evb').window(Session.with_gap(lit(2).seconds).on(col('ts')).alias('w'))\n"
+        + "result = w.group_by(col('w')).select(col('w').start, col('w').end, col('v').sum, col('v').count)\n"),
     "general_late_bridge": bounded_session(LATE_BRIDGE, "col('k'), col('w').start, col('w').end, total(col('v'))"),
     "general_after_fired": bounded_session(AFTER_FIRED, "col('k'), col('w').start, col('w').end, total(col('v'))"),
     "sql_late_row": bounded_sql_session(LATE_B),
