@@ -47,6 +47,11 @@ def bounded_table(rows: str) -> str:
             + "                  \"'format' = 'csv')\")\n")
 
 
+# A TIMESTAMP_LTZ rowtime (milliseconds since the epoch): its sessions are ordered by the instant.
+LTZ_ROWS = ("a,1,1000\\na,2,5000\\nc,4,20000\\na,8,3000\\nc,16,21000\\nb,1,6000\\nd,2,30000\\n"
+            "b,4,7500\\n")
+
+
 def bounded_session(rows: str, select: str) -> str:
     return (bounded_table(rows)
             + "w = t_env.from_path('evb').window(Session.with_gap(lit(2).seconds).on(col('ts')).alias('w'))\n"
@@ -80,6 +85,14 @@ programs = {
     "builtin_late_other_key": bounded_session(LATE_OTHER_KEY, BUILTINS),
     "builtin_late_joins_open": bounded_session(LATE_JOINS_OPEN, BUILTINS),
     "builtin_after_fired": bounded_session(AFTER_FIRED, BUILTINS),
+    "builtin_ltz_rowtime": (
+        STREAMING_PRELUDE + "from pyflink.table.window import Session\n" + "d = tempfile.mkdtemp()\n"
+        + f"publish_file(d, 'f.csv', '{LTZ_ROWS}')\n"
+        + "t_env.execute_sql(\"CREATE TABLE evl (k STRING, v INT, ms BIGINT, ts AS TO_TIMESTAMP_LTZ(ms, 3), \"\n"
+        + "                  \"WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'filesystem', \"\n"
+        + "                  \"'path' = '\" + d + \"', 'format' = 'csv')\")\n"
+        + "w = t_env.from_path('evl').window(Session.with_gap(lit(2).seconds).on(col('ts')).alias('w'))\n"
+        + "result = w.group_by(col('w'), col('k')).select(col('k'), col('w').start, col('w').end, col('v').sum)\n"),
     # Without keys all rows share the sessions: a's and c's rows are one key here.
     "builtin_late_bridge_without_keys": (
         bounded_table(LATE_BRIDGE)

@@ -137,7 +137,7 @@ public final class WindowGroupedJTable {
         if (df.isStreaming()) {
           return df.select(functions.col("*"), functions.session_window(t, gap.sparkDuration()).as(WINDOW_COLUMN));
         }
-        return withSessions(df, t, gap);
+        return withSessions(df, time, t, gap);
       }
     }
     Dataset<Row> out = df.select(functions.col("*"), w.as(WINDOW_COLUMN));
@@ -152,12 +152,14 @@ public final class WindowGroupedJTable {
    * window spans the session's first row to its last row plus the gap. Rows without a time have no
    * window.
    */
-  private Dataset<Row> withSessions(Dataset<Row> df, Column t, WindowInterval gap) {
+  private Dataset<Row> withSessions(Dataset<Row> df, Column time, Column t, WindowInterval gap) {
     Scope scope = table.scope();
     List<Column> keyCols = new ArrayList<>(ExprCompiler.compileAll(ExprCompiler.expand(keys, scope), scope));
     if (keyCols.isEmpty()) keyCols.add(functions.lit(true)); // one partition, said explicitly
     Column gapLength = functions.lit(Duration.ofMillis(gap.value));
-    WindowSpec inTimeOrder = Window.partitionBy(keyCols.toArray(new Column[0])).orderBy(t);
+    // Ordered by the time attribute itself (an LTZ one's wall clock t has its order), so that a bounded
+    // stream's changelog sees an event-time order, not a window ordered by a computed column.
+    WindowSpec inTimeOrder = Window.partitionBy(keyCols.toArray(new Column[0])).orderBy(time);
     Column previous = functions.lag(t, 1).over(inTimeOrder);
     Column starts = functions.when(previous.isNull().or(t.gt(previous.plus(gapLength))), 1).otherwise(0);
     String startsColumn = "__pft_session_starts";
