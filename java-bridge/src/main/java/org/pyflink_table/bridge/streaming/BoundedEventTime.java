@@ -46,8 +46,9 @@ final class BoundedEventTime {
     // smaller than one bundle has no late rows there (Table API selects and SQL's PythonUDAF alike).
     if (window == null || rowtime == null || PythonAggregateSelect.countsLateRows(a) || Changelog.callsPython(a)) return a;
     long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
-    // Session windows merge: their late rows are dropped before the sessions form.
-    if (BoundedSessions.applies(a, window)) return BoundedSessions.aggregate(spark, a, window, rowtime, delayMs);
+    // Session windows merge: their late rows are dropped before the sessions form (not yet beside
+    // pandas aggregate functions, whose aggregation keeps every row's session).
+    if (BoundedSessions.applies(a, window) && !PythonAggregateSelect.besidePandas(a)) return BoundedSessions.aggregate(spark, a, window, rowtime, delayMs);
     Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
     List<Column> keep = new ArrayList<>();
     for (Attribute attr : ScalaInterop.list(a.child().output())) keep.add(Jobs.column(attr));

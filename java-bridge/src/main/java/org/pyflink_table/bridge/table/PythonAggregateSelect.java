@@ -116,9 +116,9 @@ public final class PythonAggregateSelect {
         List<Column> grouping = new ArrayList<>();
         for (int k = 0; k < keyCols.size(); k++) grouping.add(keyCols.get(k).as(OTHER_KEY + k));
         Dataset<Row> other = df.groupBy(JTable.asArray(grouping)).agg(first, rest);
-        if (windowed && countsLateRows(functions)) {
-          LATE_ROWS_COUNTED.put(ScalaInterop.list(other.queryExecution().analyzed().output()).get(0).exprId().id(), true);
-        }
+        long otherId = ScalaInterop.list(other.queryExecution().analyzed().output()).get(0).exprId().id();
+        if (windowed && countsLateRows(functions)) LATE_ROWS_COUNTED.put(otherId, true);
+        else if (windowed) BESIDE_PANDAS.put(otherId, true);
         Column on = null;
         for (int k = 0; k < keyCols.size(); k++) {
           Column eq = rows.col(Scope.quote(keyNames.get(k))).eqNullSafe(other.col(OTHER_KEY + k));
@@ -155,6 +155,19 @@ public final class PythonAggregateSelect {
   public static boolean countsLateRows(LogicalPlan node) {
     List<Attribute> out = ScalaInterop.list(node.output());
     return !out.isEmpty() && LATE_ROWS_COUNTED.get(out.get(0).exprId().id()) != null;
+  }
+
+  /** The built-in aggregations of {@link #besidePandas(LogicalPlan)}, by their first output's id. */
+  private static final ExprIdMemo<Boolean> BESIDE_PANDAS = new ExprIdMemo<>();
+
+  /**
+   * Whether {@code node} aggregates the built-ins of a group-window select next to pandas aggregate
+   * functions, whose aggregation is joined with it on the window: both must group by the same
+   * windows (bridge.streaming.BoundedSessions forms a bounded stream's sessions for built-ins alone).
+   */
+  public static boolean besidePandas(LogicalPlan node) {
+    List<Attribute> out = ScalaInterop.list(node.output());
+    return !out.isEmpty() && BESIDE_PANDAS.get(out.get(0).exprId().id()) != null;
   }
 
   /**
