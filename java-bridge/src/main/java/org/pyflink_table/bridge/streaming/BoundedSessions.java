@@ -53,9 +53,6 @@ import scala.Option;
 final class BoundedSessions {
   private BoundedSessions() {}
 
-  /** Spark's mark of a {@code session_window} column, whose aggregation would merge windows again. */
-  static final String SESSION_WINDOW_MARKER = "spark.sessionWindow";
-
   private static final String SEQ = "__pft_session_seq";
   private static final String OWN_START = "__pft_own_start_us";
   private static final String OWN_END = "__pft_own_end_us";
@@ -74,7 +71,7 @@ final class BoundedSessions {
     for (Attribute attr : ScalaInterop.list(a.child().output())) {
       if (attr.name().equals(TimeAttributes.ROW_WINDOW)) return attr;
     }
-    return window.metadata().contains(SESSION_WINDOW_MARKER) ? window : null;
+    return window.metadata().contains(Jobs.SESSION_WINDOW_MARKER) ? window : null;
   }
 
   /** {@code a} over its rows without the late ones, each with its session as Flink forms it. */
@@ -120,15 +117,15 @@ final class BoundedSessions {
         timestamp_micros(col(END)).cast(windowType.apply("end").dataType()).as("end")));
     LogicalPlan plan = sessions.queryExecution().analyzed();
     List<Attribute> produced = ScalaInterop.list(plan.output());
-    // The input's columns under their ids again; the window is the formed session, unmarked so that
-    // Spark's aggregation does not merge the sessions again.
+    // The input's columns under their ids again; the window is the formed session, without Spark's
+    // session mark, whose aggregation would merge the sessions again.
     List<NamedExpression> restored = new ArrayList<>();
     Attribute session = produced.get(produced.size() - 1);
     Attribute windowAgain = null;
     int next = 0;
     for (Attribute in : inputs) {
       boolean isWindow = in.exprId().equals(window.exprId());
-      Metadata md = isWindow ? new MetadataBuilder().withMetadata(in.metadata()).remove(SESSION_WINDOW_MARKER).build()
+      Metadata md = isWindow ? new MetadataBuilder().withMetadata(in.metadata()).remove(Jobs.SESSION_WINDOW_MARKER).build()
           : in.metadata();
       Attribute value = isWindow && formedBefore ? session : produced.get(next++);
       Alias restoredColumn = new Alias(isWindow ? session : value, in.name(), in.exprId(), in.qualifier(),

@@ -55,7 +55,7 @@ public final class Jobs {
   private static final String ROWTIME_LTZ = "__pft_rowtime";
   private static final String WINDOW_MAX = "__pft_window_max";
   /** Spark's mark of a {@code session_window} column (SessionWindow.marker). */
-  private static final String SESSION_WINDOW_MARKER = "spark.sessionWindow";
+  static final String SESSION_WINDOW_MARKER = "spark.sessionWindow";
 
   /** Whether the table reads an unbounded source (so it runs as a streaming query). */
   public static boolean isUnbounded(JTable table) {
