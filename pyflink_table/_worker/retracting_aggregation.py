@@ -86,6 +86,11 @@ class _BuiltIn:
         self.result = spec["result"]  # the Spark result type's name (decimal(p,s) with its scale)
         self.scale = int(spec.get("scale", 0))
         self.separator = spec.get("separator", ",")
+        #: False for MIN/MAX over columns Flink's planner takes as never updated: retractions are skipped
+        self.retract = bool(spec.get("retract", True))
+        arguments = spec.get("arguments") or [["", ""]]
+        #: AVG of an integral column is integral in Flink (the quotient truncated toward zero)
+        self.integral = arguments[0][1] in ("byte", "short", "integer", "long")
 
     def create(self) -> Any:
         if self.function in ("count", "sum", "avg"):
@@ -111,7 +116,7 @@ class _BuiltIn:
             acc[2] += sign * x * x
         elif sign > 0:
             acc.append(value)
-        elif value in acc:
+        elif self.retract and value in acc:
             acc.remove(value)  # the first equal one, as Flink's list-based accumulators
 
     def value(self, acc: Any) -> Any:
@@ -123,6 +128,9 @@ class _BuiltIn:
                 return None
             if f == "sum":
                 return acc[1]
+            if self.integral:
+                quotient = abs(acc[1]) // acc[0]
+                return quotient if acc[1] >= 0 else -quotient
             if self.result.startswith("decimal"):
                 return (Decimal(acc[1]) / acc[0]).quantize(Decimal(1).scaleb(-self.scale), rounding=ROUND_HALF_UP)
             return acc[1] / acc[0]

@@ -127,6 +127,12 @@ programs.update({
     # Without a frame the window is RANGE; MAX(v) ordered by v changes no later row.
     "nontime_sql_default_frame_max": sql("SELECT k, v, MAX(v) OVER (PARTITION BY k ORDER BY v) AS ma FROM ev",
                                          (4, 4, 2)),
+    # An aggregation of the window's changes: one -U/+U pair (or +I) per change of the window (MIN and
+    # MAX skip the window's retractions, as Flink's planner takes its columns as never updated):
+    # 6 = +I a, two pairs, +I b; then 10 changes of the window (20) and 10 (20).
+    "nontime_sql_aggregation": sql("SELECT k, SUM(s) AS ss, COUNT(*) AS c, MAX(s) AS ma, MIN(s) AS mi FROM (SELECT "
+                                   "k, v, SUM(v) OVER (PARTITION BY k ORDER BY v) AS s FROM ev) GROUP BY k",
+                                   (6, 20, 20)),
 })
 
 # PyFlink's refusals (no job runs), with its messages: where they differ further on, the start that

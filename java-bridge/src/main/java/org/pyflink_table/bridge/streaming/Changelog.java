@@ -171,12 +171,6 @@ public final class Changelog {
       return changes == null ? null : withOutputOf(ScalaInterop.list(p.output()), changes);
     }
     PackedAggregation.Aggregation packed = PackedAggregation.aggregationOf(p);
-    if ((packed != null || p instanceof Aggregate) && nonTimeOverBelow(p) != null) {
-      // Its rows re-enter under the ids of the window's input, which the aggregation's processor
-      // cannot tell apart from that input's own.
-      throw TableException.unsupported("an aggregation of the changes of " + nonTimeOverBelow(p) + " over bounded "
-          + "input in streaming mode (projections and filters may follow that window)");
-    }
     if (packed != null) {
       LogicalPlan changes = rewrite(table, packed.df().queryExecution().analyzed());
       if (changes != null) return RetractingAggregates.boundedPython(table.env, p, packed, changes, bundleSize(table));

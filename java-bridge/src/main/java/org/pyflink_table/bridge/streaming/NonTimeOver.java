@@ -1,6 +1,7 @@
 package org.pyflink_table.bridge.streaming;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,9 +9,14 @@ import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.analysis.MultiInstanceRelation;
 import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.AttributeReference;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
 import org.apache.spark.sql.catalyst.expressions.NullsFirst$;
 import org.apache.spark.sql.catalyst.expressions.RowFrame$;
 import org.apache.spark.sql.catalyst.expressions.PythonUDAF;
@@ -24,6 +30,11 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.catalyst.plans.logical.Window;
 import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.execution.python.UserDefinedPythonFunction;
@@ -38,6 +49,7 @@ import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PythonCommand;
+import org.pyflink_table.bridge.window.StreamOverSql;
 
 /**
  * An {@code UNBOUNDED PRECEDING} over window ordered by a non-time column over an unbounded source
@@ -131,7 +143,10 @@ final class NonTimeOver {
    * place among that row's changes).
    */
   static Dataset<Row> bounded(TableContext env, Window w) {
-    Planned planned = plan(env, w, true);
+    // Its changes re-enter the plan under the window's own output ids (Changelog.withOutputOf); read
+    // below them under the same ids, the source's columns would clash with them (Spark's analyzer then
+    // renews the ids above, and the nodes reading them, e.g. an aggregation, miss their columns).
+    Planned planned = plan(env, (Window) freshIds(w, new HashMap<>()), true);
     Dataset<Row> rows = planned.rows();
     Column[] byKey = new Column[planned.keys()];
     Column[] sort = new Column[planned.keys() + 1];
@@ -158,6 +173,34 @@ final class NonTimeOver {
     return changes.select(out.toArray(new Column[0]));
   }
 
+  /**
+   * {@code p} with fresh ids for every column it defines (its leaf relations re-instanced, its
+   * aliases renewed; the old ids' new attributes recorded in {@code renewed}) and the references renamed.
+   */
+  private static LogicalPlan freshIds(LogicalPlan p, Map<ExprId, Attribute> renewed) {
+    if (p instanceof MultiInstanceRelation && p.children().isEmpty()) {
+      LogicalPlan fresh = ((MultiInstanceRelation) p).newInstance();
+      List<Attribute> before = ScalaInterop.list(p.output());
+      List<Attribute> after = ScalaInterop.list(fresh.output());
+      for (int i = 0; i < before.size(); i++) renewed.put(before.get(i).exprId(), after.get(i));
+      return fresh;
+    }
+    LogicalPlan node = ScalaInterop.mapChildren(p, c -> freshIds(c, renewed));
+    return (LogicalPlan) node.transformExpressions(ScalaInterop.everywhere((Expression e) -> {
+      if (e instanceof AttributeReference && renewed.containsKey(((Attribute) e).exprId())) {
+        return renewed.get(((Attribute) e).exprId()).withNullability(e.nullable());
+      }
+      if (e instanceof Alias) {
+        Alias a = (Alias) e;
+        Alias fresh = new Alias(a.child(), a.name(), NamedExpression$.MODULE$.newExprId(), a.qualifier(),
+            a.explicitMetadata(), a.nonInheritableMetadataKeys());
+        renewed.put(a.exprId(), fresh.toAttribute());
+        return fresh;
+      }
+      return e;
+    }));
+  }
+
   /** The Window's output (its input's columns, then one per aggregate) and the kind, from the processor's changes. */
   static List<Column> values(Dataset<Row> changes, Window w) {
     List<Column> out = RetractingStreams.fromJson(changes.col("row"), ScalaInterop.list(w.child().output()));
@@ -168,6 +211,18 @@ final class NonTimeOver {
     for (int j = 0; j < exprs.size(); j++) out.add(parsed.getField("r" + j));
     out.add(changes.col("op"));
     return out;
+  }
+
+  /**
+   * Whether {@code p}'s rows are the changes of such a window (bounded or unbounded input) through
+   * projections and filters only: the columns Flink's planner takes as never updated.
+   */
+  static boolean feeds(LogicalPlan p) {
+    if (p instanceof Window) return StreamOverSql.isNonTimeUnboundedShape((Window) p);
+    if (p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias || p instanceof View) {
+      return feeds(p.children().head());
+    }
+    return false;
   }
 
   private static boolean integral(DataType t) {

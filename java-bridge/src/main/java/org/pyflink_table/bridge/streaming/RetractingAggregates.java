@@ -301,6 +301,14 @@ public final class RetractingAggregates {
   private static Calls collect(Aggregate a) {
     Calls calls = new Calls();
     for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) collect((Expression) (Object) e, calls);
+    if (NonTimeOver.feeds(a.child())) {
+      // Flink's planner takes a non-time over window's columns as never updated (modified
+      // monotonicity CONSTANT), so MIN and MAX above it skip retractions (measured: MAX(s) keeps a
+      // retracted maximum, MIN(s) a retracted minimum); COUNT, SUM and AVG retract.
+      for (Map<String, Object> spec : calls.specs) {
+        if ("min".equals(spec.get("function")) || "max".equals(spec.get("function"))) spec.put("retract", false);
+      }
+    }
     return calls;
   }
 
