@@ -93,7 +93,7 @@ public final class Jobs {
   static Dataset<Row> streamOf(org.apache.spark.sql.SparkSession spark, Dataset<Row> df, boolean insertOnly) {
     if (insertOnly) checkStreamable(df);
     LogicalPlan plan = df.queryExecution().analyzed();
-    LogicalPlan placed = placeWatermarks((SparkSession) spark, plan);
+    LogicalPlan placed = placeWatermarks((SparkSession) spark, deduplicated(plan));
     if (StateTtl.ms(spark) > 0) checkStateTtl(spark, placed);
     return placed == plan ? df : org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) spark, placed);
   }
@@ -122,6 +122,20 @@ public final class Jobs {
       }
     }
     for (LogicalPlan c : ScalaInterop.list(p.children())) checkStateTtl(spark, c);
+  }
+
+  /**
+   * {@code p} with each DISTINCT of an insert-only stream (SQL UNION, SELECT DISTINCT) as Spark's
+   * streaming deduplication, which emits a row the first time it is seen, as Flink's aggregation
+   * without aggregates does over inserts (Spark would plan the DISTINCT as an aggregation, which it
+   * refuses in Append mode). DISTINCTs of updating streams are processors by now (RetractingStreams).
+   */
+  private static LogicalPlan deduplicated(LogicalPlan p) {
+    LogicalPlan node = ScalaInterop.mapChildren(p, Jobs::deduplicated);
+    if (node instanceof Distinct && node.isStreaming()) {
+      return new Deduplicate(((Distinct) node).child().output(), ((Distinct) node).child(), scala.Option.empty());
+    }
+    return node;
   }
 
   private static LogicalPlan placeWatermarks(SparkSession spark, LogicalPlan p) {

@@ -39,11 +39,13 @@ import org.apache.spark.sql.catalyst.plans.JoinType;
 import org.apache.spark.sql.catalyst.plans.LeftOuter$;
 import org.apache.spark.sql.catalyst.plans.RightOuter$;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.Distinct;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.Union;
 import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.catalyst.plans.logical.Window;
 import org.apache.spark.sql.classic.RelationalGroupedDataset;
@@ -105,7 +107,21 @@ public final class RetractingStreams {
 
   /** Whether the plan has a retracting join or Top-N over unbounded sources (whose changes {@link #changes} gives). */
   public static boolean applies(JTable table) {
-    return retractingNode(table.df.queryExecution().analyzed()) != null;
+    LogicalPlan plan = table.df.queryExecution().analyzed();
+    return retractingNode(plan) != null || unionOfChanges(plan, new Kinds());
+  }
+
+  /**
+   * Whether the plan has a union of unbounded inputs of which one is updating: Flink passes each
+   * input's changes through, so the updating aggregations below run on the processors that emit
+   * their changes as rows (one per input change, as Flink), which the union merges.
+   */
+  private static boolean unionOfChanges(LogicalPlan p, Kinds kinds) {
+    if (p instanceof Union && p.isStreaming()) {
+      for (LogicalPlan c : ScalaInterop.list(p.children())) if (kinds.of(c) != Kind.APPEND) return true;
+    }
+    for (LogicalPlan c : ScalaInterop.list(p.children())) if (unionOfChanges(c, kinds)) return true;
+    return false;
   }
 
   /** Flink's name of the first retracting join or Top-N over unbounded sources in the plan, or null. */
@@ -161,6 +177,8 @@ public final class RetractingStreams {
         found = joinName((Join) p);
       } else if (isAggregationOfUpdates(p, bounded)) {
         found = updating(p);
+      } else if (p instanceof Distinct && (bounded || p.isStreaming()) && of(((Distinct) p).child()) != Kind.APPEND) {
+        found = distinctName((Distinct) p);
       } else if (p instanceof Window && (bounded || p.isStreaming()) && rowNumber((Window) p) != null) {
         found = "Rank(" + p.simpleString(50) + ")";
       } else if (p instanceof Window && (bounded || p.isStreaming()) && StreamOverSql.isNonTimeUnboundedShape((Window) p)) {
@@ -190,6 +208,24 @@ public final class RetractingStreams {
       if (!j.left().isStreaming() || !j.right().isStreaming()) return false;
       return of(j.left()) != Kind.APPEND || of(j.right()) != Kind.APPEND;
     }
+  }
+
+  /**
+   * Flink's name of a DISTINCT (SQL UNION, SELECT DISTINCT) of an updating input: an aggregation
+   * grouped by every column, without aggregates.
+   */
+  private static String distinctName(Distinct d) {
+    List<String> names = new ArrayList<>();
+    for (Attribute a : ScalaInterop.list(d.output())) names.add(a.name());
+    String columns = String.join(", ", names);
+    return "GroupAggregate(groupBy=[" + columns + "], select=[" + columns + "])";
+  }
+
+  /** A DISTINCT as the aggregation Flink plans it: grouped by every column, without aggregates. */
+  private static Aggregate asAggregate(Distinct d) {
+    List<Attribute> columns = ScalaInterop.list(d.child().output());
+    return new Aggregate(ScalaInterop.seq(new ArrayList<Expression>(columns)),
+        ScalaInterop.seq(new ArrayList<NamedExpression>(columns)), d.child(), scala.Option.empty());
   }
 
   private static boolean isOuterStreamJoin(Join j, boolean bounded) {
@@ -255,6 +291,21 @@ public final class RetractingStreams {
     }
     if (p instanceof Join && (isOuterStreamJoin((Join) p, false) || cx.kinds.isJoinOfUpdates((Join) p))) {
       return join((Join) p, cx);
+    }
+    if (p instanceof Union) {
+      // Flink's union merges its inputs' changes as they are: each input's changes, OP last.
+      List<LogicalPlan> children = new ArrayList<>();
+      for (LogicalPlan c : ScalaInterop.list(p.children())) {
+        for (Attribute a : ScalaInterop.list(c.output())) cx.needed.add(a.exprId());
+        children.add(rewrite(c, cx));
+      }
+      return p.withNewChildren(ScalaInterop.seq(children));
+    }
+    if (p instanceof Distinct) {
+      // An aggregation without aggregates: +I of a new row, -D once its last copy is retracted.
+      Distinct d = (Distinct) p;
+      for (Attribute a : ScalaInterop.list(d.child().output())) cx.needed.add(a.exprId());
+      return RetractingAggregates.unbounded(cx.env, asAggregate(d), rewrite(d.child(), cx));
     }
     if (p instanceof Window && cx.rankId != null && rowNumber((Window) p) != null
         && rowNumber((Window) p).exprId().equals(cx.rankId)) {
