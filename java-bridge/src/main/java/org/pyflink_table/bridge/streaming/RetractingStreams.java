@@ -553,13 +553,14 @@ public final class RetractingStreams {
     List<Attribute> right = ScalaInterop.list(j.right().output());
     // The rest of the condition decides, per pair of rows with equal keys, whether they match.
     List<Object> conditions = new ArrayList<>();
-    for (Expression r : residual) conditions.add(JoinResidual.tree(r, left, right));
+    JoinResidual.Pushed pushed = new JoinResidual.Pushed();
+    for (Expression r : residual) conditions.add(JoinResidual.tree(r, left, right, pushed));
     // Each input's changes (an insert-only input's rows as +I), each row with its kind; the rows
     // cross whole, so a Top-N below keeps its row number.
     cx.needed.addAll(leftIds);
     cx.needed.addAll(rightIds);
-    Dataset<Row> l = side(cx, rewrite(j.left(), cx), leftKeys, 0, left, right);
-    Dataset<Row> r = side(cx, rewrite(j.right(), cx), rightKeys, 1, left, right);
+    Dataset<Row> l = side(cx, rewrite(j.left(), cx), leftKeys, 0, left, pushed.sides.get(0));
+    Dataset<Row> r = side(cx, rewrite(j.right(), cx), rightKeys, 1, right, pushed.sides.get(1));
     StructType output = new StructType().add("l", DataTypes.StringType, true).add("r", DataTypes.StringType, true)
         .add("op", DataTypes.StringType, true);
     String layout = PythonCommand.json(Map.of("keys", leftKeys.size(),
@@ -587,14 +588,21 @@ public final class RetractingStreams {
     return new Project(ScalaInterop.seq(restored), selected);
   }
 
-  /** One input's changes ({@code changes}, OP last) as the processor's: keys, side, the row as JSON, the kind. */
+  /**
+   * One input's changes ({@code changes}, OP last) as the processor's: keys, side, the row as JSON,
+   * the kind. The row's text holds its columns, then the condition's values computed from them
+   * ({@code extra}), which the processor compares and the output's parsing leaves out.
+   */
   private static Dataset<Row> side(Context cx, LogicalPlan changes, List<Expression> keys, int side,
-      List<Attribute> left, List<Attribute> right) {
+      List<Attribute> attrs, List<Expression> extra) {
     Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(cx.spark, changes);
     List<Column> cols = new ArrayList<>();
     for (int i = 0; i < keys.size(); i++) cols.add(Jobs.column(keys.get(i)).as("k" + i));
     cols.add(functions.lit(side).as("side"));
-    cols.add(asJson(side == 0 ? left : right).as("row"));
+    List<Column> fields = new ArrayList<>();
+    for (int i = 0; i < attrs.size(); i++) fields.add(Jobs.column(attrs.get(i)).as("c" + i));
+    for (int i = 0; i < extra.size(); i++) fields.add(Jobs.column(extra.get(i)).as("c" + (attrs.size() + i)));
+    cols.add(functions.to_json(functions.struct(fields.toArray(new Column[0]))).as("row"));
     cols.add(Jobs.column(op(changes)).as("op"));
     return in.select(cols.toArray(new Column[0]));
   }
