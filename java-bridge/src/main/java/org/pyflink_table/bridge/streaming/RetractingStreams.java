@@ -41,9 +41,12 @@ import org.apache.spark.sql.catalyst.plans.RightOuter$;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Distinct;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.Sort;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.catalyst.plans.logical.Union;
 import org.apache.spark.sql.catalyst.plans.logical.View;
@@ -97,6 +100,7 @@ public final class RetractingStreams {
    */
   static Dataset<Row> changesOf(JTable table) {
     LogicalPlan plan = table.df.queryExecution().analyzed();
+    Jobs.checkSorts(plan);
     SparkSession spark = (SparkSession) table.env.spark;
     Set<ExprId> needed = new HashSet<>();
     for (Attribute a : ScalaInterop.list(plan.output())) needed.add(a.exprId());
@@ -177,6 +181,8 @@ public final class RetractingStreams {
         found = joinName((Join) p);
       } else if (isAggregationOfUpdates(p, bounded)) {
         found = updating(p);
+      } else if (!bounded && p.isStreaming() && sortLimit(p, this) != null) {
+        found = sortLimitName(sortLimit(p, this));
       } else if (p instanceof Distinct && (bounded || p.isStreaming()) && of(((Distinct) p).child()) != Kind.APPEND) {
         found = distinctName((Distinct) p);
       } else if (p instanceof Window && (bounded || p.isStreaming()) && rowNumber((Window) p) != null) {
@@ -208,6 +214,30 @@ public final class RetractingStreams {
       if (!j.left().isStreaming() || !j.right().isStreaming()) return false;
       return of(j.left()) != Kind.APPEND || of(j.right()) != Kind.APPEND;
     }
+  }
+
+  /** ORDER BY ... LIMIT n (or LIMIT n of an updating input) over a stream: Flink's Top-N without partitions. */
+  record SortLimit(List<SortOrder> sorts, LogicalPlan child, long limit) {}
+
+  /**
+   * {@code p} as a {@link SortLimit}: a LIMIT of a sort, or of an updating input (Flink ranks it
+   * too, its rows all equal), or null. A LIMIT of an insert-only stream stays Spark's (the first n
+   * rows, as Flink emits them).
+   */
+  static SortLimit sortLimit(LogicalPlan p, Kinds kinds) {
+    if (!(p instanceof GlobalLimit) || !(((GlobalLimit) p).child() instanceof LocalLimit)) return null;
+    Expression n = ((GlobalLimit) p).limitExpr();
+    if (!n.foldable() || !(n.eval(null) instanceof Number)) return null;
+    LogicalPlan below = ((LocalLimit) ((GlobalLimit) p).child()).child();
+    long limit = ((Number) n.eval(null)).longValue();
+    if (below instanceof Sort) return new SortLimit(ScalaInterop.list(((Sort) below).order()), ((Sort) below).child(), limit);
+    return kinds.of(below) != Kind.APPEND ? new SortLimit(List.of(), below, limit) : null;
+  }
+
+  private static String sortLimitName(SortLimit s) {
+    List<String> order = new ArrayList<>();
+    for (SortOrder o : s.sorts()) order.add(o.child().sql().replace("`", "") + (o.direction() == Ascending$.MODULE$ ? " ASC" : " DESC"));
+    return "SortLimit(orderBy=[" + String.join(", ", order) + "], offset=[0], fetch=[" + s.limit() + "])";
   }
 
   /**
@@ -291,6 +321,13 @@ public final class RetractingStreams {
     }
     if (p instanceof Join && (isOuterStreamJoin((Join) p, false) || cx.kinds.isJoinOfUpdates((Join) p))) {
       return join((Join) p, cx);
+    }
+    SortLimit sortLimit = sortLimit(p, cx.kinds);
+    if (sortLimit != null) {
+      // Flink's Top-N without partitions and without the row number.
+      if (sortLimit.limit() < 1) throw unsupported("a LIMIT " + sortLimit.limit() + " over an unbounded source");
+      for (Attribute a : ScalaInterop.list(sortLimit.child().output())) cx.needed.add(a.exprId());
+      return topN(p, List.of(), sortLimit.sorts(), sortLimit.child(), sortLimit.limit(), false, cx);
     }
     if (p instanceof Union) {
       // Flink's union merges its inputs' changes as they are: each input's changes, OP last.
@@ -410,22 +447,29 @@ public final class RetractingStreams {
   // --- Top-N ----------------------------------------------------------------------------------
 
   private static LogicalPlan topN(Window w, Context cx) {
-    LogicalPlan child = w.child();
-    // An updating input (an aggregation, a join of changes) brings its changes, each with its kind.
-    boolean changelog = cx.kinds.of(child) != Kind.APPEND;
-    List<Attribute> uniqueKey = changelog ? upsertKey(w, cx.kinds) : null;
     boolean withRowNumber = cx.needed.contains(cx.rankId);
     long limit = cx.limit;
     cx.rankId = null;
+    return topN(w, ScalaInterop.list(w.partitionSpec()), ScalaInterop.list(w.orderSpec()), w.child(), limit,
+        withRowNumber, cx);
+  }
+
+  /**
+   * The Top-N {@code node} of {@code child}'s rows: its output is {@code child}'s, then the row
+   * number when {@code node} computes one (a ROW_NUMBER window; not a SortLimit).
+   */
+  private static LogicalPlan topN(LogicalPlan node, List<Expression> partition, List<SortOrder> sorts,
+      LogicalPlan child, long limit, boolean withRowNumber, Context cx) {
+    // An updating input (an aggregation, a join of changes) brings its changes, each with its kind.
+    boolean changelog = cx.kinds.of(child) != Kind.APPEND;
+    List<Attribute> uniqueKey = changelog ? upsertKey(partition, sorts, child, cx.kinds) : null;
     LogicalPlan input = changelog ? rewrite(child, cx) : child;
     Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(cx.spark, input);
     List<Column> cols = new ArrayList<>();
-    List<Expression> partition = ScalaInterop.list(w.partitionSpec());
     if (partition.isEmpty()) cols.add(functions.lit(0).as("k0"));
     for (int i = 0; i < partition.size(); i++) cols.add(Jobs.column(partition.get(i)).as("k" + i));
     int keyCount = Math.max(partition.size(), 1);
     List<List<Boolean>> order = new ArrayList<>();
-    List<SortOrder> sorts = ScalaInterop.list(w.orderSpec());
     for (int i = 0; i < sorts.size(); i++) {
       SortOrder s = sorts.get(i);
       cols.add(Jobs.column(s.child()).as("s" + i));
@@ -443,9 +487,9 @@ public final class RetractingStreams {
     Dataset<Row> changes = process(in.select(cols.toArray(new Column[0])), keyCount, Protocol.STREAM_TOP_N_FUNCTION,
         layout, output, cx);
     List<Column> values = fromJson(changes.col("row"), attrs);
-    values.add(changes.col("rn"));
+    if (node instanceof Window) values.add(changes.col("rn"));
     values.add(changes.col("op"));
-    return asOutputOf(changes, values, w);
+    return asOutputOf(changes, values, node);
   }
 
   /**
@@ -455,12 +499,12 @@ public final class RetractingStreams {
    * columns and include its partition keys, and every sort key only moves up (COUNT or MAX
    * descending, MIN ascending, a group key), so the aggregation's new rows are enough.
    */
-  private static List<Attribute> upsertKey(Window w, Kinds kinds) {
+  private static List<Attribute> upsertKey(List<Expression> partition, List<SortOrder> sorts, LogicalPlan child,
+      Kinds kinds) {
     Aggregate source = null;
-    List<SortOrder> sorts = ScalaInterop.list(w.orderSpec());
     if (sorts.isEmpty()) return null;
     for (SortOrder s : sorts) {
-      Object[] found = s.child() instanceof Attribute ? origin(w.child(), ((Attribute) s.child()).exprId()) : null;
+      Object[] found = s.child() instanceof Attribute ? origin(child, ((Attribute) s.child()).exprId()) : null;
       if (found == null || (source != null && source != found[0])) return null;
       source = (Aggregate) found[0];
       Expression value = (Expression) found[1];
@@ -474,8 +518,8 @@ public final class RetractingStreams {
     }
     LogicalPlan input = source.child();
     if (kinds.of(input) != Kind.APPEND) return null;
-    for (Expression e : ScalaInterop.list(w.partitionSpec())) {
-      Object[] found = e instanceof Attribute ? origin(w.child(), ((Attribute) e).exprId()) : null;
+    for (Expression e : partition) {
+      Object[] found = e instanceof Attribute ? origin(child, ((Attribute) e).exprId()) : null;
       if (found == null || found[0] != source || !isGroupKey(source, (Expression) found[1])) return null;
     }
     // The group keys among the Top-N's input columns (Flink's unique key of that input).
@@ -483,8 +527,8 @@ public final class RetractingStreams {
     List<Attribute> key = new ArrayList<>();
     for (Expression g : ScalaInterop.list(source.groupingExpressions())) {
       Attribute column = null;
-      for (Attribute a : ScalaInterop.list(w.child().output())) {
-        Object[] found = origin(w.child(), a.exprId());
+      for (Attribute a : ScalaInterop.list(child.output())) {
+        Object[] found = origin(child, a.exprId());
         if (found != null && found[0] == source && g.semanticEquals((Expression) found[1])) column = a;
       }
       if (column == null) return null;
