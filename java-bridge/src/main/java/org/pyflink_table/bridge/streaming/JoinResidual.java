@@ -20,6 +20,7 @@ import org.apache.spark.sql.catalyst.expressions.Multiply;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.Not;
 import org.apache.spark.sql.catalyst.expressions.Or;
+import org.apache.spark.sql.catalyst.expressions.PythonUDF;
 import org.apache.spark.sql.catalyst.expressions.Subtract;
 import org.apache.spark.sql.catalyst.expressions.UnaryMinus;
 import org.apache.spark.sql.types.BooleanType;
@@ -114,6 +115,13 @@ final class JoinResidual {
       args.add(tree(child, left, right, pushed));
     }
     return Map.of("op", op, "args", args);
+  }
+
+  /** Whether {@code e} calls a Python function. */
+  static boolean callsPython(Expression e) {
+    if (e instanceof PythonUDF) return true;
+    for (Expression c : ScalaInterop.list(e.children())) if (callsPython(c)) return true;
+    return false;
   }
 
   /** Whether {@code e} reads columns of {@code attrs} (input {@code side}) and no others. */
