@@ -145,7 +145,7 @@ public final class Jobs {
     if (p instanceof GlobalLimit && ((GlobalLimit) p).child() instanceof LocalLimit
         && ((LocalLimit) ((GlobalLimit) p).child()).child() instanceof Sort) {
       next = ((LocalLimit) ((GlobalLimit) p).child()).child(); // a Top-N: its sort is fine
-    } else if (p instanceof Sort) {
+    } else if (p instanceof Sort && ((Sort) p).global()) {
       List<SortOrder> order = ScalaInterop.list(((Sort) p).order());
       Expression first = order.isEmpty() ? null : order.get(0).child();
       if (first instanceof Attribute && ((Attribute) first).metadata().contains(StreamSources.WATERMARK_DELAY_MS)) {
