@@ -127,6 +127,9 @@ programs = {
     "union_of_insert_only_tables": _program(
         "SELECT k, a FROM l UNION SELECT k2, b FROM r", [("l", "a,1"), ("r", "a,1\\na,2"), ("l", "a,2\\nb,1")],
         [1, 1, 1]),
+    "table_api_distinct_of_an_updating_table": _program(
+        "=L.group_by(col('k')).select(col('k'), col('a').sum.alias('s')).select(col('s')).distinct()",
+        _left("a,1", "b,2", "a,1", "b,1"), [1, 1, 1, 1]),
     # PyFlink refuses the Table API's union (without ALL) in streaming mode when it is called.
     "table_api_union_is_refused": SETUP + "L.union(L)\n",
     # ORDER BY ... LIMIT n is a Top-N without partitions (and without the row number).

@@ -39,6 +39,7 @@ import org.apache.spark.sql.catalyst.plans.JoinType;
 import org.apache.spark.sql.catalyst.plans.LeftOuter$;
 import org.apache.spark.sql.catalyst.plans.RightOuter$;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.Deduplicate;
 import org.apache.spark.sql.catalyst.plans.logical.Distinct;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
@@ -183,8 +184,8 @@ public final class RetractingStreams {
         found = updating(p);
       } else if (!bounded && p.isStreaming() && sortLimit(p, this) != null) {
         found = sortLimitName(sortLimit(p, this));
-      } else if (p instanceof Distinct && (bounded || p.isStreaming()) && of(((Distinct) p).child()) != Kind.APPEND) {
-        found = distinctName((Distinct) p);
+      } else if (distinctOf(p) != null && (bounded || p.isStreaming()) && of(distinctOf(p)) != Kind.APPEND) {
+        found = distinctName(p);
       } else if (p instanceof Window && (bounded || p.isStreaming()) && rowNumber((Window) p) != null) {
         found = "Rank(" + p.simpleString(50) + ")";
       } else if (p instanceof Window && (bounded || p.isStreaming()) && StreamOverSql.isNonTimeUnboundedShape((Window) p)) {
@@ -241,21 +242,30 @@ public final class RetractingStreams {
   }
 
   /**
-   * Flink's name of a DISTINCT (SQL UNION, SELECT DISTINCT) of an updating input: an aggregation
-   * grouped by every column, without aggregates.
+   * The input of a DISTINCT ({@code p}: SQL's UNION or SELECT DISTINCT, the Table API's
+   * {@code distinct()}, a deduplication by every column), or null.
    */
-  private static String distinctName(Distinct d) {
+  static LogicalPlan distinctOf(LogicalPlan p) {
+    if (p instanceof Distinct) return ((Distinct) p).child();
+    if (p instanceof Deduplicate && ((Deduplicate) p).keys().size() == ((Deduplicate) p).child().output().size()) {
+      return ((Deduplicate) p).child();
+    }
+    return null;
+  }
+
+  /** Flink's name of a DISTINCT of an updating input: an aggregation grouped by every column, without aggregates. */
+  private static String distinctName(LogicalPlan d) {
     List<String> names = new ArrayList<>();
     for (Attribute a : ScalaInterop.list(d.output())) names.add(a.name());
     String columns = String.join(", ", names);
     return "GroupAggregate(groupBy=[" + columns + "], select=[" + columns + "])";
   }
 
-  /** A DISTINCT as the aggregation Flink plans it: grouped by every column, without aggregates. */
-  private static Aggregate asAggregate(Distinct d) {
-    List<Attribute> columns = ScalaInterop.list(d.child().output());
+  /** A DISTINCT of {@code input} as the aggregation Flink plans it: grouped by every column, without aggregates. */
+  private static Aggregate asAggregate(LogicalPlan input) {
+    List<Attribute> columns = ScalaInterop.list(input.output());
     return new Aggregate(ScalaInterop.seq(new ArrayList<Expression>(columns)),
-        ScalaInterop.seq(new ArrayList<NamedExpression>(columns)), d.child(), scala.Option.empty());
+        ScalaInterop.seq(new ArrayList<NamedExpression>(columns)), input, scala.Option.empty());
   }
 
   private static boolean isOuterStreamJoin(Join j, boolean bounded) {
@@ -338,11 +348,11 @@ public final class RetractingStreams {
       }
       return p.withNewChildren(ScalaInterop.seq(children));
     }
-    if (p instanceof Distinct) {
+    if (distinctOf(p) != null) {
       // An aggregation without aggregates: +I of a new row, -D once its last copy is retracted.
-      Distinct d = (Distinct) p;
-      for (Attribute a : ScalaInterop.list(d.child().output())) cx.needed.add(a.exprId());
-      return RetractingAggregates.unbounded(cx.env, asAggregate(d), rewrite(d.child(), cx));
+      LogicalPlan input = distinctOf(p);
+      for (Attribute a : ScalaInterop.list(input.output())) cx.needed.add(a.exprId());
+      return RetractingAggregates.unbounded(cx.env, asAggregate(input), rewrite(input, cx));
     }
     if (p instanceof Window && cx.rankId != null && rowNumber((Window) p) != null
         && rowNumber((Window) p).exprId().equals(cx.rankId)) {
