@@ -692,6 +692,23 @@ class BoundedNonTimeOver:
             yield pa.RecordBatch.from_pydict(out, schema=schema)
 
 
+_ARITHMETIC = ("+", "-", "*", "neg")
+#: Bits of Spark's integer types: their arithmetic wraps around as Java's (and Flink's) does.
+_BITS = {"byte": 8, "short": 16, "integer": 32, "long": 64}
+
+
+def _arithmetic(op: str, type_name: str, a: Any, b: Any) -> Any:
+    """``a op b`` (``neg``: ``-a``) of the condition's type, None when an operand is."""
+    if a is None or (op != "neg" and b is None):
+        return None
+    value = -a if op == "neg" else a + b if op == "+" else a - b if op == "-" else a * b
+    bits = _BITS.get(type_name)
+    if bits is None:
+        return float(value)
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >= 1 << (bits - 1) else value
+
+
 def _evaluate(node: Any, rows: Tuple[Any, Any]) -> Any:
     """A join condition tree of the bridge's ``JoinResidual`` over (left row, right row), as SQL
     evaluates it: None is unknown."""
@@ -708,6 +725,8 @@ def _evaluate(node: Any, rows: Tuple[Any, Any]) -> Any:
             return decisive
         return None if None in values else not decisive
     value = _evaluate(args[0], rows)
+    if op in _ARITHMETIC:
+        return _arithmetic(op, node["type"], value, _evaluate(args[1], rows) if len(args) > 1 else None)
     if op == "not":
         return None if value is None else not value
     if op == "is_null":

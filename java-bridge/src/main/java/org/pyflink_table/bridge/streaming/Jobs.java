@@ -11,21 +11,26 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
+import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GreaterThanOrEqual;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.PythonUDF;
+import org.apache.spark.sql.catalyst.expressions.SortOrder;
 import org.apache.spark.sql.catalyst.expressions.SparkPartitionID;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Deduplicate;
 import org.apache.spark.sql.catalyst.plans.logical.Distinct;
 import org.apache.spark.sql.catalyst.plans.logical.Expand;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Offset;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.Sort;
 import org.apache.spark.sql.catalyst.plans.logical.TransformWithStateInPySpark;
 import org.apache.spark.sql.classic.ExpressionColumnNode;
 import org.apache.spark.sql.classic.SparkSession;
@@ -91,9 +96,10 @@ public final class Jobs {
   }
 
   static Dataset<Row> streamOf(org.apache.spark.sql.SparkSession spark, Dataset<Row> df, boolean insertOnly) {
-    if (insertOnly) checkStreamable(df);
     LogicalPlan plan = df.queryExecution().analyzed();
-    LogicalPlan placed = placeWatermarks((SparkSession) spark, plan);
+    checkSorts(plan);
+    if (insertOnly) checkStreamable(df);
+    LogicalPlan placed = placeWatermarks((SparkSession) spark, deduplicated(plan));
     if (StateTtl.ms(spark) > 0) checkStateTtl(spark, placed);
     return placed == plan ? df : org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) spark, placed);
   }
@@ -122,6 +128,47 @@ public final class Jobs {
       }
     }
     for (LogicalPlan c : ScalaInterop.list(p.children())) checkStateTtl(spark, c);
+  }
+
+  /**
+   * Refuses the sorts of a stream that are no Top-N (ORDER BY ... LIMIT n), as Flink does: with its
+   * message when the first key is no time attribute, by name otherwise (Flink's temporal sort, by
+   * an ascending rowtime, is not supported here), and an OFFSET (a rank range not starting at 1).
+   */
+  static void checkSorts(LogicalPlan p) {
+    if (!p.isStreaming()) return;
+    if (p instanceof Offset) {
+      throw TableException.unsupported("an OFFSET over an unbounded source in streaming mode (ORDER BY ... LIMIT n "
+          + "without an offset is supported)");
+    }
+    LogicalPlan next = p;
+    if (p instanceof GlobalLimit && ((GlobalLimit) p).child() instanceof LocalLimit
+        && ((LocalLimit) ((GlobalLimit) p).child()).child() instanceof Sort) {
+      next = ((LocalLimit) ((GlobalLimit) p).child()).child(); // a Top-N: its sort is fine
+    } else if (p instanceof Sort && ((Sort) p).global()) {
+      List<SortOrder> order = ScalaInterop.list(((Sort) p).order());
+      Expression first = order.isEmpty() ? null : order.get(0).child();
+      if (first instanceof Attribute && ((Attribute) first).metadata().contains(StreamSources.WATERMARK_DELAY_MS)) {
+        throw TableException.unsupported("a sort by the time attribute " + ((Attribute) first).name() + " over an "
+            + "unbounded source in streaming mode (ORDER BY ... LIMIT n is supported)");
+      }
+      throw new TableException("Sort on a non-time-attribute field is not supported.");
+    }
+    for (LogicalPlan c : ScalaInterop.list(next.children())) checkSorts(c);
+  }
+
+  /**
+   * {@code p} with each DISTINCT of an insert-only stream (SQL UNION, SELECT DISTINCT) as Spark's
+   * streaming deduplication, which emits a row the first time it is seen, as Flink's aggregation
+   * without aggregates does over inserts (Spark would plan the DISTINCT as an aggregation, which it
+   * refuses in Append mode). DISTINCTs of updating streams are processors by now (RetractingStreams).
+   */
+  private static LogicalPlan deduplicated(LogicalPlan p) {
+    LogicalPlan node = ScalaInterop.mapChildren(p, Jobs::deduplicated);
+    if (node instanceof Distinct && node.isStreaming()) {
+      return new Deduplicate(((Distinct) node).child().output(), ((Distinct) node).child(), scala.Option.empty());
+    }
+    return node;
   }
 
   private static LogicalPlan placeWatermarks(SparkSession spark, LogicalPlan p) {

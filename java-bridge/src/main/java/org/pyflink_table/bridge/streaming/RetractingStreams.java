@@ -39,11 +39,17 @@ import org.apache.spark.sql.catalyst.plans.JoinType;
 import org.apache.spark.sql.catalyst.plans.LeftOuter$;
 import org.apache.spark.sql.catalyst.plans.RightOuter$;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.Deduplicate;
+import org.apache.spark.sql.catalyst.plans.logical.Distinct;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.Sort;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.Union;
 import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.catalyst.plans.logical.Window;
 import org.apache.spark.sql.classic.RelationalGroupedDataset;
@@ -95,6 +101,7 @@ public final class RetractingStreams {
    */
   static Dataset<Row> changesOf(JTable table) {
     LogicalPlan plan = table.df.queryExecution().analyzed();
+    Jobs.checkSorts(plan);
     SparkSession spark = (SparkSession) table.env.spark;
     Set<ExprId> needed = new HashSet<>();
     for (Attribute a : ScalaInterop.list(plan.output())) needed.add(a.exprId());
@@ -105,7 +112,21 @@ public final class RetractingStreams {
 
   /** Whether the plan has a retracting join or Top-N over unbounded sources (whose changes {@link #changes} gives). */
   public static boolean applies(JTable table) {
-    return retractingNode(table.df.queryExecution().analyzed()) != null;
+    LogicalPlan plan = table.df.queryExecution().analyzed();
+    return retractingNode(plan) != null || unionOfChanges(plan, new Kinds());
+  }
+
+  /**
+   * Whether the plan has a union of unbounded inputs of which one is updating: Flink passes each
+   * input's changes through, so the updating aggregations below run on the processors that emit
+   * their changes as rows (one per input change, as Flink), which the union merges.
+   */
+  private static boolean unionOfChanges(LogicalPlan p, Kinds kinds) {
+    if (p instanceof Union && p.isStreaming()) {
+      for (LogicalPlan c : ScalaInterop.list(p.children())) if (kinds.of(c) != Kind.APPEND) return true;
+    }
+    for (LogicalPlan c : ScalaInterop.list(p.children())) if (unionOfChanges(c, kinds)) return true;
+    return false;
   }
 
   /** Flink's name of the first retracting join or Top-N over unbounded sources in the plan, or null. */
@@ -161,6 +182,10 @@ public final class RetractingStreams {
         found = joinName((Join) p);
       } else if (isAggregationOfUpdates(p, bounded)) {
         found = updating(p);
+      } else if (!bounded && p.isStreaming() && sortLimit(p, this) != null) {
+        found = sortLimitName(sortLimit(p, this));
+      } else if (distinctOf(p) != null && (bounded || p.isStreaming()) && of(distinctOf(p)) != Kind.APPEND) {
+        found = distinctName(p);
       } else if (p instanceof Window && (bounded || p.isStreaming()) && rowNumber((Window) p) != null) {
         found = "Rank(" + p.simpleString(50) + ")";
       } else if (p instanceof Window && (bounded || p.isStreaming()) && StreamOverSql.isNonTimeUnboundedShape((Window) p)) {
@@ -190,6 +215,57 @@ public final class RetractingStreams {
       if (!j.left().isStreaming() || !j.right().isStreaming()) return false;
       return of(j.left()) != Kind.APPEND || of(j.right()) != Kind.APPEND;
     }
+  }
+
+  /** ORDER BY ... LIMIT n (or LIMIT n of an updating input) over a stream: Flink's Top-N without partitions. */
+  record SortLimit(List<SortOrder> sorts, LogicalPlan child, long limit) {}
+
+  /**
+   * {@code p} as a {@link SortLimit}: a LIMIT of a sort, or of an updating input (Flink ranks it
+   * too, its rows all equal), or null. A LIMIT of an insert-only stream stays Spark's (the first n
+   * rows, as Flink emits them).
+   */
+  static SortLimit sortLimit(LogicalPlan p, Kinds kinds) {
+    if (!(p instanceof GlobalLimit) || !(((GlobalLimit) p).child() instanceof LocalLimit)) return null;
+    Expression n = ((GlobalLimit) p).limitExpr();
+    if (!n.foldable() || !(n.eval(null) instanceof Number)) return null;
+    LogicalPlan below = ((LocalLimit) ((GlobalLimit) p).child()).child();
+    long limit = ((Number) n.eval(null)).longValue();
+    if (below instanceof Sort) return new SortLimit(ScalaInterop.list(((Sort) below).order()), ((Sort) below).child(), limit);
+    return kinds.of(below) != Kind.APPEND ? new SortLimit(List.of(), below, limit) : null;
+  }
+
+  private static String sortLimitName(SortLimit s) {
+    List<String> order = new ArrayList<>();
+    for (SortOrder o : s.sorts()) order.add(o.child().sql().replace("`", "") + (o.direction() == Ascending$.MODULE$ ? " ASC" : " DESC"));
+    return "SortLimit(orderBy=[" + String.join(", ", order) + "], offset=[0], fetch=[" + s.limit() + "])";
+  }
+
+  /**
+   * The input of a DISTINCT ({@code p}: SQL's UNION or SELECT DISTINCT, the Table API's
+   * {@code distinct()}, a deduplication by every column), or null.
+   */
+  static LogicalPlan distinctOf(LogicalPlan p) {
+    if (p instanceof Distinct) return ((Distinct) p).child();
+    if (p instanceof Deduplicate && ((Deduplicate) p).keys().size() == ((Deduplicate) p).child().output().size()) {
+      return ((Deduplicate) p).child();
+    }
+    return null;
+  }
+
+  /** Flink's name of a DISTINCT of an updating input: an aggregation grouped by every column, without aggregates. */
+  private static String distinctName(LogicalPlan d) {
+    List<String> names = new ArrayList<>();
+    for (Attribute a : ScalaInterop.list(d.output())) names.add(a.name());
+    String columns = String.join(", ", names);
+    return "GroupAggregate(groupBy=[" + columns + "], select=[" + columns + "])";
+  }
+
+  /** A DISTINCT of {@code input} as the aggregation Flink plans it: grouped by every column, without aggregates. */
+  private static Aggregate asAggregate(LogicalPlan input) {
+    List<Attribute> columns = ScalaInterop.list(input.output());
+    return new Aggregate(ScalaInterop.seq(new ArrayList<Expression>(columns)),
+        ScalaInterop.seq(new ArrayList<NamedExpression>(columns)), input, scala.Option.empty());
   }
 
   private static boolean isOuterStreamJoin(Join j, boolean bounded) {
@@ -255,6 +331,28 @@ public final class RetractingStreams {
     }
     if (p instanceof Join && (isOuterStreamJoin((Join) p, false) || cx.kinds.isJoinOfUpdates((Join) p))) {
       return join((Join) p, cx);
+    }
+    SortLimit sortLimit = sortLimit(p, cx.kinds);
+    if (sortLimit != null) {
+      // Flink's Top-N without partitions and without the row number.
+      if (sortLimit.limit() < 1) throw unsupported("a LIMIT " + sortLimit.limit() + " over an unbounded source");
+      for (Attribute a : ScalaInterop.list(sortLimit.child().output())) cx.needed.add(a.exprId());
+      return topN(p, List.of(), sortLimit.sorts(), sortLimit.child(), sortLimit.limit(), false, cx);
+    }
+    if (p instanceof Union) {
+      // Flink's union merges its inputs' changes as they are: each input's changes, OP last.
+      List<LogicalPlan> children = new ArrayList<>();
+      for (LogicalPlan c : ScalaInterop.list(p.children())) {
+        for (Attribute a : ScalaInterop.list(c.output())) cx.needed.add(a.exprId());
+        children.add(rewrite(c, cx));
+      }
+      return p.withNewChildren(ScalaInterop.seq(children));
+    }
+    if (distinctOf(p) != null) {
+      // An aggregation without aggregates: +I of a new row, -D once its last copy is retracted.
+      LogicalPlan input = distinctOf(p);
+      for (Attribute a : ScalaInterop.list(input.output())) cx.needed.add(a.exprId());
+      return RetractingAggregates.unbounded(cx.env, asAggregate(input), rewrite(input, cx));
     }
     if (p instanceof Window && cx.rankId != null && rowNumber((Window) p) != null
         && rowNumber((Window) p).exprId().equals(cx.rankId)) {
@@ -359,22 +457,29 @@ public final class RetractingStreams {
   // --- Top-N ----------------------------------------------------------------------------------
 
   private static LogicalPlan topN(Window w, Context cx) {
-    LogicalPlan child = w.child();
-    // An updating input (an aggregation, a join of changes) brings its changes, each with its kind.
-    boolean changelog = cx.kinds.of(child) != Kind.APPEND;
-    List<Attribute> uniqueKey = changelog ? upsertKey(w, cx.kinds) : null;
     boolean withRowNumber = cx.needed.contains(cx.rankId);
     long limit = cx.limit;
     cx.rankId = null;
+    return topN(w, ScalaInterop.list(w.partitionSpec()), ScalaInterop.list(w.orderSpec()), w.child(), limit,
+        withRowNumber, cx);
+  }
+
+  /**
+   * The Top-N {@code node} of {@code child}'s rows: its output is {@code child}'s, then the row
+   * number when {@code node} computes one (a ROW_NUMBER window; not a SortLimit).
+   */
+  private static LogicalPlan topN(LogicalPlan node, List<Expression> partition, List<SortOrder> sorts,
+      LogicalPlan child, long limit, boolean withRowNumber, Context cx) {
+    // An updating input (an aggregation, a join of changes) brings its changes, each with its kind.
+    boolean changelog = cx.kinds.of(child) != Kind.APPEND;
+    List<Attribute> uniqueKey = changelog ? upsertKey(partition, sorts, child, cx.kinds) : null;
     LogicalPlan input = changelog ? rewrite(child, cx) : child;
     Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(cx.spark, input);
     List<Column> cols = new ArrayList<>();
-    List<Expression> partition = ScalaInterop.list(w.partitionSpec());
     if (partition.isEmpty()) cols.add(functions.lit(0).as("k0"));
     for (int i = 0; i < partition.size(); i++) cols.add(Jobs.column(partition.get(i)).as("k" + i));
     int keyCount = Math.max(partition.size(), 1);
     List<List<Boolean>> order = new ArrayList<>();
-    List<SortOrder> sorts = ScalaInterop.list(w.orderSpec());
     for (int i = 0; i < sorts.size(); i++) {
       SortOrder s = sorts.get(i);
       cols.add(Jobs.column(s.child()).as("s" + i));
@@ -392,9 +497,9 @@ public final class RetractingStreams {
     Dataset<Row> changes = process(in.select(cols.toArray(new Column[0])), keyCount, Protocol.STREAM_TOP_N_FUNCTION,
         layout, output, cx);
     List<Column> values = fromJson(changes.col("row"), attrs);
-    values.add(changes.col("rn"));
+    if (node instanceof Window) values.add(changes.col("rn"));
     values.add(changes.col("op"));
-    return asOutputOf(changes, values, w);
+    return asOutputOf(changes, values, node);
   }
 
   /**
@@ -404,12 +509,12 @@ public final class RetractingStreams {
    * columns and include its partition keys, and every sort key only moves up (COUNT or MAX
    * descending, MIN ascending, a group key), so the aggregation's new rows are enough.
    */
-  private static List<Attribute> upsertKey(Window w, Kinds kinds) {
+  private static List<Attribute> upsertKey(List<Expression> partition, List<SortOrder> sorts, LogicalPlan child,
+      Kinds kinds) {
     Aggregate source = null;
-    List<SortOrder> sorts = ScalaInterop.list(w.orderSpec());
     if (sorts.isEmpty()) return null;
     for (SortOrder s : sorts) {
-      Object[] found = s.child() instanceof Attribute ? origin(w.child(), ((Attribute) s.child()).exprId()) : null;
+      Object[] found = s.child() instanceof Attribute ? origin(child, ((Attribute) s.child()).exprId()) : null;
       if (found == null || (source != null && source != found[0])) return null;
       source = (Aggregate) found[0];
       Expression value = (Expression) found[1];
@@ -423,8 +528,8 @@ public final class RetractingStreams {
     }
     LogicalPlan input = source.child();
     if (kinds.of(input) != Kind.APPEND) return null;
-    for (Expression e : ScalaInterop.list(w.partitionSpec())) {
-      Object[] found = e instanceof Attribute ? origin(w.child(), ((Attribute) e).exprId()) : null;
+    for (Expression e : partition) {
+      Object[] found = e instanceof Attribute ? origin(child, ((Attribute) e).exprId()) : null;
       if (found == null || found[0] != source || !isGroupKey(source, (Expression) found[1])) return null;
     }
     // The group keys among the Top-N's input columns (Flink's unique key of that input).
@@ -432,8 +537,8 @@ public final class RetractingStreams {
     List<Attribute> key = new ArrayList<>();
     for (Expression g : ScalaInterop.list(source.groupingExpressions())) {
       Attribute column = null;
-      for (Attribute a : ScalaInterop.list(w.child().output())) {
-        Object[] found = origin(w.child(), a.exprId());
+      for (Attribute a : ScalaInterop.list(child.output())) {
+        Object[] found = origin(child, a.exprId());
         if (found != null && found[0] == source && g.semanticEquals((Expression) found[1])) column = a;
       }
       if (column == null) return null;
@@ -498,17 +603,24 @@ public final class RetractingStreams {
           + "between its inputs (" + joinName(j) + ") over unbounded sources");
     }
     JoinType t = j.joinType();
+    if (isOuterStreamJoin(j, false) && j.condition().isDefined() && JoinResidual.callsPython(j.condition().get())) {
+      // PyFlink plans Python functions in inner join conditions only (measured: also of one input).
+      throw new TableException("Sql optimization: Cannot generate a valid execution plan for the given query: a "
+          + "Python function in the condition of an outer join (" + joinName(j) + "); only inner join conditions "
+          + "with equality predicates support Python functions, as in PyFlink.");
+    }
     List<Attribute> left = ScalaInterop.list(j.left().output());
     List<Attribute> right = ScalaInterop.list(j.right().output());
     // The rest of the condition decides, per pair of rows with equal keys, whether they match.
     List<Object> conditions = new ArrayList<>();
-    for (Expression r : residual) conditions.add(JoinResidual.tree(r, left, right));
+    JoinResidual.Pushed pushed = new JoinResidual.Pushed();
+    for (Expression r : residual) conditions.add(JoinResidual.tree(r, left, right, pushed));
     // Each input's changes (an insert-only input's rows as +I), each row with its kind; the rows
     // cross whole, so a Top-N below keeps its row number.
     cx.needed.addAll(leftIds);
     cx.needed.addAll(rightIds);
-    Dataset<Row> l = side(cx, rewrite(j.left(), cx), leftKeys, 0, left, right);
-    Dataset<Row> r = side(cx, rewrite(j.right(), cx), rightKeys, 1, left, right);
+    Dataset<Row> l = side(cx, rewrite(j.left(), cx), leftKeys, 0, left, pushed.sides.get(0));
+    Dataset<Row> r = side(cx, rewrite(j.right(), cx), rightKeys, 1, right, pushed.sides.get(1));
     StructType output = new StructType().add("l", DataTypes.StringType, true).add("r", DataTypes.StringType, true)
         .add("op", DataTypes.StringType, true);
     String layout = PythonCommand.json(Map.of("keys", leftKeys.size(),
@@ -536,14 +648,21 @@ public final class RetractingStreams {
     return new Project(ScalaInterop.seq(restored), selected);
   }
 
-  /** One input's changes ({@code changes}, OP last) as the processor's: keys, side, the row as JSON, the kind. */
+  /**
+   * One input's changes ({@code changes}, OP last) as the processor's: keys, side, the row as JSON,
+   * the kind. The row's text holds its columns, then the condition's values computed from them
+   * ({@code extra}), which the processor compares and the output's parsing leaves out.
+   */
   private static Dataset<Row> side(Context cx, LogicalPlan changes, List<Expression> keys, int side,
-      List<Attribute> left, List<Attribute> right) {
+      List<Attribute> attrs, List<Expression> extra) {
     Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(cx.spark, changes);
     List<Column> cols = new ArrayList<>();
     for (int i = 0; i < keys.size(); i++) cols.add(Jobs.column(keys.get(i)).as("k" + i));
     cols.add(functions.lit(side).as("side"));
-    cols.add(asJson(side == 0 ? left : right).as("row"));
+    List<Column> fields = new ArrayList<>();
+    for (int i = 0; i < attrs.size(); i++) fields.add(Jobs.column(attrs.get(i)).as("c" + i));
+    for (int i = 0; i < extra.size(); i++) fields.add(Jobs.column(extra.get(i)).as("c" + (attrs.size() + i)));
+    cols.add(functions.to_json(functions.struct(fields.toArray(new Column[0]))).as("row"));
     cols.add(Jobs.column(op(changes)).as("op"));
     return in.select(cols.toArray(new Column[0]));
   }

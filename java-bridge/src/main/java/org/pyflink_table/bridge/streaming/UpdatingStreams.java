@@ -50,6 +50,7 @@ public final class UpdatingStreams {
   public static Dataset<Row> of(org.apache.spark.sql.SparkSession spark, Dataset<Row> df) {
     LogicalPlan plan = df.queryExecution().analyzed();
     if (Changelog.updatingNode(plan) == null) return null;
+    Jobs.checkSorts(plan);
     if (needsProcessor(plan)) {
       // Every path sends these to the processor first (execute(); inserts into print and blackhole
       // take RetractingStreams.changes for any updating stream; other sinks refuse updates as Flink).
