@@ -48,9 +48,10 @@ programs = {
                            [1, 1, 1], ["'a,1,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:02\\na,2,1970-01-01 00:00:03\\n"
                                        "b,3,1970-01-01 00:00:06\\n'", FILES[1],
                                        "'a,5,1970-01-01 00:00:13\\na,4,1970-01-01 00:00:14\\na,6,1970-01-01 00:00:20\\n'"]),
-    # SUM(DISTINCT) and COUNT(DISTINCT) of a DECIMAL: a's 1.00 twice in [0, 5) counts once.
+    # SUM, COUNT and AVG (DISTINCT) of a DECIMAL: a's 1.00 twice in [0, 5) counts once.
     "tumble_distinct_decimal": tvf(f"SELECT k, window_start, SUM(DISTINCT CAST(v AS DECIMAL(10, 2))) AS sd, "
-                                   f"COUNT(DISTINCT CAST(v AS DECIMAL(10, 2))) AS cd FROM {TUMBLE} "
+                                   f"COUNT(DISTINCT CAST(v AS DECIMAL(10, 2))) AS cd, "
+                                   f"AVG(DISTINCT CAST(v AS DECIMAL(10, 2))) AS ad FROM {TUMBLE} "
                                    "GROUP BY k, window_start, window_end",
                                    [1, 1, 1], ["'a,1,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:02\\na,2,1970-01-01 00:00:03\\n"
                                                "b,3,1970-01-01 00:00:06\\n'", FILES[1],
