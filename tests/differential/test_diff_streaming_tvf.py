@@ -48,6 +48,14 @@ programs = {
                            [1, 1, 1], ["'a,1,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:02\\na,2,1970-01-01 00:00:03\\n"
                                        "b,3,1970-01-01 00:00:06\\n'", FILES[1],
                                        "'a,5,1970-01-01 00:00:13\\na,4,1970-01-01 00:00:14\\na,6,1970-01-01 00:00:20\\n'"]),
+    # SUM, COUNT and AVG (DISTINCT) of a DECIMAL: a's 1.00 twice in [0, 5) counts once.
+    "tumble_distinct_decimal": tvf(f"SELECT k, window_start, SUM(DISTINCT CAST(v AS DECIMAL(10, 2))) AS sd, "
+                                   f"COUNT(DISTINCT CAST(v AS DECIMAL(10, 2))) AS cd, "
+                                   f"AVG(DISTINCT CAST(v AS DECIMAL(10, 2))) AS ad FROM {TUMBLE} "
+                                   "GROUP BY k, window_start, window_end",
+                                   [1, 1, 1], ["'a,1,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:02\\na,2,1970-01-01 00:00:03\\n"
+                                               "b,3,1970-01-01 00:00:06\\n'", FILES[1],
+                                               "'a,5,1970-01-01 00:00:13\\na,4,1970-01-01 00:00:14\\na,6,1970-01-01 00:00:20\\n'"]),
     "session_builtin": tvf(f"SELECT k, window_start, window_end, window_time, SUM(v), COUNT(*), MAX(v) FROM {SESSION} "
                            "GROUP BY k, window_start, window_end, window_time", [1, 1, 1]),
     "session_global": tvf(f"SELECT window_start, window_end AS we, SUM(v) AS s, COUNT(v) FROM {GLOBAL_SESSION} "

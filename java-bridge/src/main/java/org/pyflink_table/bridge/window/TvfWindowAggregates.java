@@ -454,24 +454,25 @@ public final class TvfWindowAggregates {
     if (f instanceof Min || f instanceof Max) {
       return new AggregateExpression(f, ae.mode(), false, ae.filter(), ae.resultId());
     }
-    boolean numeric = args.size() == 1 && args.get(0).dataType() instanceof NumericType
-        && !(args.get(0).dataType() instanceof DecimalType);
+    boolean numeric = args.size() == 1 && args.get(0).dataType() instanceof NumericType;
     if (ae.filter().isDefined() || args.size() != 1 || (!(f instanceof Count) && !numeric)
         || !(f instanceof Count || f instanceof Sum || f instanceof Average)) {
       throw TableException.unsupported("the DISTINCT aggregate " + f.prettyName().toUpperCase(java.util.Locale.ROOT)
           + " of " + args.size() + " argument(s) of type " + (args.isEmpty() ? "none" : args.get(0).dataType().sql())
           + (ae.filter().isDefined() ? " with FILTER" : "") + " in a window table function aggregation over an "
-          + "unbounded source in streaming mode (COUNT, SUM, AVG, MIN and MAX of one non-DECIMAL number, or COUNT of "
-          + "any one value, run)");
+          + "unbounded source in streaming mode (COUNT of any one value, SUM, AVG, MIN and MAX of one number run)");
     }
     Expression set = new AggregateExpression(new CollectSet(args.get(0)), ae.mode(), false, scala.Option.empty(),
         NamedExpression.newExprId());
     String type = ae.dataType().sql();
+    // AVG sums a DECIMAL exactly (Spark's decimal division then rounds half up, as Flink's), others in DOUBLE.
+    org.apache.spark.sql.types.DataType in = args.get(0).dataType();
+    String acc = in instanceof DecimalType ? "DECIMAL(38, " + ((DecimalType) in).scale() + ")" : "DOUBLE";
     String text = f instanceof Count ? "CAST(size(s) AS " + type + ")"
-        : f instanceof Sum ? "aggregate(s, CAST(NULL AS " + type + "), (acc, x) -> coalesce(acc, CAST(0 AS " + type
-            + ")) + CAST(x AS " + type + "))"
-        : "CASE WHEN size(s) = 0 THEN CAST(NULL AS " + type + ") ELSE CAST(aggregate(s, CAST(0 AS DOUBLE), "
-            + "(acc, x) -> acc + CAST(x AS DOUBLE)) / size(s) AS " + type + ") END";
+        : f instanceof Sum ? "aggregate(s, CAST(NULL AS " + type + "), (acc, x) -> CAST(coalesce(acc, CAST(0 AS " + type
+            + ")) + CAST(x AS " + type + ") AS " + type + "))" // the CAST keeps a DECIMAL sum's type
+        : "CASE WHEN size(s) = 0 THEN CAST(NULL AS " + type + ") ELSE CAST(aggregate(s, CAST(0 AS " + acc
+            + "), (acc, x) -> CAST(acc + CAST(x AS " + acc + ") AS " + acc + ")) / size(s) AS " + type + ") END";
     // Resolved by Spark over a one-column relation s, whose attribute is then the set.
     Dataset<Row> over = spark.createDataFrame(new ArrayList<Row>(), new StructType().add("s", set.dataType()));
     LogicalPlan resolved = over.select(org.apache.spark.sql.functions.expr(text)).queryExecution().analyzed();
