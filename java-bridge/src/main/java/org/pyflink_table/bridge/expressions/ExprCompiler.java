@@ -17,13 +17,10 @@ import java.util.Set;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.functions;
-import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.types.TimestampNTZType;
-import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.types.FlinkTypes;
 
@@ -150,23 +147,17 @@ public final class ExprCompiler {
   }
 
   /**
-   * CAST/TRY_CAST with Flink's string forms: timestamps print all their fractional digits
-   * ('2000-01-01 00:00:00.000' for TIMESTAMP(3)) and CHAR(n) is blank-padded; the exact target
-   * type (VARCHAR(10), TIMESTAMP(3), ...) is recorded for get_schema.
+   * CAST/TRY_CAST with Flink's string forms ({@link StringCast}: '2000-01-01 00:00:00.000' for a
+   * TIMESTAMP(3), TRUE, {k=1}, ...) and CHAR(n) blank-padded; the exact target type (VARCHAR(10),
+   * TIMESTAMP(3), ...) is recorded for get_schema.
    */
   private static Column cast(Expr.Call call, Scope scope, boolean lenient) {
     FlinkTypes.Parsed target = FlinkTypes.parse(typeArg(call));
     Column x = compile(call.arg(0), scope);
     DataType source = scope.typeOf(x);
     Column r;
-    if (target.spark() instanceof StringType
-        && (source instanceof TimestampNTZType
-            || source instanceof TimestampType)) {
-      int precision = timestampPrecision(call.arg(0), scope);
-      r = functions.date_format(x, "yyyy-MM-dd HH:mm:ss" + (precision > 0 ? "." + "S".repeat(precision) : ""));
-    } else if (target.spark() instanceof StringType
-        && source instanceof BooleanType) {
-      r = functions.upper(x.cast(target.spark())); // Flink prints TRUE/FALSE
+    if (target.spark() instanceof StringType && StringCast.differs(source)) {
+      r = StringCast.of(x, source, recordedType(call.arg(0), scope));
     } else {
       r = lenient ? x.try_cast(target.spark()) : x.cast(target.spark());
     }
@@ -180,20 +171,16 @@ public final class ExprCompiler {
     return r;
   }
 
-  /** Fractional digits of a timestamp input field (its recorded Flink type), 6 when unknown. */
-  private static int timestampPrecision(Expr e, Scope scope) {
+  /** The Flink type recorded on an input field (e.g. its timestamp precision), null when unknown. */
+  private static String recordedType(Expr e, Scope scope) {
     if (e instanceof Expr.FieldRef && scope.hasField(((Expr.FieldRef) e).name)) {
       for (StructField f : scope.input.schema().fields()) {
         if (f.name().equals(((Expr.FieldRef) e).name) && f.metadata().contains(FlinkTypes.METADATA_KEY)) {
-          String t = f.metadata().getString(FlinkTypes.METADATA_KEY);
-          int open = t.indexOf('(');
-          if (t.startsWith("TIMESTAMP") && open > 0) {
-            return Integer.parseInt(t.substring(open + 1, t.indexOf(')')));
-          }
+          return FlinkTypes.fromSparkField(f);
         }
       }
     }
-    return 6;
+    return null;
   }
 
   static String typeArg(Expr.Call call) {

@@ -25,6 +25,20 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.Divide;
+import org.apache.spark.sql.catalyst.expressions.CreateArray;
+import org.apache.spark.sql.catalyst.expressions.CreateMap;
+import org.apache.spark.sql.catalyst.expressions.CreateNamedStruct;
+import org.apache.spark.sql.catalyst.expressions.CurrentTimestamp;
+import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.LocalTimestamp;
+import org.apache.spark.sql.catalyst.expressions.Now;
+import org.apache.spark.sql.catalyst.expressions.ParseToTimestamp;
+import org.apache.spark.sql.catalyst.expressions.TruncTimestamp;
+import org.apache.spark.sql.classic.ColumnNodeToExpressionConverter$;
+import org.apache.spark.sql.classic.ExpressionUtils;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.pyflink_table.bridge.expressions.StringCast;
 import org.apache.spark.sql.catalyst.expressions.EvalMode;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
@@ -576,7 +590,8 @@ public final class FlinkSqlDialect {
         default: {
           // Spark's date_trunc unit that drops the digits a TIMESTAMP(p) does not keep (p = 0 or 3);
           // 6 is Spark's own; 1, 2, 4, 5 keep microseconds (see docs/sql.rst)
-          String unit = size.equals("0") ? "SECOND" : size.equals("3") ? "MILLISECOND" : null;
+          // Lower case: how withFlinkStringCasts tells this cast's precision from FLOOR(.. TO SECOND).
+          String unit = size.equals("0") ? CAST_SECOND : size.equals("3") ? CAST_MILLISECOND : null;
           return unit == null ? converted : "CAST(date_trunc('" + unit + "', " + converted + ") AS " + sparkType + ")";
         }
       }
@@ -727,6 +742,130 @@ public final class FlinkSqlDialect {
       position++;
     }
     return changed ? out : null;
+  }
+
+  /** The date_trunc units of the TIMESTAMP(0) and TIMESTAMP(3) casts the text rewrite writes. */
+  private static final String CAST_SECOND = "second";
+  private static final String CAST_MILLISECOND = "millisecond";
+
+  /**
+   * The query with each CAST to STRING (VARCHAR, CHAR) of a value whose text Spark writes other
+   * than Flink (a timestamp, BOOLEAN, ARRAY, MAP, ROW, ...) computed as the Table API's cast
+   * computes it ({@link StringCast}); the value's Flink type, which carries timestamp precisions
+   * Spark's types lack, is {@link #flinkTypeOf}.
+   */
+  public static Dataset<Row> withFlinkStringCasts(Dataset<Row> ds) {
+    LogicalPlan plan = ds.queryExecution().analyzed();
+    Map<Object, Expression> defined = new HashMap<>();
+    aliases(plan, defined);
+    boolean[] changed = {false};
+    PartialFunction<Expression, Expression> flinkText = new AbstractPartialFunction<>() {
+      @Override
+      public boolean isDefinedAt(Expression e) {
+        return e instanceof Cast && e.dataType() instanceof StringType && StringCast.differs(((Cast) e).child().dataType());
+      }
+
+      @Override
+      public <A1 extends Expression, B1> B1 applyOrElse(A1 e, Function1<A1, B1> otherwise) {
+        if (!isDefinedAt(e)) return otherwise.apply(e);
+        changed[0] = true;
+        Expression child = ((Cast) e).child();
+        Column text = StringCast.of(ExpressionUtils.column(child), child.dataType(), flinkTypeOf(child, defined, 0));
+        @SuppressWarnings("unchecked")
+        B1 result = (B1) ColumnNodeToExpressionConverter$.MODULE$.apply(text.node());
+        return result;
+      }
+    };
+    LogicalPlan rewritten = plan.transformUp(ScalaInterop.everywhere((LogicalPlan p) -> p.transformExpressionsUp(flinkText)));
+    if (!changed[0]) return ds;
+    return Dataset$.MODULE$.ofRows((SparkSession) ds.sparkSession(), rewritten);
+  }
+
+  /** Every alias of the plan by the id of the attribute it defines. */
+  private static void aliases(LogicalPlan p, Map<Object, Expression> defined) {
+    for (Expression e : ScalaInterop.list(p.expressions())) aliases(e, defined);
+    for (LogicalPlan c : ScalaInterop.list(p.children())) aliases(c, defined);
+  }
+
+  private static void aliases(Expression e, Map<Object, Expression> defined) {
+    if (e instanceof Alias) defined.putIfAbsent(((Alias) e).exprId(), ((Alias) e).child());
+    for (Expression c : ScalaInterop.list(e.children())) aliases(c, defined);
+  }
+
+  /**
+   * The Flink type of a resolved expression where it says more than Spark's type (timestamp
+   * precisions, also inside ARRAY, MAP and ROW values), else null: a column's recorded type, the
+   * precision the text rewrite gave a TIMESTAMP(0)/(3) cast, TO_TIMESTAMP's and the current time's
+   * 3 (measured on PyFlink 2.3), a literal's digits; other expressions keep their timestamp
+   * arguments' precision.
+   */
+  private static String flinkTypeOf(Expression e, Map<Object, Expression> defined, int depth) {
+    if (depth > 64) return null;
+    if (e instanceof Attribute) {
+      Attribute a = (Attribute) e;
+      if (a.metadata().contains(FlinkTypes.METADATA_KEY)) {
+        return FlinkTypes.fromSparkField(new StructField(a.name(), a.dataType(), a.nullable(), a.metadata()));
+      }
+      Expression d = defined.get(a.exprId());
+      return d == null ? null : flinkTypeOf(d, defined, depth + 1);
+    }
+    String ltz = ToTimestampLtz.flinkType(e);
+    if (ltz != null) return ltz;
+    DataType t = e.dataType();
+    if (t instanceof TimestampNTZType || t instanceof TimestampType) {
+      Integer p = timestampPrecision(e, defined, depth);
+      return p == null ? null : (t instanceof TimestampType ? "TIMESTAMP_LTZ(" : "TIMESTAMP(") + p + ")";
+    }
+    List<Expression> c = ScalaInterop.list(e.children());
+    if (e instanceof CreateArray && !c.isEmpty()) return "ARRAY<" + partType(c.get(0), defined, depth) + ">";
+    if (e instanceof CreateMap && c.size() >= 2) {
+      return "MAP<" + partType(c.get(0), defined, depth) + ", " + partType(c.get(1), defined, depth) + ">";
+    }
+    if (e instanceof CreateNamedStruct) {
+      StructField[] fields = ((StructType) t).fields();
+      List<String> parts = new ArrayList<>();
+      for (int i = 0; i < fields.length; i++) {
+        parts.add("`" + fields[i].name().replace("`", "``") + "` " + partType(c.get(2 * i + 1), defined, depth));
+      }
+      return "ROW<" + String.join(", ", parts) + ">";
+    }
+    return null;
+  }
+
+  private static String partType(Expression e, Map<Object, Expression> defined, int depth) {
+    String known = flinkTypeOf(e, defined, depth + 1);
+    return known != null ? known : FlinkTypes.fromSpark(e.dataType());
+  }
+
+  /** The precision of a timestamp-typed expression as {@link #flinkTypeOf} describes; null when unknown. */
+  private static Integer timestampPrecision(Expression e, Map<Object, Expression> defined, int depth) {
+    if (e instanceof Literal) {
+      Object v = ((Literal) e).value();
+      if (!(v instanceof Long)) return null;
+      String micros = String.format("%06d", Math.floorMod((Long) v, 1_000_000L)).replaceAll("0+$", "");
+      return micros.length();
+    }
+    if (e instanceof CurrentTimestamp || e instanceof Now || e instanceof LocalTimestamp) return 3;
+    if (e instanceof Cast) {
+      Expression child = ((Cast) e).child();
+      if (child instanceof TruncTimestamp && ((TruncTimestamp) child).format() instanceof Literal) {
+        String unit = String.valueOf(((Literal) ((TruncTimestamp) child).format()).value());
+        if (unit.equals(CAST_SECOND)) return 0;
+        if (unit.equals(CAST_MILLISECOND)) return 3;
+      }
+      if (child instanceof ParseToTimestamp) return 3; // TO_TIMESTAMP's rewrite
+      // CAST(x AS TIMESTAMP[(6)]) is TIMESTAMP(6); a cast Spark added keeps its argument's precision.
+      if (e.getTagValue(Cast$.MODULE$.USER_SPECIFIED_CAST()).isDefined()) return 6;
+    }
+    Integer max = null;
+    for (Expression c : ScalaInterop.list(e.children())) {
+      if (c.dataType() instanceof TimestampNTZType || c.dataType() instanceof TimestampType) {
+        String known = flinkTypeOf(c, defined, depth + 1);
+        int p = known == null ? 6 : Integer.parseInt(known.substring(known.indexOf('(') + 1, known.indexOf(')')));
+        max = max == null ? p : Math.max(max, p);
+      }
+    }
+    return max;
   }
 
   /**

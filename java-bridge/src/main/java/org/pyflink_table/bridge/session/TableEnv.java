@@ -278,7 +278,8 @@ public final class TableEnv extends TableContext {
     String sparkSql = toSparkSql(sql);
     connectors.refresh();
     try {
-      Dataset<Row> ds = FlinkSqlDialect.withFlinkColumnNames(sql(sparkSql));
+      // CAST(.. AS STRING) writes Flink's text, as the Table API's cast does.
+      Dataset<Row> ds = FlinkSqlDialect.withFlinkStringCasts(FlinkSqlDialect.withFlinkColumnNames(sql(sparkSql)));
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
       CoreModule.checkSqlAggregates(ds.queryExecution().analyzed(), functions);
       if (!isStreaming()) {

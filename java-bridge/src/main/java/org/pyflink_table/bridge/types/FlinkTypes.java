@@ -116,6 +116,43 @@ public final class FlinkTypes {
     return new StructField(name, t.spark, t.nullable, md);
   }
 
+  /**
+   * The Flink types of a composite type's parts, as {@link #parse} spells them: an ARRAY's or
+   * MULTISET's element, a MAP's key and value, a ROW's fields in order; empty for any other type.
+   */
+  public static List<String> components(String flinkType) {
+    Parser p = new Parser(flinkType, false);
+    List<String> out = new ArrayList<>();
+    switch (p.word()) {
+      case "ARRAY":
+      case "MULTISET":
+        p.expect('<');
+        out.add(p.type().fullFlinkType());
+        break;
+      case "MAP":
+        p.expect('<');
+        out.add(p.type().fullFlinkType());
+        p.expect(',');
+        out.add(p.type().fullFlinkType());
+        break;
+      case "ROW": {
+        char close = p.peek('<') ? '>' : ')';
+        p.expect(close == '>' ? '<' : '(');
+        while (!p.peek(close)) {
+          if (!out.isEmpty()) p.expect(',');
+          p.name();
+          out.add(p.type().fullFlinkType());
+          p.skipWs();
+          if (p.pos < p.s.length() && p.s.charAt(p.pos) == '\'') p.pos = p.s.indexOf('\'', p.pos + 1) + 1; // description
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    return out;
+  }
+
   /** The Flink type of a Spark field, preferring the exact type recorded in its metadata. */
   public static String fromSparkField(StructField f) {
     String base = null;
