@@ -41,18 +41,19 @@ public final class StringCast {
 
   /**
    * {@code x}, of Spark type {@code type}, as Flink's STRING text. {@code flinkType} is its Flink
-   * type when known (it carries timestamp precisions, also of nested values), else null: a
-   * timestamp then has 6 digits, the precision Spark keeps.
+   * type when known (it carries timestamp and time precisions, also of nested values), else null:
+   * a timestamp then has 6 digits, the precision Spark keeps, a TIME the precision of its Spark type.
    */
   public static Column of(Column x, DataType type, String flinkType) {
     if (flinkType == null && type instanceof StructType) flinkType = FlinkTypes.fromSpark(type); // fields' records
     if (type instanceof TimestampNTZType || type instanceof TimestampType) {
-      int p = timestampPrecision(flinkType);
+      int p = precision(flinkType, 6);
       // date_format writes a TIMESTAMP_LTZ in the session's time zone, as Flink does.
       return functions.date_format(x, "yyyy-MM-dd HH:mm:ss" + (p > 0 ? "." + "S".repeat(p) : ""));
     }
     if (type instanceof BooleanType) return functions.upper(x.cast(DataTypes.StringType));
-    if (type instanceof TimeType && ((TimeType) type).precision() > 0) {
+    if (type instanceof TimeType && precision(flinkType, ((TimeType) type).precision()) > 0) {
+      // Flink writes a TIME(p > 0) with its milliseconds' digits up to the last non-zero one, at least one.
       Column s = x.cast(DataTypes.StringType);
       return functions.when(s.contains("."), s).otherwise(functions.concat(s, lit(".0")));
     }
@@ -93,11 +94,10 @@ public final class StringCast {
     return i < parts.size() ? parts.get(i) : null;
   }
 
-  /** The p of TIMESTAMP(p) / TIMESTAMP_LTZ(p); 6 (Spark's) when unknown. */
-  private static int timestampPrecision(String flinkType) {
-    if (flinkType == null) return 6;
-    int open = flinkType.indexOf('(');
-    return flinkType.startsWith("TIMESTAMP") && open > 0
-        ? Integer.parseInt(flinkType.substring(open + 1, flinkType.indexOf(')'))) : 6;
+  /** The p of TIMESTAMP(p), TIMESTAMP_LTZ(p) or TIME(p); {@code otherwise} when unknown. */
+  private static int precision(String flinkType, int otherwise) {
+    int open = flinkType == null ? -1 : flinkType.indexOf('(');
+    return open > 0 && (flinkType.startsWith("TIMESTAMP") || flinkType.startsWith("TIME("))
+        ? Integer.parseInt(flinkType.substring(open + 1, flinkType.indexOf(')'))) : otherwise;
   }
 }

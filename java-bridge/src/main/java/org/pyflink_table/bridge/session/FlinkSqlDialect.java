@@ -18,17 +18,21 @@ import org.apache.spark.sql.catalyst.analysis.UnresolvedHaving;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
 import org.apache.spark.sql.catalyst.plans.logical.SetOperation;
 import org.apache.spark.sql.catalyst.plans.logical.Union;
+import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.catalyst.plans.logical.UnresolvedWith;
 import org.apache.spark.sql.catalyst.plans.logical.WithWindowDefinition;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.Concat;
+import org.apache.spark.sql.catalyst.expressions.ConcatWs;
 import org.apache.spark.sql.catalyst.expressions.Divide;
 import org.apache.spark.sql.catalyst.expressions.CreateArray;
 import org.apache.spark.sql.catalyst.expressions.CreateMap;
 import org.apache.spark.sql.catalyst.expressions.CreateNamedStruct;
 import org.apache.spark.sql.catalyst.expressions.CurrentTimestamp;
+import org.apache.spark.sql.catalyst.expressions.KnownNotNull;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.LocalTimestamp;
 import org.apache.spark.sql.catalyst.expressions.Now;
@@ -37,6 +41,7 @@ import org.apache.spark.sql.catalyst.expressions.TruncTimestamp;
 import org.apache.spark.sql.classic.ColumnNodeToExpressionConverter$;
 import org.apache.spark.sql.classic.ExpressionUtils;
 import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.pyflink_table.bridge.expressions.StringCast;
 import org.apache.spark.sql.catalyst.expressions.EvalMode;
@@ -81,6 +86,7 @@ import org.apache.spark.sql.types.YearMonthIntervalType;
 import org.pyflink_table.bridge.streaming.CurrentWatermark;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ItemAccess;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.SqlText;
@@ -771,14 +777,42 @@ public final class FlinkSqlDialect {
         changed[0] = true;
         Expression child = ((Cast) e).child();
         Column text = StringCast.of(ExpressionUtils.column(child), child.dataType(), flinkTypeOf(child, defined, 0));
+        Expression written = ColumnNodeToExpressionConverter$.MODULE$.apply(text.node());
         @SuppressWarnings("unchecked")
-        B1 result = (B1) ColumnNodeToExpressionConverter$.MODULE$.apply(text.node());
+        B1 result = (B1) (child.nullable() ? written : new KnownNotNull(written)); // as nullable as the cast
         return result;
       }
     };
-    LogicalPlan rewritten = plan.transformUp(ScalaInterop.everywhere((LogicalPlan p) -> p.transformExpressionsUp(flinkText)));
+    LogicalPlan rewritten = outsideViews(plan, flinkText);
     if (!changed[0]) return ds;
     return Dataset$.MODULE$.ofRows((SparkSession) ds.sparkSession(), rewritten);
+  }
+
+  /**
+   * The query's own expressions rewritten, those of the tables it reads left alone: a registered
+   * table's plan (a View) is the Table API's or an earlier SQL query's, already in Flink's terms.
+   * A CONCAT (or ||) the query applies to a non-string is refused as Flink refuses it (Spark casts
+   * it to STRING).
+   */
+  private static LogicalPlan outsideViews(LogicalPlan p, PartialFunction<Expression, Expression> rewrite) {
+    if (p instanceof View) return p;
+    for (Expression e : ScalaInterop.list(p.expressions())) checkConcat(e);
+    return ScalaInterop.mapChildren(p, c -> outsideViews(c, rewrite)).transformExpressionsUp(rewrite);
+  }
+
+  private static void checkConcat(Expression e) {
+    if (e instanceof Concat || e instanceof ConcatWs) {
+      for (Expression arg : ScalaInterop.list(e.children())) {
+        if (arg instanceof Cast && arg.dataType() instanceof StringType
+            && arg.getTagValue(Cast$.MODULE$.USER_SPECIFIED_CAST()).isEmpty()
+            && !(((Cast) arg).child().dataType() instanceof StringType)) {
+          String name = e instanceof Concat ? "'CONCAT' (or '||')" : "'CONCAT_WS'";
+          throw new ValidationException("SQL validation failed. Cannot apply " + name + " to an argument of type "
+              + FlinkTypes.fromSpark(((Cast) arg).child().dataType()) + "; it takes strings (CAST the argument AS STRING).");
+        }
+      }
+    }
+    for (Expression c : ScalaInterop.list(e.children())) checkConcat(c);
   }
 
   /** Every alias of the plan by the id of the attribute it defines. */
@@ -796,7 +830,7 @@ public final class FlinkSqlDialect {
    * The Flink type of a resolved expression where it says more than Spark's type (timestamp
    * precisions, also inside ARRAY, MAP and ROW values), else null: a column's recorded type, the
    * precision the text rewrite gave a TIMESTAMP(0)/(3) cast, TO_TIMESTAMP's and the current time's
-   * 3 (measured on PyFlink 2.3), a literal's digits; other expressions keep their timestamp
+   * 3 (measured on PyFlink 2.3), a literal's digits (a TIME literal's too); other expressions keep their timestamp
    * arguments' precision.
    */
   private static String flinkTypeOf(Expression e, Map<Object, Expression> defined, int depth) {
@@ -815,6 +849,10 @@ public final class FlinkSqlDialect {
     if (t instanceof TimestampNTZType || t instanceof TimestampType) {
       Integer p = timestampPrecision(e, defined, depth);
       return p == null ? null : (t instanceof TimestampType ? "TIMESTAMP_LTZ(" : "TIMESTAMP(") + p + ")";
+    }
+    // Spark types a TIME literal TIME(6), Flink by the digits written: whether any is matters.
+    if (t instanceof TimeType && e instanceof Literal && ((Literal) e).value() instanceof Long) {
+      return (Long) ((Literal) e).value() % 1_000_000_000L == 0 ? "TIME(0)" : "TIME(3)";
     }
     List<Expression> c = ScalaInterop.list(e.children());
     if (e instanceof CreateArray && !c.isEmpty()) return "ARRAY<" + partType(c.get(0), defined, depth) + ">";
