@@ -890,6 +890,7 @@ public final class FlinkSqlDialect {
         String unit = String.valueOf(((Literal) ((TruncTimestamp) child).format()).value());
         if (unit.equals(CAST_SECOND)) return 0;
         if (unit.equals(CAST_MILLISECOND)) return 3;
+        return timestampPrecision(child, defined, depth + 1); // FLOOR/CEIL(ts TO unit) keeps ts's precision
       }
       if (child instanceof ParseToTimestamp) return 3; // TO_TIMESTAMP's rewrite
       // CAST(x AS TIMESTAMP[(6)]) is TIMESTAMP(6); a cast Spark added keeps its argument's precision.
