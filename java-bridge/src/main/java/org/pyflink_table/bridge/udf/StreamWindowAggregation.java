@@ -65,6 +65,17 @@ public final class StreamWindowAggregation {
   public static Dataset<Row> aggregate(Dataset<Row> input, Column time, long delayMs, long sizeMs, long slideMs,
       List<Column> keyCols, List<String> keyNames, List<PythonAggregateFunction> calls, List<List<Column>> args,
       List<String> resultNames, List<BuiltIn> builtIns, String windowColumn) {
+    return aggregate(input, time, delayMs, sizeMs, slideMs, keyCols, keyNames, calls, args, resultNames, builtIns,
+        windowColumn, null);
+  }
+
+  /**
+   * As above; {@code template} (a Python function of the session) runs the processor when there is
+   * no Python function ({@code calls} empty: a session window of built-ins).
+   */
+  public static Dataset<Row> aggregate(Dataset<Row> input, Column time, long delayMs, long sizeMs, long slideMs,
+      List<Column> keyCols, List<String> keyNames, List<PythonAggregateFunction> calls, List<List<Column>> args,
+      List<String> resultNames, List<BuiltIn> builtIns, String windowColumn, Object template) {
     // transformWithStateInPandas keeps its state in RocksDB only; users should not have to know.
     input.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
     List<Column> projected = keysAndTime(keyCols, time);
@@ -89,7 +100,7 @@ public final class StreamWindowAggregation {
 
     String layout = layout(Protocol.STREAM_WINDOW_KIND_TIME, Map.of(Protocol.LAYOUT_SIZE, sizeMs,
         Protocol.LAYOUT_SLIDE, slideMs), arguments, others, rows, output);
-    Dataset<Row> fired = run(rows, keyCount, output, layout, calls);
+    Dataset<Row> fired = run(rows, keyCount, output, layout, calls, "EventTime", template);
 
     List<Column> out = new ArrayList<>();
     out.add(functions.struct(fired.col(Protocol.STREAM_WINDOW_START).as("start"),
