@@ -137,6 +137,10 @@ programs = {
         "w = t_env.from_path('ev').window(Session.with_gap(lit(2).seconds).on(col('ts')).alias('w'))\n"
         "it = w.group_by(col('w'), col('k')).select(col('k'), col('w').start, col('w').end, col('v').sum, "
         "col('v').count).execute().collect()\n"),
+    "sql_session_late_touches_open": session_touching(
+        "it = t_env.execute_sql(\"SELECT k, SESSION_START(ts, INTERVAL '2' SECOND) AS s, \"\n"
+        "                       \"SESSION_END(ts, INTERVAL '2' SECOND) AS e, SUM(v) AS t, COUNT(*) AS c FROM ev \"\n"
+        "                       \"GROUP BY k, SESSION(ts, INTERVAL '2' SECOND)\").collect()\n"),
     "session_builtin": session("col('k'), col('w').start, col('w').end, col('v').sum, col('v').count"),
     "session_general_udaf": session("col('k'), col('w').start, col('w').end, total(col('v'))"),
     "session_rowtime": session("col('k'), col('w').rowtime, col('v').max"),
@@ -222,3 +226,4 @@ def test_late_row_touching_an_open_session_joins_it(differential: Comparison) ->
     # By hand (Flink's merging window operator; PyFlink 2.3 measured the same): a, 5 at 00:07 joins a's
     # open session [00:08, 00:14), 6 + 5 over 4 rows.
     assert differential.ours["session_late_touches_open"]["stdout"] == TOUCHING_ROWS
+    assert differential.ours["sql_session_late_touches_open"]["stdout"] == TOUCHING_ROWS
