@@ -17,6 +17,7 @@ import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.connectors.Connectors;
+import org.pyflink_table.bridge.streaming.ArrivalWatermark;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.protocol.Protocol;
@@ -77,6 +78,10 @@ public final class StreamWindowAggregation {
       List<Column> keyCols, List<String> keyNames, List<PythonAggregateFunction> calls, List<List<Column>> args,
       List<String> resultNames, List<BuiltIn> builtIns, String windowColumn, Object template) {
     // transformWithStateInPandas keeps its state in RocksDB only; users should not have to know.
+    if (slideMs == 0 && input.isStreaming() && Connectors.flinkExactEventTime(input.sparkSession())) {
+      // Said as for Spark's session aggregation, which sessions of other built-ins run on.
+      throw ArrivalWatermark.unsupported("a session window over an unbounded source");
+    }
     input.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
     List<Column> projected = keysAndTime(keyCols, time);
     boolean constantKey = keyCols.isEmpty();

@@ -76,7 +76,9 @@ public final class StreamWindowSql {
       // aggregation drops a row whose own window has ended before it meets the key's open sessions,
       // where Flink merges it into an open session it touches (the processor merges first).
       Attribute window = windowKey(a);
-      if (window != null && window.metadata().contains(SESSION_WINDOW_MARKER) && processorComputes(calls)) {
+      // (Not yet a SESSION table function's aggregation: its rowtime is not found in its window's input.)
+      if (window != null && window.metadata().contains(SESSION_WINDOW_MARKER) && !TvfWindowAggregates.isWindow(window)
+          && processorComputes(calls)) {
         return processor(env, a, calls);
       }
       for (Expression c : calls) {
