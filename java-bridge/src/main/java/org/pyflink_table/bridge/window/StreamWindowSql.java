@@ -76,9 +76,8 @@ public final class StreamWindowSql {
       // aggregation drops a row whose own window has ended before it meets the key's open sessions,
       // where Flink merges it into an open session it touches (the processor merges first).
       Attribute window = windowKey(a);
-      // (Not yet a SESSION table function's aggregation: its rowtime is not found in its window's input.)
-      if (window != null && window.metadata().contains(SESSION_WINDOW_MARKER) && !TvfWindowAggregates.isWindow(window)
-          && processorComputes(calls)) {
+      if (window != null && window.metadata().contains(SESSION_WINDOW_MARKER) && processorComputes(calls)
+          && watermarked(a, window)) {
         return processor(env, a, calls);
       }
       for (Expression c : calls) {
@@ -90,6 +89,29 @@ public final class StreamWindowSql {
       }
     }
     return node;
+  }
+
+  /**
+   * Whether {@code a}'s aggregate calls are built-ins that the window processor computes all of (a
+   * session of them runs there over an unbounded source, {@link #rewrite}).
+   */
+  static boolean builtInsOnProcessor(Aggregate a) {
+    List<Expression> calls = new ArrayList<>();
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) collectCalls((Expression) (Object) e, calls);
+    return processorComputes(calls);
+  }
+
+  /**
+   * Whether the session's window is assigned on a watermarked rowtime (a SESSION table function's is
+   * when {@link TvfWindowAggregates} put it on the rowtime, else on its window_start copy).
+   */
+  private static boolean watermarked(Aggregate a, Attribute window) {
+    if (!TvfWindowAggregates.isWindow(window)) return true;
+    try {
+      return bounds(a, window).time().metadata().contains(TimeAttributes.WATERMARK_DELAY_MS);
+    } catch (TableException e) {
+      return false; // a shape the processor cannot read: Spark's session aggregation, as before
+    }
   }
 
   /** Whether {@code calls} are built-in aggregates, all of which the window processor computes. */
