@@ -71,6 +71,13 @@ programs = {
                                  [1, 1, 1], ["'b,1,1970-01-01 00:00:06\\na,2,1970-01-01 00:00:12\\n'",
                                              "'b,4,1970-01-01 00:00:09.001\\nc,8,1970-01-01 00:00:30\\n'",
                                              "'d,16,1970-01-01 00:00:50\\n'"]),
+    # A row late for its own window that touches its key's open session joins it, as in
+    # test_diff_streaming_windows.py: a, 5 at 00:07 joins a's [00:08, 00:14) at the watermark 00:11.
+    "session_late_touches_open": tvf(f"SELECT k, window_start, window_end, SUM(v), COUNT(*) FROM {SESSION} "
+                                     "GROUP BY k, window_start, window_end", [1, 2],
+                                     ["'b,0,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:08\\na,2,1970-01-01 00:00:10\\n"
+                                      "a,3,1970-01-01 00:00:12\\nc,4,1970-01-01 00:00:12\\n'",
+                                      "'a,5,1970-01-01 00:00:07\\nc,6,1970-01-01 00:00:30\\n'"]),
 }
 
 

@@ -43,7 +43,7 @@ import scala.Option;
  * of a micro-batch are then gathered on one partition by a constant key, sorted, and the largest
  * rowtime so far is carried in that key's state, so it survives a restart from the checkpoint.
  */
-final class ArrivalWatermark {
+public final class ArrivalWatermark {
   private ArrivalWatermark() {}
 
   /** The per-row watermark column (TIMESTAMP_LTZ), NULL before the first row. */
@@ -59,7 +59,7 @@ final class ArrivalWatermark {
   }
 
   /** Refuses, by name, what flink-exact cannot run. */
-  static TableException unsupported(String what) {
+  public static TableException unsupported(String what) {
     return TableException.unsupported(what + " under pyflink_table.streaming.event-time = flink-exact (use "
         + "micro-batch, the default)");
   }

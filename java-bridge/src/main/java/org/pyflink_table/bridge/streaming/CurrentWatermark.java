@@ -10,6 +10,7 @@ import org.apache.spark.sql.functions;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.Union;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -137,6 +138,55 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
     return plan.exists(p -> p.expressions().exists(e -> e.exists(CurrentWatermark::isPlaceholder)));
   }
 
+  /**
+   * The rowtime of each watermarked unbounded source {@code plan} reads (the attribute where it first
+   * appears, one per source), after refusing by name the calls whose value would not be Flink's. Over
+   * several sources Flink's value is the watermark where the call is evaluated: above a join the
+   * minimum of the inputs' watermarks (Spark's global watermark, measured on PyFlink 2.3), but
+   * Flink evaluates a call above a union in each of its inputs (it pushes the projection below the
+   * union: each row sees its own source's watermark, measured) and a call below a join on one input's,
+   * neither of which Spark has.
+   */
+  static List<Attribute> sourceRowtimes(LogicalPlan plan) {
+    List<Attribute> all = new ArrayList<>();
+    origins(plan, all);
+    if (all.size() < 2 || !hasPlaceholder(plan)) return all;
+    if (plan.exists(p -> p instanceof Union && countOrigins(p) > 1)) {
+      throw TableException.unsupported("CURRENT_WATERMARK in a query with a union of two or more watermarked "
+          + "unbounded sources (Flink gives each input's rows that input's own watermark)");
+    }
+    if (plan.exists(p -> p.expressions().exists(e -> e.exists(CurrentWatermark::isPlaceholder))
+        && countOrigins(p) < all.size())) {
+      throw TableException.unsupported("CURRENT_WATERMARK below the join of two or more watermarked unbounded "
+          + "sources (Flink gives it the watermark of the sources below the call only)");
+    }
+    return all;
+  }
+
+  private static int countOrigins(LogicalPlan plan) {
+    List<Attribute> found = new ArrayList<>();
+    origins(plan, found);
+    return found.size();
+  }
+
+  /** Adds the rowtime of each streaming node that outputs one while none of its children does. */
+  private static void origins(LogicalPlan node, List<Attribute> out) {
+    boolean below = false;
+    for (LogicalPlan c : ScalaInterop.list(node.children())) {
+      origins(c, out);
+      below |= rowtimeOf(c) != null;
+    }
+    Attribute own = rowtimeOf(node);
+    if (!below && own != null && node.isStreaming()) out.add(own);
+  }
+
+  private static Attribute rowtimeOf(LogicalPlan node) {
+    for (Attribute a : ScalaInterop.list(node.output())) {
+      if (a.metadata().contains(StreamSources.WATERMARK_DELAY_MS)) return a;
+    }
+    return null;
+  }
+
   /** Whether {@code plan} already has a watermark (one placed for a group window). */
   static boolean hasWatermark(LogicalPlan plan) {
     return plan.exists(p -> p instanceof EventTimeWatermark);
@@ -184,6 +234,10 @@ public final class CurrentWatermark extends Rule<LogicalPlan> {
     if (rowtime == null || !plan.isStreaming()) return plan;
     if (hasWatermark(plan)) {
       throw ArrivalWatermark.unsupported("CURRENT_WATERMARK in a query with a group window");
+    }
+    if (countOrigins(plan) > 1) {
+      throw ArrivalWatermark.unsupported("CURRENT_WATERMARK in a query reading two or more watermarked unbounded "
+          + "sources");
     }
     LogicalPlan source = source(plan, rowtime);
     long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);

@@ -177,8 +177,22 @@ public final class Jobs {
     // unless a group window has placed it already.
     if (ArrivalWatermark.on(spark)) return CurrentWatermark.perRowStream(spark, placed);
     Attribute rowtime = CurrentWatermark.rowtime(placed);
-    if (rowtime == null || !placed.isStreaming() || CurrentWatermark.hasWatermark(placed)) return placed;
-    return watermarkedAtSource(spark, placed, rowtime, rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS));
+    if (rowtime == null || !placed.isStreaming()) return placed;
+    // Over several sources, Spark's global watermark is the minimum of theirs (0, NULL, for one
+    // without rows yet), Flink's above a join.
+    List<Attribute> rowtimes = CurrentWatermark.sourceRowtimes(placed);
+    if (CurrentWatermark.hasWatermark(placed)) {
+      if (rowtimes.size() > 1) {
+        throw TableException.unsupported("CURRENT_WATERMARK in a query with a group window reading two or more "
+            + "watermarked unbounded sources");
+      }
+      return placed;
+    }
+    if (rowtimes.size() < 2) rowtimes = List.of(rowtime);
+    for (Attribute r : rowtimes) {
+      placed = watermarkedAtSource(spark, placed, r, r.metadata().getLong(StreamSources.WATERMARK_DELAY_MS));
+    }
+    return placed;
   }
 
   /** A Column of an analysed expression (its attribute ids kept). */

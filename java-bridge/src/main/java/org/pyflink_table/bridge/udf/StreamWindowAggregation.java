@@ -17,6 +17,7 @@ import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.connectors.Connectors;
+import org.pyflink_table.bridge.streaming.ArrivalWatermark;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.protocol.Protocol;
@@ -65,7 +66,22 @@ public final class StreamWindowAggregation {
   public static Dataset<Row> aggregate(Dataset<Row> input, Column time, long delayMs, long sizeMs, long slideMs,
       List<Column> keyCols, List<String> keyNames, List<PythonAggregateFunction> calls, List<List<Column>> args,
       List<String> resultNames, List<BuiltIn> builtIns, String windowColumn) {
+    return aggregate(input, time, delayMs, sizeMs, slideMs, keyCols, keyNames, calls, args, resultNames, builtIns,
+        windowColumn, null);
+  }
+
+  /**
+   * As above; {@code template} (a Python function of the session) runs the processor when there is
+   * no Python function ({@code calls} empty: a session window of built-ins).
+   */
+  public static Dataset<Row> aggregate(Dataset<Row> input, Column time, long delayMs, long sizeMs, long slideMs,
+      List<Column> keyCols, List<String> keyNames, List<PythonAggregateFunction> calls, List<List<Column>> args,
+      List<String> resultNames, List<BuiltIn> builtIns, String windowColumn, Object template) {
     // transformWithStateInPandas keeps its state in RocksDB only; users should not have to know.
+    if (slideMs == 0 && input.isStreaming() && Connectors.flinkExactEventTime(input.sparkSession())) {
+      // Said as for Spark's session aggregation, which sessions of other built-ins run on.
+      throw ArrivalWatermark.unsupported("a session window over an unbounded source");
+    }
     input.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
     List<Column> projected = keysAndTime(keyCols, time);
     boolean constantKey = keyCols.isEmpty();
@@ -89,7 +105,7 @@ public final class StreamWindowAggregation {
 
     String layout = layout(Protocol.STREAM_WINDOW_KIND_TIME, Map.of(Protocol.LAYOUT_SIZE, sizeMs,
         Protocol.LAYOUT_SLIDE, slideMs), arguments, others, rows, output);
-    Dataset<Row> fired = run(rows, keyCount, output, layout, calls);
+    Dataset<Row> fired = run(rows, keyCount, output, layout, calls, "EventTime", template);
 
     List<Column> out = new ArrayList<>();
     out.add(functions.struct(fired.col(Protocol.STREAM_WINDOW_START).as("start"),

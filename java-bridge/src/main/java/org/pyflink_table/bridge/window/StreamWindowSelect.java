@@ -42,7 +42,12 @@ final class StreamWindowSelect {
     for (Expr e : expanded) PythonAggregateSelect.collectCalls(e, windowScope, calls, builtIns);
     // Row-count windows always run on the processor, which counts the rows of each key.
     boolean counted = grouped.isCountWindow();
-    if (calls.isEmpty() && !counted) return null;
+    // A session of built-ins runs here too when the processor computes them all: Spark's session
+    // aggregation drops a row whose own window has ended before it meets the key's open sessions,
+    // where Flink merges it into an open session it touches (the processor merges first).
+    boolean session = grouped.window.kind == GroupWindowSpec.Kind.SESSION && !builtIns.isEmpty()
+        && processorComputes(builtIns, grouped.table, grouped.table.scope());
+    if (calls.isEmpty() && !counted && !session) return null;
     if (!counted) {
       requireWatermark(grouped);
       Dataset<Row> collected = CollectedWindowSelect.select(grouped, expanded, windowScope, calls, builtIns);
@@ -102,7 +107,8 @@ final class StreamWindowSelect {
         ? StreamWindowAggregation.countWindows(table.df, timeColumn, size, slide, keyCols, keyNames, functions, args,
             resultNames, others, table.env.workerTemplate())
         : StreamWindowAggregation.aggregate(table.df, timeColumn, time.metadata().getLong(TimeAttributes.WATERMARK_DELAY_MS),
-            size, slide, keyCols, keyNames, functions, args, resultNames, others, WindowGroupedJTable.WINDOW_COLUMN);
+            size, slide, keyCols, keyNames, functions, args, resultNames, others, WindowGroupedJTable.WINDOW_COLUMN,
+            functions.isEmpty() ? table.env.workerTemplate() : null);
   }
 
   /**
@@ -131,6 +137,21 @@ final class StreamWindowSelect {
 
   /** Built-in aggregates the window processor computes next to the Python ones (Flink's semantics). */
   private static final List<String> PROCESSOR_BUILT_INS = List.of("sum", "sum0", "count", "min", "max", "avg");
+
+  /** Whether the window processor computes every one of {@code builtIns} ({@link #builtIns} refuses the others). */
+  private static boolean processorComputes(Map<String, Expr.Call> builtIns, JTable table, Scope scope) {
+    for (Expr.Call call : builtIns.values()) {
+      boolean distinct = FunctionCatalog.normalize(call.name).equals("distinct");
+      Expr.Call inner = distinct ? (Expr.Call) call.arg(0) : call;
+      String function = FunctionCatalog.normalize(inner.name);
+      if (!PROCESSOR_BUILT_INS.contains(function) || inner.args.size() > 1) return false;
+      if (function.equals("avg")
+          && table.df.select(ExprCompiler.compile(call, scope)).schema().fields()[0].dataType() instanceof DecimalType) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /**
    * The built-in aggregate calls of a select that also calls Python aggregate functions: Spark

@@ -29,6 +29,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.classic.ExpressionColumnNode;
 import org.apache.spark.sql.classic.SparkSession;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
@@ -71,6 +72,14 @@ public final class StreamWindowSql {
     if (node instanceof Aggregate a && a.isStreaming()) {
       List<Expression> calls = new ArrayList<>();
       for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) collectCalls((Expression) (Object) e, calls);
+      // A session of built-ins runs on the processor too when it computes them all: Spark's session
+      // aggregation drops a row whose own window has ended before it meets the key's open sessions,
+      // where Flink merges it into an open session it touches (the processor merges first).
+      Attribute window = windowKey(a);
+      if (window != null && window.metadata().contains(SESSION_WINDOW_MARKER) && processorComputes(calls)
+          && watermarked(a, window)) {
+        return processor(env, a, calls);
+      }
       for (Expression c : calls) {
         PythonFuncExpression python = pythonCall(c);
         if (python == null) continue;
@@ -80,6 +89,45 @@ public final class StreamWindowSql {
       }
     }
     return node;
+  }
+
+  /**
+   * Whether {@code a}'s aggregate calls are built-ins that the window processor computes all of (a
+   * session of them runs there over an unbounded source, {@link #rewrite}).
+   */
+  static boolean builtInsOnProcessor(Aggregate a) {
+    List<Expression> calls = new ArrayList<>();
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) collectCalls((Expression) (Object) e, calls);
+    return processorComputes(calls);
+  }
+
+  /**
+   * Whether the session's window is assigned on a watermarked rowtime (a SESSION table function's is
+   * when {@link TvfWindowAggregates} put it on the rowtime, else on its window_start copy).
+   */
+  private static boolean watermarked(Aggregate a, Attribute window) {
+    if (!TvfWindowAggregates.isWindow(window)) return true;
+    try {
+      return bounds(a, window).time().metadata().contains(TimeAttributes.WATERMARK_DELAY_MS);
+    } catch (TableException e) {
+      return false; // a shape the processor cannot read: Spark's session aggregation, as before
+    }
+  }
+
+  /** Whether {@code calls} are built-in aggregates, all of which the window processor computes. */
+  private static boolean processorComputes(List<Expression> calls) {
+    if (calls.isEmpty()) return false;
+    for (Expression call : calls) {
+      if (!(call instanceof AggregateExpression aggregate) || pythonCall(call) != null
+          || aggregate.filter().isDefined()) {
+        return false;
+      }
+      AggregateFunction f = aggregate.aggregateFunction();
+      boolean known = f instanceof Sum || f instanceof Count || f instanceof Min || f instanceof Max
+          || (f instanceof Average && !(f.dataType() instanceof DecimalType));
+      if (!known || f.children().size() != 1) return false;
+    }
+    return true;
   }
 
   /** The window struct (start, end) an aggregation groups by, or null. */
@@ -217,7 +265,8 @@ public final class StreamWindowSql {
       if (bounds.offsetMs() != 0) throw refused("a window offset (on the window processor)");
       Dataset<Row> input = org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, bounds.input());
       fired = StreamWindowAggregation.aggregate(input, column(bounds.time()), delayMs, bounds.sizeMs(),
-          bounds.slideMs(), keyCols, keyNames, functions, args, resultNames, builtIns, WINDOW);
+          bounds.slideMs(), keyCols, keyNames, functions, args, resultNames, builtIns, WINDOW,
+          functions.isEmpty() ? env.workerTemplate() : null);
       // The window, the keys, the Python results, then the built-ins.
       for (int c = 0; c < calls.size(); c++) {
         positions[c] = slot[c] >= 0 ? 1 + keys + slot[c] : 1 + keys + functions.size() + (-1 - slot[c]);

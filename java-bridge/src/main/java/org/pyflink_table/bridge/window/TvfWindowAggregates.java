@@ -307,7 +307,16 @@ public final class TvfWindowAggregates {
             + "window_end and other keys, as Flink's window aggregation requires)");
       }
       String python = pythonAggregate(a);
-      if (session != null) return sessions(a, python != null && a.isStreaming() ? rowtime(a, python) : start, session);
+      if (session != null) {
+        // Python aggregates, and built-ins the processor computes all of, run on the window processor
+        // of GROUP BY SESSION, which reads the sessions from a session window on the rowtime.
+        Attribute time = python != null && a.isStreaming() ? rowtime(a, python) : start;
+        if (python == null && a.isStreaming() && StreamWindowSql.builtInsOnProcessor(a)) {
+          Attribute rowtime = soleRowtime(a);
+          if (rowtime != null) time = rowtime;
+        }
+        return sessions(a, time, session);
+      }
       // A general Python aggregate: PyFlink 2.3 plans an updating group aggregation of the windowed
       // rows (keys window_start, window_end, ...), late rows included, its changes per bundle of its
       // Python operator (measured); the changelog path runs the plain aggregation as that.
@@ -342,6 +351,17 @@ public final class TvfWindowAggregates {
      * session once as {@code +I} there for a general one, measured).
      */
     private Attribute rowtime(Aggregate a, String python) {
+      Attribute found = soleRowtime(a);
+      if (found == null) {
+        throw TableException.unsupported("the Python aggregate function " + python + " in a SESSION window table "
+            + "function aggregation over an unbounded source whose input does not carry exactly one TIMESTAMP "
+            + "column with a WATERMARK; use GROUP BY SESSION(ts, gap)");
+      }
+      return found;
+    }
+
+    /** The one TIMESTAMP column with a watermark below {@code a}, or null. */
+    private Attribute soleRowtime(Aggregate a) {
       Attribute found = null;
       for (Attribute c : ScalaInterop.list(a.child().output())) {
         if (!c.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) continue;
@@ -350,11 +370,6 @@ public final class TvfWindowAggregates {
           break;
         }
         found = c;
-      }
-      if (found == null) {
-        throw TableException.unsupported("the Python aggregate function " + python + " in a SESSION window table "
-            + "function aggregation over an unbounded source whose input does not carry exactly one TIMESTAMP "
-            + "column with a WATERMARK; use GROUP BY SESSION(ts, gap)");
       }
       return found;
     }
