@@ -11,6 +11,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.CreateNamedStruct;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GreaterThanOrEqual;
@@ -240,23 +241,66 @@ public final class Jobs {
         throw ArrivalWatermark.unsupported("a group window whose rows come from the source through other than "
             + "projections and filters (a join, a union, an aggregation, CUMULATE's rows)");
       }
-      Column last = column(window).getField("end").cast(DataTypes.TimestampType).minus(expr("INTERVAL 1 MILLISECOND"));
-      child = child.filter(column(met).isNull().or(last.gt(column(met))));
+      child = child.filter(column(met).isNull().or(maxTimestamp(a, window).gt(column(met))));
     }
     List<Column> keep = new ArrayList<>();
     for (Attribute attr : ScalaInterop.list(a.child().output())) keep.add(column(attr));
     Metadata delay = new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build();
     if (window.metadata().contains(SESSION_WINDOW_MARKER)) return watermarkedSessions(a, window, source, delayMs);
     // Flink fires a window when the watermark reaches end - 1 ms and drops rows of fired windows.
-    Column maxTimestamp = column(window).getField("end").cast(DataTypes.TimestampType)
-        .minus(expr("INTERVAL 1 MILLISECOND"));
-    keep.add(maxTimestamp.as(WINDOW_MAX, delay));
+    keep.add(maxTimestamp(a, window).as(WINDOW_MAX, delay));
     Dataset<Row> marked = child.select(keep.toArray(new Column[0]));
     LogicalPlan markedPlan = marked.queryExecution().analyzed();
     List<Expression> grouping = new ArrayList<>(ScalaInterop.list(a.groupingExpressions()));
     List<Attribute> out = ScalaInterop.list(markedPlan.output());
     grouping.add(out.get(out.size() - 1));
     return new Aggregate(ScalaInterop.seq(grouping), a.aggregateExpressions(), markedPlan, a.hint());
+  }
+
+  /**
+   * The window's last instant ({@code end - 1 ms}, Flink's {@code maxTimestamp}) for a row of the
+   * aggregation's input. Where a projection below builds the window as a struct whose {@code end}
+   * is computed from columns the input still has (a tumbling window's, from the rowtime; a window
+   * table function's, from its end column), that computation is copied: reading {@code end} out of
+   * the struct column instead, in the projection that also passes the struct on, keeps Catalyst's
+   * CollapseProject from merging the two projections and makes it retry on every micro-batch.
+   * Sliding windows (Spark's Expand) and other shapes read the struct's {@code end}.
+   */
+  private static Column maxTimestamp(Aggregate a, Attribute window) {
+    Expression end = structField(definition(a.child(), window), "end");
+    Column e = end != null && end.deterministic() && end.references().subsetOf(a.child().outputSet())
+        ? column(end) : column(window).getField("end");
+    return e.cast(DataTypes.TimestampType).minus(expr("INTERVAL 1 MILLISECOND"));
+  }
+
+  /** The expression a projection in {@code plan} defines {@code attr} as (through renames), or null. */
+  private static Expression definition(LogicalPlan plan, Attribute attr) {
+    if (plan instanceof Project) {
+      for (NamedExpression item : ScalaInterop.list(((Project) plan).projectList())) {
+        if (item instanceof Alias && item.exprId().equals(attr.exprId())) {
+          Expression e = ((Alias) item).child();
+          return e instanceof Attribute ? definition(((Project) plan).child(), (Attribute) e) : e;
+        }
+      }
+    }
+    for (LogicalPlan c : ScalaInterop.list(plan.children())) {
+      Expression found = definition(c, attr);
+      if (found != null) return found;
+    }
+    return null;
+  }
+
+  /** The value of {@code struct}'s field {@code name} if it is a {@code named_struct(...)}, or null. */
+  private static Expression structField(Expression struct, String name) {
+    if (!(struct instanceof CreateNamedStruct)) return null;
+    List<Expression> parts = ScalaInterop.list(struct.children());
+    for (int i = 0; i + 1 < parts.size(); i += 2) {
+      if (parts.get(i) instanceof Literal && name.equals(String.valueOf(((Literal) parts.get(i)).value()))) {
+        Expression value = parts.get(i + 1);
+        return value instanceof Alias ? ((Alias) value).child() : value;
+      }
+    }
+    return null;
   }
 
   /**
