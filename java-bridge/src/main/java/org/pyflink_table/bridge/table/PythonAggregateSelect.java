@@ -135,6 +135,22 @@ public final class PythonAggregateSelect {
     return selectOver(rows, expanded, names, replacements, scope);
   }
 
+  /**
+   * Whether {@code items} call Python aggregate functions and all of them are pandas ones: PyFlink
+   * runs such a group-window select in its pandas window operator, which drops late rows as its
+   * built-in window operator does (a general one keeps them, see {@link #countsLateRows(LogicalPlan)}).
+   */
+  public static boolean callsPandasOnly(List<Expr> items, Scope scope) {
+    Map<String, Expr.Call> calls = new LinkedHashMap<>();
+    for (Expr e : items) collectCalls(e, scope, calls, new LinkedHashMap<>());
+    for (Expr.Call c : calls.values()) {
+      PythonAggregateFunction f = pythonAggregate(c, scope);
+      if (f == null && isDistinct(c)) f = pythonAggregate(c.arg(0), scope);
+      if (f == null || !f.isPandas()) return false;
+    }
+    return !calls.isEmpty();
+  }
+
   /** The built-in aggregations of {@link #countsLateRows(LogicalPlan)}, by their first output's id. */
   private static final ExprIdMemo<Boolean> LATE_ROWS_COUNTED = new ExprIdMemo<>();
 
