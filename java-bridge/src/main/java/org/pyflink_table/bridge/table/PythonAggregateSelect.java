@@ -154,6 +154,11 @@ public final class PythonAggregateSelect {
   /** The built-in aggregations of {@link #countsLateRows(LogicalPlan)}, by their first output's id. */
   private static final ExprIdMemo<Boolean> LATE_ROWS_COUNTED = new ExprIdMemo<>();
 
+  /** Marks {@code builtIns}, a group window's built-in aggregation, as {@link #countsLateRows(LogicalPlan)}. */
+  static void markCountsLateRows(Dataset<Row> builtIns) {
+    LATE_ROWS_COUNTED.put(ScalaInterop.list(builtIns.queryExecution().analyzed().output()).get(0).exprId().id(), true);
+  }
+
   /** Whether PyFlink's general Python window operator computes these functions' select: any general one. */
   private static boolean countsLateRows(List<PythonAggregateFunction> functions) {
     for (PythonAggregateFunction f : functions) if (!f.isPandas()) return true;
