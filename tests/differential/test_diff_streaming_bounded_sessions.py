@@ -143,6 +143,13 @@ programs = {
     "sql_pandas_hop_late_rows": bounded_sql_pandas(
         LATE_TWO, "HOP(ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND)",
         "HOP_START(ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND)"),
+    # A general Python aggregate beside built-ins in a SQL group window (refused before, as if in a
+    # subquery expression): PyFlink keeps the late rows in both (b [00:00, 00:05) 16, 16).
+    "sql_tumble_general_and_builtin_late_rows": (
+        bounded_table(LATE_TWO) + "t_env.create_temporary_function('total', total)\n"
+        + "result = t_env.sql_query(\"SELECT k, TUMBLE_START(ts, INTERVAL '5' SECOND) AS s, total(v) AS t, \"\n"
+        + "                         \"SUM(v) AS sv FROM evb GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)\")\n"),
+    "sql_session_general_and_builtin_late_rows": bounded_sql_session(LATE_TWO, "total(v) AS t, SUM(v) AS sv"),
     # The SESSION table function's aggregation: as the group window over bounded input.
     "tvf_late_row": bounded_tvf_session(LATE_B),
     "tvf_late_joins_open": bounded_tvf_session(LATE_JOINS_OPEN),
@@ -180,6 +187,13 @@ extensions = {
         str(sorted([f"['a', {_at(5)}, 1.5, 3]", f"['a', {_at(10)}, 1.5, 3]", f"['a', {_at(15)}, 4.5, 9]",
                     f"['a', datetime.datetime(1970, 1, 1, 0, 0, 20), 4.5, 9]", f"['b', {_at(10)}, 3.0, 3]",
                     f"['b', {_at(15)}, 5.0, 10]"])) + "\n"),
+    # The same in SQL (PyFlink: the same NullPointerException).
+    "sql_pandas_and_builtins_tumble_late_rows": (
+        printed(bounded_table(LATE_TWO) + "t_env.create_temporary_function('mean_udaf', mean)\n"
+                + "result = t_env.sql_query(\"SELECT k, TUMBLE_END(ts, INTERVAL '5' SECOND) AS e, mean_udaf(v) AS m, \"\n"
+                + "                         \"SUM(v) AS s, COUNT(*) AS c FROM evb GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)\")\n"),
+        str(sorted([f"['a', {_at(5)}, 1.5, 3, 2]", f"['a', {_at(15)}, 4.5, 9, 2]", f"['b', {_at(10)}, 3.0, 3, 1]"]))
+        + "\n"),
     # Sessions (gap 2 s) as BoundedSessions forms them: b, 7 at 00:07 (watermark 00:11) is late, so b's
     # session stays [00:06, 00:08); a's are [00:01, 00:05) and [00:12, 00:15).
     "pandas_session_late_row": (
