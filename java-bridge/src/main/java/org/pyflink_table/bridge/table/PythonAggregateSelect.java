@@ -184,7 +184,8 @@ public final class PythonAggregateSelect {
   /**
    * Whether {@code node} aggregates the built-ins of a group-window select next to pandas aggregate
    * functions, whose aggregation is joined with it on the window: both must group by the same
-   * windows (bridge.streaming.BoundedSessions forms a bounded stream's sessions for built-ins alone).
+   * windows, so a bounded stream's late rows are dropped (and its sessions formed) below both, once
+   * (bridge.streaming.BoundedEventTime.onTimeRows), and not again below this one.
    */
   public static boolean besidePandas(LogicalPlan node) {
     List<Attribute> out = ScalaInterop.list(node.output());
