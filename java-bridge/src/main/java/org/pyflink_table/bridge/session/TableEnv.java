@@ -292,6 +292,8 @@ public final class TableEnv extends TableContext {
       // Python aggregates, the table functions' too, go to the window processor or collected path.
       Dataset<Row> windowed = TvfWindowAggregates.of(FlinkSqlDialect.withFlinkResultTypes(ds, true));
       windowed = StreamWindowSql.of(this, windowed);
+      // Over bounded input, Python aggregates next to built-ins in a group window: split as in batch.
+      if (!windowed.isStreaming()) windowed = PythonAggregateSql.ofGroupWindows(windowed);
       return new JTable(this, FlinkSqlDialect.withUniqueColumnNames(StreamOverSql.of(this, windowed)));
     } catch (RuntimeException e) {
       throw e;

@@ -1,7 +1,9 @@
 package org.pyflink_table.bridge.streaming;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.expr;
+import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.monotonically_increasing_id;
 
@@ -28,7 +30,7 @@ import org.pyflink_table.bridge.window.TimeAttributes;
  * has a rowtime with a WATERMARK; sliding windows are judged per window, as Flink does, and
  * session windows are formed again without their late rows ({@link BoundedSessions}).
  */
-final class BoundedEventTime {
+public final class BoundedEventTime {
   private BoundedEventTime() {}
 
   private static final String SEQ = "__pft_arrival_seq";
@@ -39,16 +41,36 @@ final class BoundedEventTime {
     return Changelog.rewriteWindowedAggregates(p, a -> withoutLateRows(spark, a));
   }
 
+  /**
+   * {@code windowed}'s rows (a bounded stream's, each with its group window, grouped by
+   * {@code grouping}) without the late ones, under the same columns: a session window's rows with
+   * their sessions formed again ({@link BoundedSessions}). For aggregations that Spark does not plan
+   * as an {@link Aggregate} below the select (the Table API's pandas aggregate functions, aggregated
+   * by {@code udf.PackedAggregation}), so {@link #dropLateRows} cannot reach them.
+   */
+  public static Dataset<Row> onTimeRows(Dataset<Row> windowed, List<Column> grouping) {
+    SparkSession spark = (SparkSession) windowed.sparkSession();
+    LogicalPlan probe = windowed.groupBy(grouping.toArray(new Column[0])).agg(count(lit(1))).queryExecution().analyzed();
+    if (!(probe instanceof Aggregate a) || !Changelog.isWindowed(a)) return windowed;
+    LogicalPlan rewritten = withoutLateRows(spark, a);
+    if (rewritten == a) return windowed;
+    return org.apache.spark.sql.classic.Dataset.ofRows(spark, ((Aggregate) rewritten).child());
+  }
+
   private static LogicalPlan withoutLateRows(SparkSession spark, Aggregate a) {
     Attribute window = Changelog.windowKey(a);
     Attribute rowtime = Changelog.rowtime(a);
     // PyFlink's general Python window operator judges lateness once per bundle: a bounded input
     // smaller than one bundle has no late rows there (Table API selects and SQL's PythonUDAF alike).
-    if (window == null || rowtime == null || PythonAggregateSelect.countsLateRows(a) || Changelog.callsPython(a)) return a;
+    // Its pandas window operator drops them as the built-in one does. Built-ins beside pandas
+    // functions in a Table API select aggregate rows whose late ones are dropped already (onTimeRows).
+    if (window == null || rowtime == null || PythonAggregateSelect.countsLateRows(a) || Changelog.callsGeneralPython(a)
+        || PythonAggregateSelect.besidePandas(a)) {
+      return a;
+    }
     long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
-    // Session windows merge: their late rows are dropped before the sessions form (not yet beside
-    // pandas aggregate functions, whose aggregation keeps every row's session).
-    if (BoundedSessions.applies(a, window) && !PythonAggregateSelect.besidePandas(a)) return BoundedSessions.aggregate(spark, a, window, rowtime, delayMs);
+    // Session windows merge: their late rows are dropped before the sessions form.
+    if (BoundedSessions.applies(a, window)) return BoundedSessions.aggregate(spark, a, window, rowtime, delayMs);
     Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
     List<Column> keep = new ArrayList<>();
     for (Attribute attr : ScalaInterop.list(a.child().output())) keep.add(Jobs.column(attr));

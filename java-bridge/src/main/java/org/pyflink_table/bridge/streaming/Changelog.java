@@ -48,6 +48,7 @@ import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
+import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.PythonAggregateSelect;
 import org.pyflink_table.bridge.table.StateTtl;
@@ -367,6 +368,20 @@ public final class Changelog {
   /** Whether an aggregation calls a Python aggregate function (SQL plans them as Spark's PythonUDAF). */
   static boolean callsPython(Aggregate a) {
     return pythonAggregate(a, false) != null;
+  }
+
+  /** Whether an aggregation calls a general (not pandas) Python aggregate function. */
+  static boolean callsGeneralPython(Aggregate a) {
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+      if (callsGeneralPython((Expression) (Object) e)) return true;
+    }
+    return false;
+  }
+
+  private static boolean callsGeneralPython(Expression e) {
+    if (e instanceof PythonUDAF) return !PythonAggregateFunction.isPandas(e);
+    for (Expression c : ScalaInterop.list(e.children())) if (callsGeneralPython(c)) return true;
+    return false;
   }
 
   /** The name of a Python aggregate function (general or pandas) among the aggregation's results, or null. */

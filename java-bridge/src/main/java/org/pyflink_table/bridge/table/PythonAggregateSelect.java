@@ -135,8 +135,29 @@ public final class PythonAggregateSelect {
     return selectOver(rows, expanded, names, replacements, scope);
   }
 
+  /**
+   * Whether {@code items} call Python aggregate functions and all of them are pandas ones: PyFlink
+   * runs such a group-window select in its pandas window operator, which drops late rows as its
+   * built-in window operator does (a general one keeps them, see {@link #countsLateRows(LogicalPlan)}).
+   */
+  public static boolean callsPandasOnly(List<Expr> items, Scope scope) {
+    Map<String, Expr.Call> calls = new LinkedHashMap<>();
+    for (Expr e : items) collectCalls(e, scope, calls, new LinkedHashMap<>());
+    for (Expr.Call c : calls.values()) {
+      PythonAggregateFunction f = pythonAggregate(c, scope);
+      if (f == null && isDistinct(c)) f = pythonAggregate(c.arg(0), scope);
+      if (f == null || !f.isPandas()) return false;
+    }
+    return !calls.isEmpty();
+  }
+
   /** The built-in aggregations of {@link #countsLateRows(LogicalPlan)}, by their first output's id. */
   private static final ExprIdMemo<Boolean> LATE_ROWS_COUNTED = new ExprIdMemo<>();
+
+  /** Marks {@code builtIns}, a group window's built-in aggregation, as {@link #countsLateRows(LogicalPlan)}. */
+  static void markCountsLateRows(Dataset<Row> builtIns) {
+    LATE_ROWS_COUNTED.put(ScalaInterop.list(builtIns.queryExecution().analyzed().output()).get(0).exprId().id(), true);
+  }
 
   /** Whether PyFlink's general Python window operator computes these functions' select: any general one. */
   private static boolean countsLateRows(List<PythonAggregateFunction> functions) {
@@ -163,7 +184,8 @@ public final class PythonAggregateSelect {
   /**
    * Whether {@code node} aggregates the built-ins of a group-window select next to pandas aggregate
    * functions, whose aggregation is joined with it on the window: both must group by the same
-   * windows (bridge.streaming.BoundedSessions forms a bounded stream's sessions for built-ins alone).
+   * windows, so a bounded stream's late rows are dropped (and its sessions formed) below both, once
+   * (bridge.streaming.BoundedEventTime.onTimeRows), and not again below this one.
    */
   public static boolean besidePandas(LogicalPlan node) {
     List<Attribute> out = ScalaInterop.list(node.output());

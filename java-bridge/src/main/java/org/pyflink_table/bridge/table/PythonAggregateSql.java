@@ -19,8 +19,10 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.classic.ExpressionColumnNode;
 import org.apache.spark.sql.classic.SparkSession;
+import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
+import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 
 /**
  * A batch SQL aggregation that calls Python aggregate functions next to built-in ones
@@ -49,10 +51,29 @@ public final class PythonAggregateSql {
     return out == plan ? rows : org.apache.spark.sql.classic.Dataset.ofRows(spark, out);
   }
 
+  /**
+   * A bounded stream's SQL query (streaming mode) with each mixed group-window aggregation split:
+   * a window fires once, so the two sides run as batch aggregations, each of whose late rows
+   * bridge.streaming.BoundedEventTime drops below it as PyFlink does (none beside a general Python
+   * function, whose Python window operator keeps them). Other aggregations stay whole: their
+   * changelog runs both kinds in one operator.
+   */
+  public static Dataset<Row> ofGroupWindows(Dataset<Row> rows) {
+    LogicalPlan plan = rows.queryExecution().analyzed();
+    SparkSession spark = (SparkSession) rows.sparkSession();
+    LogicalPlan out = split(spark, plan, true);
+    return out == plan ? rows : org.apache.spark.sql.classic.Dataset.ofRows(spark, out);
+  }
+
   private static LogicalPlan split(SparkSession spark, LogicalPlan p) {
-    LogicalPlan q = ScalaInterop.mapChildren(p, c -> split(spark, c));
+    return split(spark, p, false);
+  }
+
+  private static LogicalPlan split(SparkSession spark, LogicalPlan p, boolean windowsOnly) {
+    LogicalPlan q = ScalaInterop.mapChildren(p, c -> split(spark, c, windowsOnly));
     if (!(q instanceof Aggregate)) return q;
     Aggregate a = (Aggregate) q;
+    if (windowsOnly && !groupsByWindow(a)) return q;
     List<Expression> python = new ArrayList<>();
     List<Expression> builtIns = new ArrayList<>();
     for (NamedExpression ne : ScalaInterop.list(a.aggregateExpressions())) {
@@ -71,6 +92,7 @@ public final class PythonAggregateSql {
         ? aggregate(in, List.of(Literal$.MODULE$.apply(0)), KEY, python, RESULT).drop(KEY + 0)
         : aggregate(in, keys, KEY, python, RESULT);
     Dataset<Row> builtInSide = aggregate(in, keys, OTHER_KEY, builtIns, OTHER);
+    if (groupsByWindow(a) && callsGeneral(python)) PythonAggregateSelect.markCountsLateRows(builtInSide);
     Dataset<Row> joined;
     if (keys.isEmpty()) {
       joined = pythonSide.join(builtInSide, functions.lit(true), "right");
@@ -96,6 +118,23 @@ public final class PythonAggregateSql {
           ScalaInterop.seq(List.of())));
     }
     return new Project(ScalaInterop.seq(restored), plan);
+  }
+
+  /** Whether {@code a} groups by a group window's struct (start, end). */
+  private static boolean groupsByWindow(Aggregate a) {
+    for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+      if (g.dataType() instanceof StructType t && t.fields().length == 2 && t.fields()[0].name().equals("start")
+          && t.fields()[1].name().equals("end")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether one of the Python calls is a general (not pandas) aggregate function. */
+  private static boolean callsGeneral(List<Expression> python) {
+    for (Expression e : python) if (!PythonAggregateFunction.isPandas(e)) return true;
+    return false;
   }
 
   /** {@code in} grouped by {@code keys} (named {@code keyPrefix}i) computing {@code calls} (named {@code prefix}j). */

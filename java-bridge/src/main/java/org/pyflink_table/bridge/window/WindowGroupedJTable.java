@@ -25,6 +25,7 @@ import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
+import org.pyflink_table.bridge.streaming.BoundedEventTime;
 import org.pyflink_table.bridge.table.GroupedJTable;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.PythonAggregateSelect;
@@ -229,7 +230,14 @@ public final class WindowGroupedJTable {
         if (fired != null) return table.copyWith(withPropertyTypes(fired, expanded));
       }
       List<Column> grouping = groupingColumns(scope);
-      Dataset<Row> out = PythonAggregateSelect.select(windowed, grouping, groupingExprs(scope), expanded, scope);
+      Dataset<Row> input = windowed;
+      // A bounded stream's late rows never reach PyFlink's pandas window operator; ours is no Spark
+      // aggregation that streaming.BoundedEventTime could rewrite when the job runs, so drop them here.
+      if (table.env.isStreaming() && !windowed.isStreaming() && !countWindow
+          && PythonAggregateSelect.callsPandasOnly(expanded, scope)) {
+        input = BoundedEventTime.onTimeRows(windowed, grouping);
+      }
+      Dataset<Row> out = PythonAggregateSelect.select(input, grouping, groupingExprs(scope), expanded, scope);
       if (out == null) out = GroupedJTable.aggregate(windowed, grouping, ExprCompiler.compileNamed(expanded, scope));
       return table.copyWith(withPropertyTypes(out, expanded));
     } catch (ValidationException e) {
