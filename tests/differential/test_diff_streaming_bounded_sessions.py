@@ -96,6 +96,12 @@ def bounded_tvf_session(rows: str) -> str:
             + "                         \"INTERVAL '2' SECOND)) GROUP BY k, window_start, window_end\")\n")
 
 
+def bounded_tvf(rows: str, tvf: str) -> str:
+    return (bounded_table(rows)
+            + "result = t_env.sql_query(\"SELECT k, window_start, window_end, SUM(v) AS total_v, COUNT(v) AS n \"\n"
+            + f"                         \"FROM TABLE({tvf}) GROUP BY k, window_start, window_end\")\n")
+
+
 programs = {
     # Built-ins only: b's session [00:06, 00:09) was lost.
     "builtin_in_order": bounded_session(IN_ORDER, "col('k'), col('w').end, col('v').sum, col('v').count"),
@@ -150,6 +156,13 @@ programs = {
         + "result = t_env.sql_query(\"SELECT k, TUMBLE_START(ts, INTERVAL '5' SECOND) AS s, total(v) AS t, \"\n"
         + "                         \"SUM(v) AS sv FROM evb GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)\")\n"),
     "sql_session_general_and_builtin_late_rows": bounded_sql_session(LATE_TWO, "total(v) AS t, SUM(v) AS sv"),
+    # TUMBLE/HOP/CUMULATE table functions' aggregations: Flink's window aggregation, each window
+    # once (+I) without its late rows (b [00:05, 00:10) 3, 1; we used to emit updates and count them).
+    "tvf_tumble_late_rows": bounded_tvf(LATE_TWO, "TUMBLE(TABLE evb, DESCRIPTOR(ts), INTERVAL '5' SECOND)"),
+    "tvf_hop_late_rows": bounded_tvf(
+        LATE_TWO, "HOP(TABLE evb, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)"),
+    "tvf_cumulate_late_rows": bounded_tvf(
+        LATE_TWO, "CUMULATE(TABLE evb, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)"),
     # The SESSION table function's aggregation: as the group window over bounded input.
     "tvf_late_row": bounded_tvf_session(LATE_B),
     "tvf_late_joins_open": bounded_tvf_session(LATE_JOINS_OPEN),
@@ -206,6 +219,14 @@ extensions = {
             "t_env.create_temporary_function('total', total)", "t_env.create_temporary_function('mean', mean)")),
         str(sorted([f"['a', {_at(1)}, {_at(3)}, 1.0]", f"['a', {_at(5)}, {_at(7)}, 2.0]",
                     f"['c', {_at(20)}, datetime.datetime(1970, 1, 1, 0, 0, 23), 10.0]"])) + "\n"),
+    # A pandas aggregate function in a TUMBLE table function's aggregation (PyFlink 2.3: "Pandas UDAFs
+    # are not supported in streaming mode currently."): the windows of the group window above.
+    "tvf_pandas_tumble_late_rows": (
+        printed(bounded_table(LATE_TWO) + "t_env.create_temporary_function('mean_udaf', mean)\n"
+                + "result = t_env.sql_query(\"SELECT k, window_start, mean_udaf(v) AS m, SUM(v) AS s FROM \"\n"
+                + "                         \"TABLE(TUMBLE(TABLE evb, DESCRIPTOR(ts), INTERVAL '5' SECOND)) \"\n"
+                + "                         \"GROUP BY k, window_start, window_end\")\n"),
+        str(sorted([f"['a', {_at(0)}, 1.5, 3]", f"['a', {_at(10)}, 4.5, 9]", f"['b', {_at(5)}, 3.0, 3]"])) + "\n"),
 }
 
 

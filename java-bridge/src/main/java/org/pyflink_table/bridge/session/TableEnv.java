@@ -285,12 +285,12 @@ public final class TableEnv extends TableContext {
       if (!isStreaming()) {
         // Python aggregates next to built-ins: split as the Table API's select splits them.
         Dataset<Row> typed = PythonAggregateSql.of(FlinkSqlDialect.withFlinkResultTypes(ds));
-        return new JTable(this, FlinkSqlDialect.withUniqueColumnNames(TvfWindowAggregates.of(typed)));
+        return new JTable(this, FlinkSqlDialect.withUniqueColumnNames(TvfWindowAggregates.of(typed, false)));
       }
       // Window table function aggregations first become group windows (but with a general Python
       // aggregate, an updating aggregation, as PyFlink plans it); then the group windows calling
       // Python aggregates, the table functions' too, go to the window processor or collected path.
-      Dataset<Row> windowed = TvfWindowAggregates.of(FlinkSqlDialect.withFlinkResultTypes(ds, true));
+      Dataset<Row> windowed = TvfWindowAggregates.of(FlinkSqlDialect.withFlinkResultTypes(ds, true), true);
       windowed = StreamWindowSql.of(this, windowed);
       // Over bounded input, Python aggregates next to built-ins in a group window: split as in batch.
       if (!windowed.isStreaming()) windowed = PythonAggregateSql.ofGroupWindows(windowed);

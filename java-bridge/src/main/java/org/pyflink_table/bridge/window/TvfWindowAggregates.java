@@ -69,13 +69,17 @@ public final class TvfWindowAggregates {
   /** The constant key of a session aggregation without keys over a stream. */
   private static final String GLOBAL = "__pft_tvf_global";
 
-  /** {@code rows} (a SQL query's) with its window table function aggregations over a stream planned as group windows. */
-  public static Dataset<Row> of(Dataset<Row> rows) {
+  /**
+   * {@code rows} (a SQL query's) with its window table function aggregations over a stream planned
+   * as group windows; in streaming mode over bounded input too, so that each window is emitted
+   * once and late rows are dropped (BoundedEventTime), as Flink's window aggregation does.
+   */
+  public static Dataset<Row> of(Dataset<Row> rows, boolean streamingMode) {
     LogicalPlan plan = rows.queryExecution().analyzed();
     // SESSION table functions are planned over bounded sources too (their rows are per-row windows).
-    if (!plan.isStreaming() && !hasSession(plan)) return rows;
+    if (!streamingMode && !plan.isStreaming() && !hasSession(plan)) return rows;
     SparkSession spark = (SparkSession) rows.sparkSession();
-    Planner planner = new Planner(spark, Set.of());
+    Planner planner = new Planner(spark, Set.of(), streamingMode);
     LogicalPlan out = planner.plan(plan);
     Set<String> read = new HashSet<>(planner.sessions);
     read.removeAll(planner.consumed);
@@ -86,7 +90,7 @@ public final class TvfWindowAggregates {
       }
       // The function's rows themselves (Flink emits each once its session closes): planned again, each
       // such function as its sessions' rows.
-      out = new Planner(spark, read).plan(plan);
+      out = new Planner(spark, read, streamingMode).plan(plan);
     }
     return out == plan ? rows : org.apache.spark.sql.classic.Dataset.ofRows(spark, out);
   }
@@ -127,9 +131,13 @@ public final class TvfWindowAggregates {
     /** SESSION table functions whose rows are read (not aggregated): each becomes its sessions' rows. */
     private final Set<String> rowsOf;
 
-    Planner(SparkSession spark, Set<String> rowsOf) {
+    /** Whether the query runs in streaming mode (over bounded input, its plan is a batch one). */
+    private final boolean streamingMode;
+
+    Planner(SparkSession spark, Set<String> rowsOf, boolean streamingMode) {
       this.spark = spark;
       this.rowsOf = rowsOf;
+      this.streamingMode = streamingMode;
     }
 
     LogicalPlan plan(LogicalPlan p) {
@@ -300,8 +308,11 @@ public final class TvfWindowAggregates {
       }
       if (!byWindow) return a;
       String session = sessionOf(a);
-      if (session == null && !a.isStreaming()) return a;
-      if (start == null || end == null || !starts.get(start.exprId()).equals(ends.get(end.exprId()))) {
+      if (session == null && !a.isStreaming() && !streamingMode) return a;
+      boolean bothColumns = start != null && end != null && starts.get(start.exprId()).equals(ends.get(end.exprId()));
+      // Over bounded input in streaming mode, what is not a window aggregation stays the updating one.
+      if (!a.isStreaming() && session == null && (!bothColumns || rowtimeOf(a) == null)) return a;
+      if (!bothColumns) {
         throw TableException.unsupported("an aggregation over an unbounded source in streaming mode grouped by a "
             + "window table function's columns other than both window_start and window_end (group by window_start, "
             + "window_end and other keys, as Flink's window aggregation requires)");
@@ -323,11 +334,7 @@ public final class TvfWindowAggregates {
       if (python != null && !pandas(a)) return a;
       // Spark's streaming aggregation refuses distinct aggregates: each becomes a set of the window's values.
       if (distinct(a)) a = withoutDistinct(spark, a);
-      boolean rowtime = false;
-      for (Attribute c : ScalaInterop.list(a.child().output())) {
-        rowtime |= c.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS);
-      }
-      if (!rowtime) {
+      if (rowtimeOf(a) == null) {
         // The watermark is placed below the aggregation, on the event-time column.
         throw TableException.unsupported("a window table function aggregation over an unbounded source whose input "
             + "does not carry the table function's time column with its WATERMARK (keep that column in the "
@@ -358,6 +365,14 @@ public final class TvfWindowAggregates {
             + "column with a WATERMARK; use GROUP BY SESSION(ts, gap)");
       }
       return found;
+    }
+
+    /** A column with a watermark below {@code a}, or null. */
+    private static Attribute rowtimeOf(Aggregate a) {
+      for (Attribute c : ScalaInterop.list(a.child().output())) {
+        if (c.metadata().contains(TimeAttributes.WATERMARK_DELAY_MS)) return c;
+      }
+      return null;
     }
 
     /** The one TIMESTAMP column with a watermark below {@code a}, or null. */
