@@ -745,6 +745,7 @@ public final class FlinkSqlDialect {
    */
   public static Dataset<Row> withFlinkResultTypes(Dataset<Row> ds, boolean throughOverWindows) {
     ds = withIntegerDivision(ds);
+    ds = withNestedFlinkTypes(ds, throughOverWindows);
     LogicalPlan plan = ds.queryExecution().analyzed();
     Map<Object, Expression> defined = new HashMap<>();
     LogicalPlan node = plan;
@@ -801,6 +802,114 @@ public final class FlinkSqlDialect {
               .putString(FlinkTypes.METADATA_KEY, recorded[i]).build()));
     }
     return renamed.select(ScalaInterop.seq(cols));
+  }
+
+  /**
+   * The query with Flink's types on the columns that aggregations, projections (and, with
+   * {@code throughOverWindows}, over windows) below the output hand to the operators above them:
+   * Flink types {@code SUM(s)} over a subquery's {@code s = SUM(i)} of an INT as INT, and a union
+   * of it as the least restrictive of its inputs' Flink types. Each such column is cast
+   * (wrapping around as Flink's INT sum overflows) under a new id, the references above follow it,
+   * and Spark analyses the plan again so that the operators above (unions, arithmetic) coerce the
+   * new types. The columns of the output itself are retyped by the caller; the query is returned
+   * unchanged when nothing below them differs or the retyped plan does not analyse.
+   */
+  private static Dataset<Row> withNestedFlinkTypes(Dataset<Row> ds, boolean throughOverWindows) {
+    LogicalPlan plan = ds.queryExecution().analyzed();
+    Map<Object, Attribute> renamed = new HashMap<>();
+    LogicalPlan typed = typedBelow(plan, true, throughOverWindows, renamed);
+    if (renamed.isEmpty()) return ds;
+    try {
+      Dataset<Row> out = Dataset$.MODULE$.ofRows((SparkSession) ds.sparkSession(), typed);
+      return out.schema().size() == ds.schema().size() ? out : ds;
+    } catch (RuntimeException e) {
+      return ds; // e.g. a subquery expression referring to a retyped column: Spark's types kept
+    }
+  }
+
+  /**
+   * {@code p} with the columns its non-output nodes compute retyped as Flink types them; the new
+   * attributes by the old ids in {@code renamed}. {@code top}: {@code p} is on the output's chain
+   * of projections, filters, sorts and limits, down to and including the first aggregation.
+   */
+  private static LogicalPlan typedBelow(LogicalPlan p, boolean top, boolean overWindows, Map<Object, Attribute> renamed) {
+    boolean aggregating = p instanceof Aggregate || overWindows && p instanceof Window;
+    boolean chain = p instanceof Project || p instanceof Filter || p instanceof Sort || p instanceof SubqueryAlias
+        || p instanceof GlobalLimit || p instanceof LocalLimit || p instanceof Distinct || p instanceof Offset;
+    List<LogicalPlan> children = new ArrayList<>(ScalaInterop.list(p.children()));
+    boolean changed = false;
+    for (int i = 0; i < children.size(); i++) {
+      LogicalPlan c = typedBelow(children.get(i), top && chain && !aggregating, overWindows, renamed);
+      if (c != children.get(i)) {
+        children.set(i, c);
+        changed = true;
+      }
+    }
+    if (changed && p instanceof Union) {
+      // Spark widened the union's inputs to its own types: widened again once retyped.
+      for (int i = 0; i < children.size(); i++) children.set(i, unwidened(children.get(i), i == 0, renamed));
+    }
+    LogicalPlan q = changed ? p.withNewChildren(ScalaInterop.seq(children)) : p;
+    if (!renamed.isEmpty()) {
+      q = (LogicalPlan) q.transformExpressions(ScalaInterop.everywhere((Expression e) -> {
+        if (!(e instanceof AttributeReference)) return e;
+        Attribute to = renamed.get(((AttributeReference) e).exprId());
+        return to == null ? e : ((AttributeReference) e).withExprId(to.exprId()).withDataType(to.dataType());
+      }));
+    }
+    if (top || !(aggregating || p instanceof Project)) return q;
+    // The retyped columns, cast in a projection above (an aggregation or over window stays as it is).
+    Map<Object, DataType> retype = new HashMap<>();
+    List<NamedExpression> defining = q instanceof Project ? ScalaInterop.list(((Project) q).projectList())
+        : q instanceof Aggregate ? ScalaInterop.list(((Aggregate) q).aggregateExpressions())
+        : ScalaInterop.list(((Window) q).windowExpressions());
+    for (NamedExpression e : defining) {
+      if (!(e instanceof Alias)) continue;
+      DataType flink = flinkType(((Alias) e).child());
+      if (flink != null && !flink.equals(((Alias) e).child().dataType())) retype.put(e.exprId(), flink);
+    }
+    if (retype.isEmpty()) return q;
+    List<NamedExpression> items = new ArrayList<>();
+    for (Attribute a : ScalaInterop.list(q.output())) {
+      DataType flink = retype.get(a.exprId());
+      if (flink == null) {
+        items.add(a);
+        continue;
+      }
+      Alias cast = new Alias(new Cast(a, flink, Option.empty(), EvalMode.LEGACY()), a.name(),
+          NamedExpression$.MODULE$.newExprId(), ScalaInterop.seq(List.of()), Option.empty(), ScalaInterop.seq(List.of()));
+      renamed.put(a.exprId(), cast.toAttribute());
+      items.add(cast);
+    }
+    return new Project(ScalaInterop.seq(items), q);
+  }
+
+  /**
+   * A union's input without the projection of casts Spark's analysis added to widen it (no cast
+   * a user wrote); the first input's columns, which name the union's, renamed to the unwidened ones.
+   */
+  private static LogicalPlan unwidened(LogicalPlan input, boolean first, Map<Object, Attribute> renamed) {
+    if (!(input instanceof Project)) return input;
+    Project p = (Project) input;
+    List<NamedExpression> items = ScalaInterop.list(p.projectList());
+    List<Attribute> below = ScalaInterop.list(p.child().output());
+    if (items.size() != below.size()) return input;
+    Map<Object, Attribute> widened = new HashMap<>();
+    for (int i = 0; i < items.size(); i++) {
+      NamedExpression e = items.get(i);
+      Expression source = e instanceof Alias && ((Alias) e).child() instanceof Cast ? ((Cast) ((Alias) e).child()).child() : (Expression) e;
+      if (!(source instanceof Attribute) || !((Attribute) source).exprId().equals(below.get(i).exprId())) return input;
+      if (e instanceof Attribute) continue;
+      Cast c = (Cast) ((Alias) e).child();
+      if (c.getTagValue(Cast$.MODULE$.USER_SPECIFIED_CAST()).isDefined() || !below.get(i).name().equals(e.name())
+          || renamed.values().stream().anyMatch(a -> a.exprId().equals(e.exprId()))) { // a user's cast, or one typedBelow made
+        return input;
+      }
+      widened.put(e.exprId(), below.get(i));
+    }
+    if (widened.isEmpty()) return input;
+    if (first) renamed.putAll(widened);
+    return p.child();
   }
 
   /**
