@@ -817,8 +817,18 @@ public final class FlinkSqlDialect {
   private static Dataset<Row> withNestedFlinkTypes(Dataset<Row> ds, boolean throughOverWindows) {
     LogicalPlan plan = ds.queryExecution().analyzed();
     Map<Object, Attribute> renamed = new HashMap<>();
-    LogicalPlan typed = typedBelow(plan, true, throughOverWindows, renamed);
-    if (renamed.isEmpty()) return ds;
+    // The output columns (but not those a HAVING compares: cast below it), which the caller retypes.
+    Set<Object> output = new java.util.HashSet<>();
+    for (Attribute a : ScalaInterop.list(plan.output())) output.add(a.exprId());
+    for (LogicalPlan n = plan; n.children().size() == 1 && (n instanceof Project || n instanceof Filter
+        || n instanceof Sort || n instanceof SubqueryAlias || n instanceof GlobalLimit || n instanceof LocalLimit
+        || n instanceof Distinct || n instanceof Offset); n = n.children().apply(0)) {
+      if (n instanceof Filter) {
+        for (Attribute a : ScalaInterop.list(((Filter) n).condition().references().toSeq())) output.remove(a.exprId());
+      }
+    }
+    LogicalPlan typed = typedBelow(plan, true, throughOverWindows, output, renamed);
+    if (typed == plan) return ds;
     try {
       Dataset<Row> out = Dataset$.MODULE$.ofRows((SparkSession) ds.sparkSession(), typed);
       return out.schema().size() == ds.schema().size() ? out : ds;
@@ -832,14 +842,15 @@ public final class FlinkSqlDialect {
    * attributes by the old ids in {@code renamed}. {@code top}: {@code p} is on the output's chain
    * of projections, filters, sorts and limits, down to and including the first aggregation.
    */
-  private static LogicalPlan typedBelow(LogicalPlan p, boolean top, boolean overWindows, Map<Object, Attribute> renamed) {
+  private static LogicalPlan typedBelow(LogicalPlan p, boolean top, boolean overWindows, Set<Object> output,
+      Map<Object, Attribute> renamed) {
     boolean aggregating = p instanceof Aggregate || overWindows && p instanceof Window;
     boolean chain = p instanceof Project || p instanceof Filter || p instanceof Sort || p instanceof SubqueryAlias
         || p instanceof GlobalLimit || p instanceof LocalLimit || p instanceof Distinct || p instanceof Offset;
     List<LogicalPlan> children = new ArrayList<>(ScalaInterop.list(p.children()));
     boolean changed = false;
     for (int i = 0; i < children.size(); i++) {
-      LogicalPlan c = typedBelow(children.get(i), top && chain && !aggregating, overWindows, renamed);
+      LogicalPlan c = typedBelow(children.get(i), top && chain && !aggregating, overWindows, output, renamed);
       if (c != children.get(i)) {
         children.set(i, c);
         changed = true;
@@ -857,6 +868,7 @@ public final class FlinkSqlDialect {
         return to == null ? e : ((AttributeReference) e).withExprId(to.exprId()).withDataType(to.dataType());
       }));
     }
+    if (q instanceof Aggregate) q = withTypedInnerAggregates((Aggregate) q, top ? output : null, renamed);
     if (top || !(aggregating || p instanceof Project)) return q;
     // The retyped columns, cast in a projection above (an aggregation or over window stays as it is).
     Map<Object, DataType> retype = new HashMap<>();
@@ -882,6 +894,44 @@ public final class FlinkSqlDialect {
       items.add(cast);
     }
     return new Project(ScalaInterop.seq(items), q);
+  }
+
+  /**
+   * The aggregation with each aggregate call inside a larger select item ({@code SUM(i) + 1},
+   * {@code AVG(i) * 2}) cast to Flink's type, so that the expression computes Flink's value (an INT
+   * sum wrapped around, an INT average truncated); its own type is left to Spark's coercion. Of the
+   * output's aggregation ({@code output} its columns' ids, else null), the aggregates computed for
+   * the operators above only ({@code HAVING AVG(i) > 1}) are cast too, under new ids in {@code renamed}.
+   */
+  private static Aggregate withTypedInnerAggregates(Aggregate a, Set<Object> output, Map<Object, Attribute> renamed) {
+    boolean[] changed = {false};
+    List<NamedExpression> items = new ArrayList<>();
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+      if (output != null && e instanceof Alias && ((Alias) e).child() instanceof AggregateExpression
+          && !output.contains(e.exprId())) {
+        DataType flink = flinkType(((Alias) e).child());
+        if (flink != null && !flink.equals(((Alias) e).child().dataType())) {
+          Alias cast = new Alias(new Cast(((Alias) e).child(), flink, Option.empty(), EvalMode.LEGACY()), e.name(),
+              NamedExpression$.MODULE$.newExprId(), ScalaInterop.seq(List.of()), Option.empty(), ScalaInterop.seq(List.of()));
+          renamed.put(e.exprId(), cast.toAttribute());
+          items.add(cast);
+          changed[0] = true;
+          continue;
+        }
+      }
+      if (!(e instanceof Alias) || ((Alias) e).child() instanceof AggregateExpression) {
+        items.add(e);
+        continue;
+      }
+      items.add((NamedExpression) ((Expression) e).transformUp(ScalaInterop.everywhere((Expression x) -> {
+        if (!(x instanceof AggregateExpression)) return x;
+        DataType flink = flinkType(x);
+        if (flink == null || flink.equals(x.dataType())) return x;
+        changed[0] = true;
+        return new Cast(x, flink, Option.empty(), EvalMode.LEGACY());
+      })));
+    }
+    return changed[0] ? new Aggregate(a.groupingExpressions(), ScalaInterop.seq(items), a.child(), a.hint()) : a;
   }
 
   /**
