@@ -40,6 +40,7 @@ import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Distinct;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Offset;
@@ -848,8 +849,10 @@ public final class FlinkSqlDialect {
     boolean chain = p instanceof Project || p instanceof Filter || p instanceof Sort || p instanceof SubqueryAlias
         || p instanceof GlobalLimit || p instanceof LocalLimit || p instanceof Distinct || p instanceof Offset;
     List<LogicalPlan> children = new ArrayList<>(ScalaInterop.list(p.children()));
+    // Streaming: the updating joins and ranking windows match their inputs' plans as Spark typed them.
+    boolean opaque = overWindows && (p instanceof Join || p instanceof Window);
     boolean changed = false;
-    for (int i = 0; i < children.size(); i++) {
+    for (int i = 0; i < children.size() && !opaque; i++) {
       LogicalPlan c = typedBelow(children.get(i), top && chain && !aggregating, overWindows, output, renamed);
       if (c != children.get(i)) {
         children.set(i, c);
