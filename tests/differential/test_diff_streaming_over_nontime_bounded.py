@@ -112,12 +112,15 @@ programs.update({
     "aggregation_print": SETUP + 't_env.execute_sql("SELECT k, SUM(s) AS ss, MAX(s) AS ma FROM '
     + OVER_SUM.format("src") + ' GROUP BY k").print()\n',
     # Over a CSV file, whose columns the source defines under aliases (the ids the window's changes
-    # re-enter under); collected, as SUM(s) of its INT column is BIGINT here, INT in Flink.
+    # re-enter under).
     "aggregation_csv": query("SELECT k, SUM(s) AS ss, COUNT(*) AS c FROM " + OVER_SUM.format("f") + " GROUP BY k"),
     "aggregation_builtins": query("SELECT k, SUM(s) AS ss, COUNT(*) AS c, MAX(s) AS ma, MIN(s) AS mi, AVG(s) AS av, "
                                   "MAX(-s) AS nma FROM " + OVER_SUM.format("src") + " GROUP BY k"),
     "aggregation_min_max_skip_retractions": query("SELECT k, MIN(s) AS mi, MAX(s) AS ma, MIN(-s) AS nmi, "
                                                   "COUNT(*) AS n FROM " + OVER_SUM.format("neg") + " GROUP BY k"),
+    # Flink's types: SUM/MAX/AVG of the window's SUM of an INT column are INT (planned only).
+    "aggregation_types": SETUP + 't_env.sql_query("SELECT k, SUM(s) AS ss, MAX(s) AS ma, AVG(s) AS av FROM '
+    + OVER_SUM.format("f") + ' GROUP BY k").print_schema()\n',
     # A filter above the aggregation passes a +U whose -U it drops (Flink's Calc); one below it.
     "aggregation_filter_above": query("SELECT k, ss FROM (SELECT k, SUM(s) AS ss FROM " + OVER_SUM.format("src")
                                       + " GROUP BY k) WHERE ss > 10"),

@@ -59,6 +59,7 @@ import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Distinct;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Offset;
@@ -923,6 +924,7 @@ public final class FlinkSqlDialect {
    */
   public static Dataset<Row> withFlinkResultTypes(Dataset<Row> ds, boolean throughOverWindows) {
     ds = withIntegerDivision(ds);
+    ds = withNestedFlinkTypes(ds, throughOverWindows);
     LogicalPlan plan = ds.queryExecution().analyzed();
     Map<Object, Expression> defined = new HashMap<>();
     LogicalPlan node = plan;
@@ -979,6 +981,166 @@ public final class FlinkSqlDialect {
               .putString(FlinkTypes.METADATA_KEY, recorded[i]).build()));
     }
     return renamed.select(ScalaInterop.seq(cols));
+  }
+
+  /**
+   * The query with Flink's types on the columns that aggregations, projections (and, with
+   * {@code throughOverWindows}, over windows) below the output hand to the operators above them:
+   * Flink types {@code SUM(s)} over a subquery's {@code s = SUM(i)} of an INT as INT, and a union
+   * of it as the least restrictive of its inputs' Flink types. Each such column is cast
+   * (wrapping around as Flink's INT sum overflows) under a new id, the references above follow it,
+   * and Spark analyses the plan again so that the operators above (unions, arithmetic) coerce the
+   * new types. The columns of the output itself are retyped by the caller; the query is returned
+   * unchanged when nothing below them differs or the retyped plan does not analyse.
+   */
+  private static Dataset<Row> withNestedFlinkTypes(Dataset<Row> ds, boolean throughOverWindows) {
+    LogicalPlan plan = ds.queryExecution().analyzed();
+    Map<Object, Attribute> renamed = new HashMap<>();
+    // The output columns (but not those a HAVING compares: cast below it), which the caller retypes.
+    Set<Object> output = new java.util.HashSet<>();
+    for (Attribute a : ScalaInterop.list(plan.output())) output.add(a.exprId());
+    for (LogicalPlan n = plan; n.children().size() == 1 && (n instanceof Project || n instanceof Filter
+        || n instanceof Sort || n instanceof SubqueryAlias || n instanceof GlobalLimit || n instanceof LocalLimit
+        || n instanceof Distinct || n instanceof Offset); n = n.children().apply(0)) {
+      if (n instanceof Filter) {
+        for (Attribute a : ScalaInterop.list(((Filter) n).condition().references().toSeq())) output.remove(a.exprId());
+      }
+    }
+    LogicalPlan typed = typedBelow(plan, true, throughOverWindows, output, renamed);
+    if (typed == plan) return ds;
+    try {
+      Dataset<Row> out = Dataset$.MODULE$.ofRows((SparkSession) ds.sparkSession(), typed);
+      return out.schema().size() == ds.schema().size() ? out : ds;
+    } catch (RuntimeException e) {
+      return ds; // e.g. a subquery expression referring to a retyped column: Spark's types kept
+    }
+  }
+
+  /**
+   * {@code p} with the columns its non-output nodes compute retyped as Flink types them; the new
+   * attributes by the old ids in {@code renamed}. {@code top}: {@code p} is on the output's chain
+   * of projections, filters, sorts and limits, down to and including the first aggregation.
+   */
+  private static LogicalPlan typedBelow(LogicalPlan p, boolean top, boolean overWindows, Set<Object> output,
+      Map<Object, Attribute> renamed) {
+    boolean aggregating = p instanceof Aggregate || overWindows && p instanceof Window;
+    boolean chain = p instanceof Project || p instanceof Filter || p instanceof Sort || p instanceof SubqueryAlias
+        || p instanceof GlobalLimit || p instanceof LocalLimit || p instanceof Distinct || p instanceof Offset;
+    List<LogicalPlan> children = new ArrayList<>(ScalaInterop.list(p.children()));
+    // Streaming: the updating joins and ranking windows match their inputs' plans as Spark typed them.
+    boolean opaque = overWindows && (p instanceof Join || p instanceof Window);
+    boolean changed = false;
+    for (int i = 0; i < children.size() && !opaque; i++) {
+      LogicalPlan c = typedBelow(children.get(i), top && chain && !aggregating, overWindows, output, renamed);
+      if (c != children.get(i)) {
+        children.set(i, c);
+        changed = true;
+      }
+    }
+    if (changed && p instanceof Union) {
+      // Spark widened the union's inputs to its own types: widened again once retyped.
+      for (int i = 0; i < children.size(); i++) children.set(i, unwidened(children.get(i), i == 0, renamed));
+    }
+    LogicalPlan q = changed ? p.withNewChildren(ScalaInterop.seq(children)) : p;
+    if (!renamed.isEmpty()) {
+      q = (LogicalPlan) q.transformExpressions(ScalaInterop.everywhere((Expression e) -> {
+        if (!(e instanceof AttributeReference)) return e;
+        Attribute to = renamed.get(((AttributeReference) e).exprId());
+        return to == null ? e : ((AttributeReference) e).withExprId(to.exprId()).withDataType(to.dataType());
+      }));
+    }
+    if (q instanceof Aggregate) q = withTypedInnerAggregates((Aggregate) q, top ? output : null, renamed);
+    if (top || !(aggregating || p instanceof Project)) return q;
+    // The retyped columns, cast in a projection above (an aggregation or over window stays as it is).
+    Map<Object, DataType> retype = new HashMap<>();
+    List<NamedExpression> defining = q instanceof Project ? ScalaInterop.list(((Project) q).projectList())
+        : q instanceof Aggregate ? ScalaInterop.list(((Aggregate) q).aggregateExpressions())
+        : ScalaInterop.list(((Window) q).windowExpressions());
+    for (NamedExpression e : defining) {
+      if (!(e instanceof Alias)) continue;
+      DataType flink = flinkType(((Alias) e).child());
+      if (flink != null && !flink.equals(((Alias) e).child().dataType())) retype.put(e.exprId(), flink);
+    }
+    if (retype.isEmpty()) return q;
+    List<NamedExpression> items = new ArrayList<>();
+    for (Attribute a : ScalaInterop.list(q.output())) {
+      DataType flink = retype.get(a.exprId());
+      if (flink == null) {
+        items.add(a);
+        continue;
+      }
+      Alias cast = new Alias(new Cast(a, flink, Option.empty(), EvalMode.LEGACY()), a.name(),
+          NamedExpression$.MODULE$.newExprId(), ScalaInterop.seq(List.of()), Option.empty(), ScalaInterop.seq(List.of()));
+      renamed.put(a.exprId(), cast.toAttribute());
+      items.add(cast);
+    }
+    return new Project(ScalaInterop.seq(items), q);
+  }
+
+  /**
+   * The aggregation with each aggregate call inside a larger select item ({@code SUM(i) + 1},
+   * {@code AVG(i) * 2}) cast to Flink's type, so that the expression computes Flink's value (an INT
+   * sum wrapped around, an INT average truncated); its own type is left to Spark's coercion. Of the
+   * output's aggregation ({@code output} its columns' ids, else null), the aggregates computed for
+   * the operators above only ({@code HAVING AVG(i) > 1}) are cast too, under new ids in {@code renamed}.
+   */
+  private static Aggregate withTypedInnerAggregates(Aggregate a, Set<Object> output, Map<Object, Attribute> renamed) {
+    boolean[] changed = {false};
+    List<NamedExpression> items = new ArrayList<>();
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) {
+      if (output != null && e instanceof Alias && ((Alias) e).child() instanceof AggregateExpression
+          && !output.contains(e.exprId())) {
+        DataType flink = flinkType(((Alias) e).child());
+        if (flink != null && !flink.equals(((Alias) e).child().dataType())) {
+          Alias cast = new Alias(new Cast(((Alias) e).child(), flink, Option.empty(), EvalMode.LEGACY()), e.name(),
+              NamedExpression$.MODULE$.newExprId(), ScalaInterop.seq(List.of()), Option.empty(), ScalaInterop.seq(List.of()));
+          renamed.put(e.exprId(), cast.toAttribute());
+          items.add(cast);
+          changed[0] = true;
+          continue;
+        }
+      }
+      if (!(e instanceof Alias) || ((Alias) e).child() instanceof AggregateExpression) {
+        items.add(e);
+        continue;
+      }
+      items.add((NamedExpression) ((Expression) e).transformUp(ScalaInterop.everywhere((Expression x) -> {
+        if (!(x instanceof AggregateExpression)) return x;
+        DataType flink = flinkType(x);
+        if (flink == null || flink.equals(x.dataType())) return x;
+        changed[0] = true;
+        return new Cast(x, flink, Option.empty(), EvalMode.LEGACY());
+      })));
+    }
+    return changed[0] ? new Aggregate(a.groupingExpressions(), ScalaInterop.seq(items), a.child(), a.hint()) : a;
+  }
+
+  /**
+   * A union's input without the projection of casts Spark's analysis added to widen it (no cast
+   * a user wrote); the first input's columns, which name the union's, renamed to the unwidened ones.
+   */
+  private static LogicalPlan unwidened(LogicalPlan input, boolean first, Map<Object, Attribute> renamed) {
+    if (!(input instanceof Project)) return input;
+    Project p = (Project) input;
+    List<NamedExpression> items = ScalaInterop.list(p.projectList());
+    List<Attribute> below = ScalaInterop.list(p.child().output());
+    if (items.size() != below.size()) return input;
+    Map<Object, Attribute> widened = new HashMap<>();
+    for (int i = 0; i < items.size(); i++) {
+      NamedExpression e = items.get(i);
+      Expression source = e instanceof Alias && ((Alias) e).child() instanceof Cast ? ((Cast) ((Alias) e).child()).child() : (Expression) e;
+      if (!(source instanceof Attribute) || !((Attribute) source).exprId().equals(below.get(i).exprId())) return input;
+      if (e instanceof Attribute) continue;
+      Cast c = (Cast) ((Alias) e).child();
+      if (c.getTagValue(Cast$.MODULE$.USER_SPECIFIED_CAST()).isDefined() || !below.get(i).name().equals(e.name())
+          || renamed.values().stream().anyMatch(a -> a.exprId().equals(e.exprId()))) { // a user's cast, or one typedBelow made
+        return input;
+      }
+      widened.put(e.exprId(), below.get(i));
+    }
+    if (widened.isEmpty()) return input;
+    if (first) renamed.putAll(widened);
+    return p.child();
   }
 
   /**
