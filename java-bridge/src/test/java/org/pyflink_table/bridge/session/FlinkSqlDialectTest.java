@@ -24,10 +24,11 @@ public final class FlinkSqlDialectTest {
     rewrites("SELECT CAST(a AS BYTES) FROM t", "SELECT CAST(a AS BINARY) FROM t");
     rewrites("SELECT CAST(a AS DOUBLE PRECISION) FROM t", "SELECT CAST(a AS DOUBLE) FROM t");
     rewrites("SELECT CAST(a AS TIMESTAMP) FROM t", "SELECT CAST(a AS TIMESTAMP_NTZ) FROM t");
+    // The unit in lower case marks a cast's precision for the STRING cast pass (FLOOR(.. TO SECOND) is upper case).
     rewrites("SELECT CAST(a AS TIMESTAMP(3)) FROM t",
-        "SELECT CAST(date_trunc('MILLISECOND', CAST(a AS TIMESTAMP_NTZ)) AS TIMESTAMP_NTZ) FROM t");
+        "SELECT CAST(date_trunc('millisecond', CAST(a AS TIMESTAMP_NTZ)) AS TIMESTAMP_NTZ) FROM t");
     rewrites("SELECT TRY_CAST(a AS TIMESTAMP(0) WITH LOCAL TIME ZONE) FROM t",
-        "SELECT CAST(date_trunc('SECOND', TRY_CAST(a AS TIMESTAMP_LTZ)) AS TIMESTAMP_LTZ) FROM t");
+        "SELECT CAST(date_trunc('second', TRY_CAST(a AS TIMESTAMP_LTZ)) AS TIMESTAMP_LTZ) FROM t");
     rewrites("SELECT CAST(a AS TIME) FROM t", "SELECT CAST(a AS TIME(0)) FROM t");
     rewrites("SELECT CAST(a AS ARRAY<INT>) FROM t", "SELECT CAST(a AS ARRAY<INT>) FROM t");
     rewrites("SELECT CAST(a AS INT ARRAY) FROM t", "SELECT CAST(a AS ARRAY<INT>) FROM t");
