@@ -318,6 +318,12 @@ public final class Connectors {
     return withComputedColumns(physical, d, path, functions);
   }
 
+  /** {@code what} refused under flink-exact event time, which cannot run it. */
+  public static TableException flinkExactUnsupported(String what) {
+    return TableException.unsupported(what + " under pyflink_table.streaming.event-time = flink-exact (use "
+        + "micro-batch, the default)");
+  }
+
   /**
    * Whether unbounded sources follow Flink's per-row watermark ({@code pyflink_table.streaming.event-time
    * = flink-exact}) rather than Spark's per-micro-batch one (micro-batch, the default).

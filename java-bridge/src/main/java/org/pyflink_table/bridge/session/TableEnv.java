@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -32,6 +33,7 @@ import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.ItemAccess;
 import org.pyflink_table.bridge.expressions.ToTimestampLtz;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.streaming.BoundedEventTime;
 import org.pyflink_table.bridge.streaming.CurrentWatermark;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.table.JTable;
@@ -116,6 +118,11 @@ public final class TableEnv extends TableContext {
   @Override
   public boolean isStreaming() {
     return streaming;
+  }
+
+  @Override
+  public Dataset<Row> boundedOnTimeRows(Dataset<Row> windowed, List<Column> grouping) {
+    return BoundedEventTime.onTimeRows(windowed, grouping);
   }
 
   public JTable fromDataset(Dataset<Row> df) {

@@ -60,8 +60,7 @@ public final class ArrivalWatermark {
 
   /** Refuses, by name, what flink-exact cannot run. */
   public static TableException unsupported(String what) {
-    return TableException.unsupported(what + " under pyflink_table.streaming.event-time = flink-exact (use "
-        + "micro-batch, the default)");
+    return Connectors.flinkExactUnsupported(what);
   }
 
   /**

@@ -1,5 +1,9 @@
 package org.pyflink_table.bridge.table;
 
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 
@@ -35,4 +39,11 @@ public abstract class TableContext {
 
   /** Whether the environment runs in streaming mode. */
   public abstract boolean isStreaming();
+
+  /**
+   * {@code windowed}'s rows (a bounded stream's, grouped by {@code grouping} and a group window)
+   * without those late for their window, for aggregations that the streaming layer's rewrite of a
+   * job cannot reach; implemented above, where the streaming layer is.
+   */
+  public abstract Dataset<Row> boundedOnTimeRows(Dataset<Row> windowed, List<Column> grouping);
 }

@@ -17,7 +17,6 @@ import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.connectors.Connectors;
-import org.pyflink_table.bridge.streaming.ArrivalWatermark;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.Scope;
 import org.pyflink_table.bridge.protocol.Protocol;
@@ -80,7 +79,7 @@ public final class StreamWindowAggregation {
     // transformWithStateInPandas keeps its state in RocksDB only; users should not have to know.
     if (slideMs == 0 && input.isStreaming() && Connectors.flinkExactEventTime(input.sparkSession())) {
       // Said as for Spark's session aggregation, which sessions of other built-ins run on.
-      throw ArrivalWatermark.unsupported("a session window over an unbounded source");
+      throw Connectors.flinkExactUnsupported("a session window over an unbounded source");
     }
     input.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
     List<Column> projected = keysAndTime(keyCols, time);

@@ -25,7 +25,6 @@ import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.Scope;
-import org.pyflink_table.bridge.streaming.BoundedEventTime;
 import org.pyflink_table.bridge.table.GroupedJTable;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.PythonAggregateSelect;
@@ -235,7 +234,7 @@ public final class WindowGroupedJTable {
       // aggregation that streaming.BoundedEventTime could rewrite when the job runs, so drop them here.
       if (table.env.isStreaming() && !windowed.isStreaming() && !countWindow
           && PythonAggregateSelect.callsPandasOnly(expanded, scope)) {
-        input = BoundedEventTime.onTimeRows(windowed, grouping);
+        input = table.env.boundedOnTimeRows(windowed, grouping);
       }
       Dataset<Row> out = PythonAggregateSelect.select(input, grouping, groupingExprs(scope), expanded, scope);
       if (out == null) out = GroupedJTable.aggregate(windowed, grouping, ExprCompiler.compileNamed(expanded, scope));
