@@ -114,6 +114,10 @@ STREAM_NON_TIME_OVER_FUNCTION = "stream_non_time_over"
 # The same over window over bounded input in streaming mode (mapInArrow): module.function(layout).
 BOUNDED_NON_TIME_OVER_FUNCTION = "bounded_non_time_over"
 
+# The worker-side processor of Flink's temporal sort (ORDER BY rowtime) over streams: module.function(layout).
+STREAM_SORT_MODULE = "pyflink_table._worker.stream_sorts"
+STREAM_TEMPORAL_SORT_FUNCTION = "stream_temporal_sort"
+
 # The worker-side aggregation of updating input: module.function(layout, *evaluators), bounded and unbounded.
 RETRACTING_AGGREGATION_MODULE = "pyflink_table._worker.retracting_aggregation"
 RETRACTING_AGGREGATION_BOUNDED = "bounded_changelog"

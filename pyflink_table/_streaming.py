@@ -105,6 +105,7 @@ def execute(table: "Table") -> TableResult:
         j_updating = bridge().streaming.UpdatingStreams.of(j)  # refuses what cannot run on a stream, now
         if j_updating is not None:
             return StreamResult(table._t_env, j_updating, names, types, updating=True)
+        table._t_env._offer_worker_template()  # a temporal sort runs on a processor in the workers
         j_stream = bridge().streaming.Jobs.streamOf(j)
         return StreamResult(table._t_env, j_stream, names, types)
     return ChangelogResult(names, types, ResultKind.SUCCESS_WITH_CONTENT, lambda: changelog_rows(table))
@@ -606,5 +607,6 @@ def start_insert(t_env: "TableEnvironment", insert_id: str) -> StreamJob:
             for text in lines[1:]:
                 print(text, file=stream, flush=True)
 
-    return StreamJob(t_env, bridge().streaming.Jobs.streamOf(t_env._j_env.sparkSession(), j_insert.rows()), write,
+    t_env._offer_worker_template()  # a temporal sort runs on a processor in the workers
+    return StreamJob(t_env, bridge().streaming.Jobs.streamOf(t_env._j_env, j_insert.rows()), write,
                      checkpoint=checkpoint)

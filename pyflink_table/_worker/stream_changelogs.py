@@ -69,6 +69,21 @@ def _frame(changes: List[Change], output: Any) -> Iterator[Any]:
     return iter([pd.DataFrame(data, columns=names)])
 
 
+def compare_sort_keys(a: Tuple[Any, ...], b: Tuple[Any, ...], order: List[Tuple[bool, bool]]) -> int:
+    """-1, 0 or 1 as sort key ``a`` comes before, ties with or comes after ``b`` under ``order``
+    ((ascending, nulls first) per key; a NULL is None)."""
+    for x, y, (ascending, nulls_first) in zip(a, b, order):
+        if x is None or y is None:
+            if x is None and y is None:
+                continue
+            return (-1 if nulls_first else 1) if x is None else (1 if nulls_first else -1)
+        if x == y:
+            continue
+        c = -1 if x < y else 1
+        return c if ascending else -c
+    return 0
+
+
 class _KeyedState(StatefulProcessor):
     """One pickled Python object per key; with ``ttl_ms``, Spark drops it once not written for that long."""
 
@@ -199,16 +214,7 @@ class TopNProcessor(_KeyedState):
         self.output = output
 
     def _cmp(self, a: Tuple[Any, ...], b: Tuple[Any, ...]) -> int:
-        for x, y, (ascending, nulls_first) in zip(a, b, self.order):
-            if x is None or y is None:
-                if x is None and y is None:
-                    continue
-                return (-1 if nulls_first else 1) if x is None else (1 if nulls_first else -1)
-            if x == y:
-                continue
-            c = -1 if x < y else 1
-            return c if ascending else -c
-        return 0
+        return compare_sort_keys(a, b, self.order)
 
     def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
         buffer: List[List[Any]] = self.load([])  # [[sort key, [rows...]], ...] best first

@@ -43,6 +43,7 @@ import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.StateTtl;
+import org.pyflink_table.bridge.table.TableContext;
 
 /**
  * What the Python side needs to run a table over an unbounded source as a Spark streaming query.
@@ -88,12 +89,23 @@ public final class Jobs {
 
   /** The table's rows as a stream to start, with watermarks placed (after {@link #checkStreamable}). */
   public static Dataset<Row> streamOf(JTable table) {
-    return streamOf(table.env.spark, table.df);
+    return streamOf(table.env, table.df);
   }
 
   /** {@link #streamOf(JTable)} for a Dataset (the rows of an INSERT). */
   public static Dataset<Row> streamOf(org.apache.spark.sql.SparkSession spark, Dataset<Row> df) {
     return streamOf(spark, df, true);
+  }
+
+  /**
+   * {@link #streamOf(JTable)} for a Dataset (the rows of an INSERT) of {@code env}'s, whose worker
+   * runs the temporal sort's processor ({@link TemporalSort}).
+   */
+  public static Dataset<Row> streamOf(TableContext env, Dataset<Row> df) {
+    LogicalPlan plan = df.queryExecution().analyzed();
+    LogicalPlan sorted = TemporalSort.planned(env, plan);
+    if (sorted == plan) return streamOf(env.spark, df, true);
+    return streamOf(env.spark, org.apache.spark.sql.classic.Dataset.ofRows((SparkSession) env.spark, sorted), true);
   }
 
   static Dataset<Row> streamOf(org.apache.spark.sql.SparkSession spark, Dataset<Row> df, boolean insertOnly) {
@@ -127,14 +139,18 @@ public final class Jobs {
       if (f instanceof PythonUDF && ((PythonUDF) f).name().equals(Protocol.STREAM_TOP_N_FUNCTION)) {
         StateTtl.refuse(spark, "a Top-N over an unbounded source");
       }
+      if (f instanceof PythonUDF && ((PythonUDF) f).name().equals(Protocol.STREAM_TEMPORAL_SORT_FUNCTION)) {
+        StateTtl.refuse(spark, "a sort by a time attribute over an unbounded source");
+      }
     }
     for (LogicalPlan c : ScalaInterop.list(p.children())) checkStateTtl(spark, c);
   }
 
   /**
-   * Refuses the sorts of a stream that are no Top-N (ORDER BY ... LIMIT n), as Flink does: with its
-   * message when the first key is no time attribute, by name otherwise (Flink's temporal sort, by
-   * an ascending rowtime, is not supported here), and an OFFSET (a rank range not starting at 1).
+   * Refuses the sorts of a stream that are no Top-N (ORDER BY ... LIMIT n) and that {@link
+   * TemporalSort} did not plan: with Flink's message when the first key is no ascending time
+   * attribute, by name otherwise (a temporal sort elsewhere than over the source's rows through
+   * projections and filters, at the query's top), and an OFFSET (a rank range not starting at 1).
    */
   static void checkSorts(LogicalPlan p) {
     if (!p.isStreaming()) return;
@@ -149,9 +165,11 @@ public final class Jobs {
     } else if (p instanceof Sort && ((Sort) p).global()) {
       List<SortOrder> order = ScalaInterop.list(((Sort) p).order());
       Expression first = order.isEmpty() ? null : order.get(0).child();
-      if (first instanceof Attribute && ((Attribute) first).metadata().contains(StreamSources.WATERMARK_DELAY_MS)) {
+      // Flink sorts a stream by an ascending rowtime first only (its message otherwise, measured for DESC).
+      if (TemporalSort.isTemporal((Sort) p)) {
         throw TableException.unsupported("a sort by the time attribute " + ((Attribute) first).name() + " over an "
-            + "unbounded source in streaming mode (ORDER BY ... LIMIT n is supported)");
+            + "unbounded source other than of the source's rows through projections and filters, at the top of the "
+            + "query, in streaming mode (ORDER BY the rowtime over such rows is supported)");
       }
       throw new TableException("Sort on a non-time-attribute field is not supported.");
     }

@@ -724,7 +724,7 @@ public final class RetractingStreams {
   }
 
   /** {@code value} under {@code like}'s name, id and metadata. */
-  private static NamedExpression restore(Attribute value, Attribute like) {
+  static NamedExpression restore(Attribute value, Attribute like) {
     return new Alias(value, like.name(), like.exprId(), like.qualifier(), scala.Option.apply(like.metadata()),
         ScalaInterop.seq(List.of()));
   }
