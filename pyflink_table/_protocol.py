@@ -117,6 +117,8 @@ BOUNDED_NON_TIME_OVER_FUNCTION = "bounded_non_time_over"
 # The worker-side processor of Flink's temporal sort (ORDER BY rowtime) over streams: module.function(layout).
 STREAM_SORT_MODULE = "pyflink_table._worker.stream_sorts"
 STREAM_TEMPORAL_SORT_FUNCTION = "stream_temporal_sort"
+# The same sort's late rows over bounded input in streaming mode (mapInArrow): module.function(layout).
+BOUNDED_TEMPORAL_SORT_FUNCTION = "bounded_temporal_sort"
 
 # The worker-side aggregation of updating input: module.function(layout, *evaluators), bounded and unbounded.
 RETRACTING_AGGREGATION_MODULE = "pyflink_table._worker.retracting_aggregation"

@@ -160,3 +160,45 @@ def stream_temporal_sort(layout: str) -> Tuple[Any, Any]:
     order = [(bool(a), bool(f)) for a, f in spec["order"]]
     processor = TemporalSortProcessor(order, bool(spec["per_row"]), output)
     return TransformWithStateInPandasUdfUtils(processor, "EventTime").transformWithStateUDF, output
+
+
+class BoundedTemporalSort:
+    """The rows of a bounded stream that Flink's ``RowTimeSortOperator`` keeps (``mapInArrow``, one
+    partition, the rows in arrival order): each row meets its watermark (column ``watermark``, epoch
+    ms, null before the first row); when the watermark advances, the waiting rowtimes at or before it
+    are emitted, and a row at or before the last emitted rowtime is dropped. The kept rows pass
+    unchanged (every column), for the sort above them."""
+
+    def __init__(self, time: str, watermark: str) -> None:
+        self.time = time
+        self.watermark = watermark
+
+    def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
+        import heapq
+
+        import pyarrow as pa
+
+        lifecycle.prepare_task()
+        waiting: List[int] = []  # a heap of the waiting rows' rowtimes
+        last: Optional[int] = None
+        fired: Optional[int] = None
+        for batch in batches:
+            keep = []
+            for t, w in zip(batch.column(self.time).to_pylist(), batch.column(self.watermark).to_pylist()):
+                if w is not None and (fired is None or w > fired):
+                    while waiting and waiting[0] <= w:
+                        last = heapq.heappop(waiting)
+                    fired = w
+                late = t is None or (last is not None and t <= last)
+                if not late:
+                    heapq.heappush(waiting, t)
+                keep.append(not late)
+            yield batch.filter(pa.array(keep, type=pa.bool_()))
+
+
+def bounded_temporal_sort(layout: str) -> BoundedTemporalSort:
+    """The function Spark's Python worker runs for a temporal sort over bounded input in streaming
+    mode (``mapInArrow``): ``layout`` is JSON ``{"time": the rowtime column (epoch ms), "watermark":
+    the column of the watermark each row met}``."""
+    spec = json.loads(layout)
+    return BoundedTemporalSort(str(spec["time"]), str(spec["watermark"]))

@@ -142,7 +142,31 @@ def temporal_sort(query: str, setup: str = SETUP, files: tuple = SORT_FILES) -> 
     return program + "it.close()\n"
 
 
+# Bounded input in streaming mode (no monitor interval): each row meets the largest rowtime before it
+# minus 1 s in file order, so a, 10 at 00:02 is late (00:03 was emitted when the watermark reached
+# 00:05) and a, 0 at 00:11 is not (the last emitted rowtime then was 00:06); the rest comes out
+# sorted at the end of input. The filesystem sink gets them in that order.
+BOUNDED_SORT = STREAMING_PRELUDE + """
+d = tempfile.mkdtemp()
+publish_file(d, 'f.csv', 'a,1,1970-01-01 00:00:01\\na,4,1970-01-01 00:00:03\\na,2,1970-01-01 00:00:03\\n'
+             'b,3,1970-01-01 00:00:06\\na,10,1970-01-01 00:00:02\\na,8,1970-01-01 00:00:04\\n'
+             'a,5,1970-01-01 00:00:12\\na,0,1970-01-01 00:00:11\\n')
+t_env.execute_sql("CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
+                  "WITH ('connector' = 'filesystem', 'path' = '" + d + "', 'format' = 'csv')")
+"""
+BOUNDED_SORT_SINK = BOUNDED_SORT + """
+out = tempfile.mkdtemp()
+t_env.execute_sql("CREATE TABLE snk (k STRING, v INT, ts TIMESTAMP(3)) "
+                  "WITH ('connector' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv')")
+t_env.execute_sql("INSERT INTO snk SELECT k, v, ts FROM ev ORDER BY ts").wait()
+for root, _, names in sorted(os.walk(out)):
+    for name in sorted(n for n in names if not n.startswith(('.', '_'))):
+        print(open(os.path.join(root, name)).read())
+"""
+
 programs = {
+    "sort_rowtime_bounded": BOUNDED_SORT + "t_env.sql_query('SELECT k, v, ts FROM ev ORDER BY ts, v').execute().print()\n",
+    "sort_rowtime_bounded_sink": BOUNDED_SORT_SINK,
     "sort_rowtime_sql": temporal_sort("t_env.sql_query('SELECT k, v, ts FROM ev ORDER BY ts')"),
     "sort_rowtime_then_v_desc_sql": temporal_sort(
         "t_env.sql_query('SELECT k, v, ts FROM ev WHERE v > 0 ORDER BY ts, v DESC')"),

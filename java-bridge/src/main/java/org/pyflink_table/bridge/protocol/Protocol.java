@@ -131,6 +131,8 @@ public final class Protocol {
   /** The worker-side processor of Flink's temporal sort (ORDER BY rowtime) over streams: {@code module.function(layout)}. */
   public static final String STREAM_SORT_MODULE = "pyflink_table._worker.stream_sorts";
   public static final String STREAM_TEMPORAL_SORT_FUNCTION = "stream_temporal_sort";
+  /** The same sort's late rows over bounded input in streaming mode (mapInArrow): {@code module.function(layout)}. */
+  public static final String BOUNDED_TEMPORAL_SORT_FUNCTION = "bounded_temporal_sort";
 
   /** The worker-side aggregation of updating input: {@code module.function(layout, *evaluators)}, bounded and unbounded. */
   public static final String RETRACTING_AGGREGATION_MODULE = "pyflink_table._worker.retracting_aggregation";

@@ -80,8 +80,8 @@ public final class Changelog {
   public static Dataset<Row> of(JTable table) {
     LogicalPlan analyzed = table.df.queryExecution().analyzed();
     // Event time first: late rows never reach the windows (BoundedEventTime).
-    LogicalPlan plan = BoundedEventTime.dropLateRows(session(table),
-        CurrentWatermark.perRow(session(table), analyzed));
+    LogicalPlan plan = TemporalSort.bounded(table.env, BoundedEventTime.dropLateRows(session(table),
+        CurrentWatermark.perRow(session(table), analyzed)));
     LogicalPlan rewritten = rewrite(table, plan);
     if (rewritten == null) {
       Dataset<Row> rows = plan == analyzed ? table.df : org.apache.spark.sql.classic.Dataset.ofRows(session(table), plan);
@@ -99,8 +99,8 @@ public final class Changelog {
   /** The materialised changelog of a bounded table: its final rows (late rows of event-time windows dropped). */
   public static Dataset<Row> finalRows(JTable table) {
     LogicalPlan analyzed = table.df.queryExecution().analyzed();
-    LogicalPlan plan = BoundedEventTime.dropLateRows(session(table),
-        CurrentWatermark.perRow(session(table), analyzed));
+    LogicalPlan plan = TemporalSort.bounded(table.env, BoundedEventTime.dropLateRows(session(table),
+        CurrentWatermark.perRow(session(table), analyzed)));
     return plan == analyzed ? table.df : org.apache.spark.sql.classic.Dataset.ofRows(session(table), plan);
   }
 

@@ -1,6 +1,7 @@
 package org.pyflink_table.bridge.streaming;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.python.SimplePythonFunction;
@@ -9,6 +10,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Ascending$;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.NullsFirst$;
@@ -30,6 +32,7 @@ import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.TableContext;
 import org.pyflink_table.bridge.udf.PythonCommand;
+import org.pyflink_table.bridge.window.TimeAttributes;
 
 /**
  * Flink's temporal sort over an unbounded source: {@code ORDER BY rowtime[, more keys]} (the first
@@ -49,6 +52,10 @@ final class TemporalSort {
   /** The operator's event-time column: 2262-01-01T00:00:00Z, never at or before a watermark. */
   private static final String NEVER_LATE = "__pft_sort_never_late";
   private static final long NEVER_LATE_MS = 9214646400000L;
+  /** Columns of the bounded sort's pass: arrival order, the rowtime and the watermark met (epoch ms). */
+  private static final String SEQ = "__pft_sort_seq";
+  private static final String TIME = "__pft_sort_t";
+  private static final String MET = "__pft_sort_w";
 
   /** Whether {@code s} is a temporal sort: a sort of a stream whose first key is an ascending rowtime attribute. */
   static boolean isTemporal(Sort s) {
@@ -80,6 +87,74 @@ final class TemporalSort {
       return replaced == child ? p : p.withNewChildren(ScalaInterop.seq(List.of(replaced)));
     }
     return p;
+  }
+
+  /**
+   * {@code p} (a bounded plan in streaming mode) with a temporal sort at its top (under projections
+   * and filters only) of the rowtime's source rows dropping the rows Flink's operator drops: the rows
+   * arrive in scan order, each meeting {@code max(rowtime of the rows before it) - delay} (as
+   * {@link BoundedEventTime}), and a row at or before the last rowtime the watermark had emitted is
+   * late; the others are emitted sorted at the end of input (MAX_WATERMARK), ties in arrival order.
+   * The late rows are found in one pass over the input on one partition
+   * ({@code pyflink_table._worker.stream_sorts.bounded_temporal_sort}).
+   */
+  static LogicalPlan bounded(TableContext env, LogicalPlan p) {
+    if (p instanceof Sort && ((Sort) p).global() && !p.isStreaming() && isTemporal((Sort) p)
+        && fromSource(((Sort) p).child(), rowtimeKey((Sort) p))) {
+      return boundedSort(env, (Sort) p);
+    }
+    if (p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias || p instanceof View) {
+      LogicalPlan child = p.children().head();
+      LogicalPlan replaced = bounded(env, child);
+      return replaced == child ? p : p.withNewChildren(ScalaInterop.seq(List.of(replaced)));
+    }
+    return p;
+  }
+
+  private static LogicalPlan boundedSort(TableContext env, Sort s) {
+    SparkSession spark = (SparkSession) env.spark;
+    Attribute rowtime = rowtimeKey(s);
+    long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
+    List<Attribute> attrs = ScalaInterop.list(s.child().output());
+    Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, s.child());
+    List<Column> cols = new ArrayList<>();
+    for (Attribute a : attrs) cols.add(Jobs.column(a));
+    Column seq = functions.monotonically_increasing_id();
+    for (Attribute a : attrs) if (a.name().equals(TimeAttributes.ARRIVAL)) seq = Jobs.column(a);
+    Dataset<Row> numbered = child.select(cols.toArray(new Column[0])).withColumn(SEQ, seq);
+    Column millis = functions.unix_millis(Jobs.column(rowtime).cast(DataTypes.TimestampType));
+    Column seenBefore = functions.max(millis).over(
+        org.apache.spark.sql.expressions.Window.orderBy(functions.col(SEQ)).rowsBetween(
+            org.apache.spark.sql.expressions.Window.unboundedPreceding(), -1));
+    Dataset<Row> rows = numbered.withColumn(TIME, millis).withColumn(MET, seenBefore.minus(functions.lit(delayMs)))
+        .repartition(1).sortWithinPartitions(functions.col(SEQ));
+    StructType schema = rows.schema();
+    String layout = PythonCommand.json(Map.of("time", TIME, "watermark", MET));
+    SimplePythonFunction t = RetractingAggregates.worker(env);
+    SimplePythonFunction runner = new SimplePythonFunction(PythonCommand.call(Protocol.STREAM_SORT_MODULE,
+        Protocol.BOUNDED_TEMPORAL_SORT_FUNCTION, layout), t.envVars(), t.pythonIncludes(), t.pythonExec(),
+        t.pythonVer(), t.broadcastVars(), t.accumulator());
+    UserDefinedPythonFunction udf = new UserDefinedPythonFunction(Protocol.BOUNDED_TEMPORAL_SORT_FUNCTION, runner,
+        schema, Protocol.EVAL_MAP_ARROW_ITER_UDF, true, List.of(), List.of());
+    List<Column> all = new ArrayList<>();
+    for (String c : rows.columns()) all.add(rows.col(c));
+    Dataset<Row> kept = ((org.apache.spark.sql.classic.Dataset<Row>) rows).mapInArrow(udf.apply(ScalaInterop.seq(all)),
+        false, null);
+    // The sort's keys over the kept rows' columns (by position), then arrival for ties.
+    LogicalPlan keptPlan = kept.queryExecution().analyzed();
+    List<Attribute> out = ScalaInterop.list(keptPlan.output());
+    Map<ExprId, Attribute> byId = new HashMap<>();
+    for (int i = 0; i < attrs.size(); i++) byId.put(attrs.get(i).exprId(), out.get(i));
+    List<SortOrder> order = new ArrayList<>();
+    for (SortOrder o : ScalaInterop.list(s.order())) {
+      order.add((SortOrder) o.transform(ScalaInterop.everywhere((Expression e) ->
+          e instanceof Attribute && byId.containsKey(((Attribute) e).exprId()) ? byId.get(((Attribute) e).exprId()) : e)));
+    }
+    order.add(new SortOrder(out.get(attrs.size()), Ascending$.MODULE$, NullsFirst$.MODULE$, ScalaInterop.seq(List.of())));
+    LogicalPlan sorted = new Sort(ScalaInterop.seq(order), true, keptPlan, s.hint());
+    List<NamedExpression> restored = new ArrayList<>();
+    for (int i = 0; i < attrs.size(); i++) restored.add(RetractingStreams.restore(out.get(i), attrs.get(i)));
+    return new Project(ScalaInterop.seq(restored), sorted);
   }
 
   /** Whether {@code rowtime} reaches {@code p}'s output from its source through projections and filters only. */
