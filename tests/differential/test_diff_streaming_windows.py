@@ -5,8 +5,8 @@ fails)."""
 
 import pytest
 
-from harness import (STREAMING_PRELUDE, Comparison, assert_prints, differential, event_table,  # noqa: F401
-                     python_aggregates)
+from harness import (EVENT_PT_COLUMNS, STREAMING_PRELUDE, Comparison, assert_prints, differential,  # noqa: F401
+                     event_table, python_aggregates)
 
 SETUP = STREAMING_PRELUDE + """
 from pyflink.table.window import Session, Tumble, Slide, Over
@@ -134,10 +134,11 @@ SORT_FILES = (
 EXACT_SORT_LAST = "publish('f3.csv', 'a,6,1970-01-01 00:00:13\\na,0,1970-01-01 00:00:11\\na,7,1970-01-01 00:00:20\\n')\n"
 
 
-def temporal_sort(query: str, setup: str = SETUP, files: tuple = SORT_FILES) -> str:
-    """``query`` (a Table) collected while ``files`` are published: each file's rows in their order."""
+def temporal_sort(query: str, setup: str = SETUP, files: tuple = SORT_FILES, counts: tuple = (3, 4, 2)) -> str:
+    """``query`` (a Table) collected while ``files`` are published: the ``counts[i]`` rows out after
+    file ``i``, in their order."""
     program = setup + f"it = {query}.execute().collect()\n"
-    for publish, n in zip(files, (3, 4, 2)):
+    for publish, n in zip(files, counts):
         program += publish + f"print([list(next(it)) for _ in range({n})])\n"
     return program + "it.close()\n"
 
@@ -174,6 +175,9 @@ programs = {
         "t_env.from_path('ev').order_by(col('ts'), col('v').asc).select(col('v'), col('ts'), col('k'))"),
     "exact_sort_rowtime_sql": temporal_sort("t_env.sql_query('SELECT k, v, ts FROM ev ORDER BY ts')", EXACT,
                                             SORT_FILES[:2] + (EXACT_SORT_LAST,)),
+    # By a processing-time attribute: every row, as it arrives.
+    "sort_proctime_sql": temporal_sort("t_env.sql_query('SELECT k, v, ts FROM ev ORDER BY pt')",
+                                       STREAMING_PRELUDE + event_table(EVENT_PT_COLUMNS), counts=(4, 5, 2)),
     "sort_rowtime_desc_refused": SETUP + "t_env.sql_query('SELECT k, v, ts FROM ev ORDER BY ts DESC').execute().collect()\n",
     "sort_value_then_rowtime_refused": SETUP + "t_env.sql_query('SELECT k, v, ts FROM ev ORDER BY v, ts').execute().collect()\n",
     "session_late_boundary": session_boundary(

@@ -44,6 +44,7 @@ import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.JTable;
 import org.pyflink_table.bridge.table.StateTtl;
 import org.pyflink_table.bridge.table.TableContext;
+import org.pyflink_table.bridge.window.TimeAttributes;
 
 /**
  * What the Python side needs to run a table over an unbounded source as a Spark streaming query.
@@ -170,6 +171,13 @@ public final class Jobs {
         throw TableException.unsupported("a sort by the time attribute " + ((Attribute) first).name() + " over an "
             + "unbounded source other than of the source's rows through projections and filters, at the top of the "
             + "query, in streaming mode (ORDER BY the rowtime over such rows is supported)");
+      }
+      if (first instanceof Attribute && ((Attribute) first).metadata().contains(TimeAttributes.PROCTIME)
+          && order.get(0).direction() == org.apache.spark.sql.catalyst.expressions.Ascending$.MODULE$) {
+        // Flink sorts rows buffered until a processing-time timer by the further keys: not modelled.
+        throw TableException.unsupported("a sort by the processing-time attribute " + ((Attribute) first).name()
+            + " with further sort keys, or below other operators than projections and filters, over an unbounded "
+            + "source in streaming mode (ORDER BY the processing-time attribute alone is supported)");
       }
       throw new TableException("Sort on a non-time-attribute field is not supported.");
     }

@@ -63,6 +63,14 @@ final class TemporalSort {
     return rowtime != null && ScalaInterop.list(s.order()).get(0).direction() == Ascending$.MODULE$;
   }
 
+  /** Whether {@code s} sorts by a processing-time attribute ascending only (the rows' arrival order). */
+  static boolean byArrival(Sort s) {
+    List<SortOrder> order = ScalaInterop.list(s.order());
+    if (order.size() != 1 || order.get(0).direction() != Ascending$.MODULE$) return false;
+    Expression first = order.get(0).child();
+    return first instanceof Attribute && ((Attribute) first).metadata().contains(TimeAttributes.PROCTIME);
+  }
+
   /** The sort's first key if it is a rowtime attribute (with a watermark), or null. */
   static Attribute rowtimeKey(Sort s) {
     List<SortOrder> order = ScalaInterop.list(s.order());
@@ -80,6 +88,10 @@ final class TemporalSort {
     if (p instanceof Sort && ((Sort) p).global() && p.isStreaming() && isTemporal((Sort) p)
         && fromSource(((Sort) p).child(), rowtimeKey((Sort) p))) {
       return processed(env, (Sort) p);
+    }
+    if (p instanceof Sort && ((Sort) p).global() && p.isStreaming() && byArrival((Sort) p)) {
+      // Flink's ProcTimeSortOperator without further keys emits the rows as they arrive.
+      return ((Sort) p).child();
     }
     if (p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias || p instanceof View) {
       LogicalPlan child = p.children().head();
