@@ -85,6 +85,36 @@ def test_stream_inserts_run_in_the_background_with_a_job_client(
     result.wait()  # returns at once: the jobs have ended
 
 
+def test_temporal_sort_reaches_the_print_sink_in_order(
+        s_env: TableEnvironment, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Measured on PyFlink 2.3 (task manager output, the same files, each awaited): the rows up to the
+    # watermark (00:05) in rowtime order, v DESC among equal rowtimes; then a, 10 at 00:02 is late and
+    # a, 5 at 00:12 moves the watermark to 00:11, which emits b, 3.
+    s_env.execute_sql(f"CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' "
+                      f"SECOND) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'csv', "
+                      "'source.monitor-interval' = '100ms')")
+    s_env.execute_sql("CREATE TABLE ps (k STRING, v INT, ts TIMESTAMP(3)) WITH ('connector' = 'print', "
+                      "'print-identifier' = 's')")
+    job = s_env.execute_sql("INSERT INTO ps SELECT k, v, ts FROM ev ORDER BY ts, v DESC")
+    printed: List[str] = []
+
+    def printed_lines() -> List[str]:
+        printed.extend(capsys.readouterr().out.splitlines())
+        return printed
+
+    try:
+        _publish(tmp_path, "f1.csv", "a,1,1970-01-01 00:00:01\na,2,1970-01-01 00:00:03\na,4,1970-01-01 00:00:03\n"
+                                     "b,3,1970-01-01 00:00:06\n")
+        _wait_for(lambda: len(printed_lines()) >= 3, 400)
+        assert printed == ["s> +I[a, 1, 1970-01-01T00:00:01]", "s> +I[a, 4, 1970-01-01T00:00:03]",
+                           "s> +I[a, 2, 1970-01-01T00:00:03]"]
+        _publish(tmp_path, "f2.csv", "a,10,1970-01-01 00:00:02\na,5,1970-01-01 00:00:12\n")
+        _wait_for(lambda: len(printed_lines()) >= 4, 400)
+        assert printed[3:] == ["s> +I[b, 3, 1970-01-01T00:00:06]"]
+    finally:
+        job.get_job_client().cancel()
+
+
 def test_updating_aggregation_over_a_stream_is_refused_by_append_sinks(s_env: TableEnvironment, tmp_path: Path) -> None:
     # The print sink takes the changelog (tests/test_streaming_chained.py); filesystem refuses it with
     # PyFlink 2.3's message ("... doesn't support consuming update changes which is produced by node GroupAggregate(...").
