@@ -93,11 +93,6 @@ public final class Jobs {
     return streamOf(table.env, table.df);
   }
 
-  /** {@link #streamOf(JTable)} for a Dataset (the rows of an INSERT). */
-  public static Dataset<Row> streamOf(org.apache.spark.sql.SparkSession spark, Dataset<Row> df) {
-    return streamOf(spark, df, true);
-  }
-
   /**
    * {@link #streamOf(JTable)} for a Dataset (the rows of an INSERT) of {@code env}'s, whose worker
    * runs the temporal sort's processor ({@link TemporalSort}).
