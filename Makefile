@@ -87,7 +87,7 @@ java-test: jar-maven
 # Everything CI checks besides the test suite.
 check: java-test typecheck docs
 
-bench: $(WHEEL_STAMP)
+bench: $(WHEEL_STAMP) $(PYFLINK_VENV)/.installed
 	$(PY) benchmarks/run_all.py
 
 clean:

@@ -52,6 +52,9 @@ def main() -> None:
     ]
     if Path(PYFLINK_PYTHON).exists():
         variants.append(("PyFlink 2.3", PYFLINK_PYTHON, PYFLINK, {}))
+    else:
+        print(f"PyFlink 2.3 not run: {PYFLINK_PYTHON} does not exist (set PYFLINK_PYTHON; `make reference`)",
+              file=sys.stderr, flush=True)
     timed(sys.executable, OURS, env)  # writes the archive when there is none
     time.sleep(31)  # the dump is taken over once its JVM has ended and the file has settled
     best: Dict[str, float] = {}

@@ -1,9 +1,9 @@
 """Streaming: events per second and end-to-end latency, pyflink_table vs hand-written PySpark
 Structured Streaming vs PyFlink 2.3, side by side in one run.
 
-Three queries over a monitored CSV directory with an event-time attribute (watermark 1 s):
+Four queries over a monitored CSV directory with an event-time attribute (watermark 1 s):
 a 1-second tumbling window with a built-in ``SUM``, the same window with a pandas UDAF (a mean),
-and an updating ``group_by(k)`` with a ``SUM``. Each engine runs in its own process, all three cases
+a session window (gap 500 ms) with a built-in ``SUM``, and an updating ``group_by(k)`` with a ``SUM``. Each engine runs in its own process, all three cases
 in turn; the job's start-up is excluded.
 
 - *Throughput*: one file per size in ``--events`` (default 5,000 then 20,000 events) is published
@@ -26,7 +26,7 @@ With ``--rounds N`` the engines run N times in turn (interleaved) and the best f
 pandas case.
 
 Usage: ``python benchmarks/bench_streaming.py [--events 5000,20000] [--probes 3] [--rounds 1] [--cases a,b]
-[--with-processor] [--variant NAME:KEY=VALUE,...] [--pyflink PYTHON]``
+[--with-processor] [--variant NAME:KEY=VALUE,...] [--pyflink PYTHON | --no-pyflink]``
 
 ``--variant`` runs pyflink_table once more per round with the given options set (``spark.*`` keys pass
 through to Spark), interleaved with the others, to measure a setting against the default.
@@ -46,7 +46,7 @@ from typing import Any, Dict, List, Optional
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 DEFAULT_PYFLINK = os.environ.get("PYFLINK_PYTHON", os.path.join(ROOT, ".venv-pyflink", "bin", "python"))
-CASES = ("tumble_builtin", "tumble_pandas", "updating_group_by")
+CASES = ("tumble_builtin", "tumble_pandas", "session_builtin", "updating_group_by")
 KEYS = 4
 STEP_MS = 10  # event time between two events: 100 events per window of a second
 # File sizes: the first meets a cold job (start-up excluded), the later ones a warm one.
@@ -113,6 +113,8 @@ def measure(it, d, case, phase, n, probes, out, query=None):
             t0 = publish(d, f"bulk{j}.csv", rows)
             if case == "updating_group_by":  # the "end" key's sum counts the files so far
                 t1 = wait_rows(it, 1, lambda r: r[0] == "end" and r[1] == j + 1)
+            elif case == "session_builtin":  # one session per key (its events are 40 ms apart)
+                t1 = wait_rows(it, KEYS, lambda r: r[0] != "end")
             else:  # the previous file's "end" window fires now too: not counted
                 t1 = wait_rows(it, windows, lambda r: r[0] != "end")
             out["throughput"].append([size, size / (t1 - t0)])
@@ -136,7 +138,7 @@ PYFLINK_JOB = COMMON + r'''
 from pyflink.table import EnvironmentSettings, TableEnvironment, DataTypes
 from pyflink.table.expressions import col, lit
 from pyflink.table.udf import udaf
-from pyflink.table.window import Tumble
+from pyflink.table.window import Session, Tumble
 case, n, probes, work = sys.argv[1], [int(x) for x in sys.argv[2].split(",")], int(sys.argv[3]), sys.argv[4]
 t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
 t_env.get_config().set("parallelism.default", "1")
@@ -154,6 +156,9 @@ for phase in ("throughput", "latency"):
     ev = t_env.from_path(name)
     if case == "updating_group_by":
         q = ev.group_by(col("k")).select(col("k"), col("v").sum.alias("s"))
+    elif case == "session_builtin":
+        q = (ev.window(Session.with_gap(lit(500).millis).on(col("ts")).alias("w"))
+             .group_by(col("w"), col("k")).select(col("k"), col("w").start, col("v").sum))
     else:
         agg = col("v").sum if case == "tumble_builtin" else mean(col("v"))
         q = (ev.window(Tumble.over(lit(1).seconds).on(col("ts")).alias("w"))
@@ -220,6 +225,9 @@ for phase in ("throughput", "latency"):
     elif case == "tumble_builtin":
         it = Rows(ev.groupBy(F.window("ts", "1 second"), "k").agg(F.sum("v"))
                   .select("k", F.col("window.start"), "sum(v)"), "append")
+    elif case == "session_builtin":
+        it = Rows(ev.groupBy(F.session_window("ts", "500 milliseconds"), "k").agg(F.sum("v"))
+                  .select("k", F.col("session_window.start"), "sum(v)"), "append")
     else:
         # Spark refuses pandas UDAFs in streaming aggregations: the window's values are collected
         # natively, then the pandas function runs over the fired windows (mapInPandas).
@@ -269,7 +277,9 @@ def main(argv: List[str]) -> int:
                         help="comma-separated file sizes, published in this order into one running job")
     parser.add_argument("--probes", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--pyflink", default=DEFAULT_PYFLINK)
+    parser.add_argument("--pyflink", default=DEFAULT_PYFLINK,
+                        help="PyFlink 2.3's Python (default: $PYFLINK_PYTHON or the checkout's .venv-pyflink)")
+    parser.add_argument("--no-pyflink", action="store_true", help="run without PyFlink 2.3")
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--with-processor", action="store_true")
     parser.add_argument("--variant", action="append", default=[], metavar="NAME:KEY=VALUE[,KEY=VALUE]",
@@ -279,7 +289,10 @@ def main(argv: List[str]) -> int:
     env = dict(os.environ)
     env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
     engines = [("pyflink_table", sys.executable, PYFLINK_TABLE_JOB), ("pyspark", sys.executable, PYSPARK_JOB)]
-    if os.path.exists(args.pyflink):
+    if not args.no_pyflink:
+        if not os.path.exists(args.pyflink):  # a run without the reference must be asked for
+            parser.error(f"PyFlink 2.3's Python {args.pyflink} does not exist: pass --pyflink PYTHON "
+                         "(or set PYFLINK_PYTHON; `make reference` creates it) or --no-pyflink")
         engines.append(("pyflink", args.pyflink, PYFLINK_JOB))
     print(f"events={args.events} probes={args.probes} rounds={args.rounds} load average={os.getloadavg()[0]:.1f}",
           flush=True)

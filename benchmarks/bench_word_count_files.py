@@ -116,6 +116,9 @@ def main() -> None:
     engines = [("pyflink_table", sys.executable, PYFLINK_TABLE_JOB), ("pyspark", sys.executable, PYSPARK_JOB)]
     if os.path.exists(args.pyflink):
         engines.append(("pyflink 2.3", args.pyflink, PYFLINK_JOB))
+    else:
+        print(f"PyFlink 2.3 not run: {args.pyflink} does not exist (pass --pyflink; `make reference`)",
+              file=sys.stderr, flush=True)
     for name, python, code in engines:
         out = os.path.join(DATA_DIR, "out_" + name.replace(" ", "_"))
         job, startup, total = run(python, code, src, out)

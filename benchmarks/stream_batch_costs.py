@@ -12,6 +12,9 @@ Usage: python benchmarks/stream_batch_costs.py ours|pyspark N ROWS ['{"option": 
 PySpark's session builder)
 """
 import os, sys, time, json, datetime, statistics, tempfile, queue
+# The checkout's package, not an installed one (sys.path[0] is benchmarks/), as the other benchmarks'
+# children import it.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 engine, nfiles, rows_per = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 conf = json.loads(sys.argv[4]) if len(sys.argv) > 4 else {}
 BASE = datetime.datetime(2026, 1, 1)

@@ -222,6 +222,37 @@ programs.update({
         "                \"GROUP BY window_start, window_end)\").print_schema()\n"
         "s_env.sql_query(\"SELECT k, SUM(s) FROM (SELECT k, SUM(a) AS s FROM e GROUP BY TUMBLE(ts, INTERVAL '5' SECOND), k) \"\n"
         "                \"GROUP BY k UNION ALL SELECT k, SUM(a) FROM e GROUP BY k\").print_schema()\n"),
+    # The current times: Flink's names for the bare keywords (NOW() is EXPR$n), TIMESTAMP(3) and
+    # TIMESTAMP_LTZ(3) values (milliseconds) and TIME(0); the digits masked, the widths and names kept.
+    "sql_current_times_printed": (
+        "import io, re, contextlib\n"
+        "buf = io.StringIO()\n"
+        "with contextlib.redirect_stdout(buf):\n"
+        "    t_env.execute_sql('SELECT CURRENT_TIMESTAMP, LOCALTIMESTAMP, NOW(), CURRENT_TIME, LOCALTIME, CURRENT_DATE, '\n"
+        "                      'CAST(CURRENT_TIMESTAMP AS STRING) AS s, CAST(LOCALTIMESTAMP AS STRING) AS l').print()\n"
+        "print(re.sub('[0-9]', '9', buf.getvalue()))\n"
+        "t_env.sql_query('SELECT CURRENT_TIMESTAMP, CURRENT_DATE, LOCALTIMESTAMP, NOW() AS n, LOCALTIME, CURRENT_TIME, '\n"
+        "                'CURRENT_TIMESTAMP > TIMESTAMP \\'2020-01-01 00:00:00\\' AS later').print_schema()\n"),
+    # Their values hold milliseconds (SQL and the Table API's functions; PyFlink 2.3 cannot collect a
+    # TIMESTAMP_LTZ, so those are cast to TIMESTAMP(6)).
+    "current_times_collected_milliseconds": (
+        "from pyflink.table.expressions import current_timestamp, local_timestamp\n"
+        "r = list(t_env.sql_query('SELECT CAST(CURRENT_TIMESTAMP AS TIMESTAMP(6)), LOCALTIMESTAMP, '\n"
+        "                         'CAST(NOW() AS TIMESTAMP(6))').execute().collect())[0]\n"
+        "print([v.microsecond % 1000 for v in r])\n"
+        "r = list(t_env.from_elements([(1,)], ['a']).select(current_timestamp().cast(DataTypes.TIMESTAMP(6)), \n"
+        "                                                  local_timestamp()).execute().collect())[0]\n"
+        "print([v.microsecond % 1000 for v in r])\n"),
+    # A TIMESTAMP(3) computed by the query (CAST, TO_TIMESTAMP, an expression over them) is TIMESTAMP(3):
+    # its type, its printed digits and its value.
+    "sql_timestamp3_expressions": (
+        "t_env.create_temporary_view('tv', t_env.from_elements(\n"
+        "    [(1, datetime.datetime(2020, 1, 1, 0, 0, 1, 123000))],\n"
+        "    DataTypes.ROW([DataTypes.FIELD('a', DataTypes.INT()), DataTypes.FIELD('ts', DataTypes.TIMESTAMP(6))])))\n"
+        "q = (\"SELECT ts, CAST(ts AS TIMESTAMP(3)) + INTERVAL '1' SECOND AS b, CAST(ts AS TIMESTAMP(0)) AS c, \"\n"
+        "     \"TO_TIMESTAMP('2020-01-01 00:00:00.5') AS d FROM tv\")\n"
+        "t_env.execute_sql(q).print()\n"
+        "result = t_env.sql_query(q)\n"),
 })
 
 ORDERED = {"sql_order_limit", "print_describe"}

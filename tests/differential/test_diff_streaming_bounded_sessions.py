@@ -207,6 +207,13 @@ extensions = {
                 + "                         \"SUM(v) AS s, COUNT(*) AS c FROM evb GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)\")\n"),
         str(sorted([f"['a', {_at(5)}, 1.5, 3, 2]", f"['a', {_at(15)}, 4.5, 9, 2]", f"['b', {_at(10)}, 3.0, 3, 1]"]))
         + "\n"),
+    # With packing off (Spark's per-group pandas aggregation), the same windows as PyFlink's
+    # pandas_tumble_late_rows: a [0, 5) 1, 2; a [10, 15) 4, 5; b [5, 10) 3.
+    "pandas_tumble_late_rows_packing_off": (
+        printed(bounded_window(LATE_TWO, TUMBLE_5S, PANDAS_MEAN).replace(
+            "d = tempfile.mkdtemp()\n", "t_env.get_config().set('pyflink_table.aggregate.packing', 'false')\n"
+            "d = tempfile.mkdtemp()\n", 1)),
+        str(sorted([f"['a', {_at(0)}, 1.5]", f"['a', {_at(10)}, 4.5]", f"['b', {_at(5)}, 3.0]"])) + "\n"),
     # Sessions (gap 2 s) as BoundedSessions forms them: b, 7 at 00:07 (watermark 00:11) is late, so b's
     # session stays [00:06, 00:08); a's are [00:01, 00:05) and [00:12, 00:15).
     "pandas_session_late_row": (

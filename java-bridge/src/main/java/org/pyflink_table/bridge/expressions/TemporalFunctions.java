@@ -285,8 +285,12 @@ final class TemporalFunctions {
     scalar(TemporalFunctions::convertTz, "convertTz");
     scalar(TemporalFunctions::temporalOverlaps, "temporalOverlaps");
     scalar(c -> functions.current_date(), "currentDate");
-    scalar(c -> FunctionCatalog.typed(functions.current_timestamp(), "TIMESTAMP_LTZ(3)"), "currentTimestamp", "now");
-    scalar(c -> FunctionCatalog.typed(functions.localtimestamp(), "TIMESTAMP(3)"), "localTimestamp");
+    // Milliseconds, as Flink's TIMESTAMP(3) values (Spark's current time holds microseconds).
+    scalar(c -> FunctionCatalog.typed(functions.timestamp_millis(functions.unix_millis(functions.current_timestamp())),
+        "TIMESTAMP_LTZ(3)"), "currentTimestamp", "now");
+    scalar(c -> FunctionCatalog.typed(functions.timestamp_millis(functions.unix_millis(
+        functions.localtimestamp().cast(DataTypes.TimestampType))).cast(DataTypes.TimestampNTZType), "TIMESTAMP(3)"),
+        "localTimestamp");
     scalar(c -> functions.current_time().cast(TimeType.apply(0)), "currentTime", "localTime");
     scalar(c -> functions.current_database(), "currentDatabase");
     // The session's function (streaming.CurrentWatermark registers it), which checks the rowtime argument.

@@ -14,6 +14,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.analysis.Star;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedAlias;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedHaving;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
 import org.apache.spark.sql.catalyst.plans.logical.SetOperation;
@@ -31,9 +32,11 @@ import org.apache.spark.sql.catalyst.expressions.Divide;
 import org.apache.spark.sql.catalyst.expressions.CreateArray;
 import org.apache.spark.sql.catalyst.expressions.CreateMap;
 import org.apache.spark.sql.catalyst.expressions.CreateNamedStruct;
+import org.apache.spark.sql.catalyst.expressions.CurrentDate;
 import org.apache.spark.sql.catalyst.expressions.CurrentTimestamp;
 import org.apache.spark.sql.catalyst.expressions.KnownNotNull;
 import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.MillisToTimestamp;
 import org.apache.spark.sql.catalyst.expressions.LocalTimestamp;
 import org.apache.spark.sql.catalyst.expressions.Now;
 import org.apache.spark.sql.catalyst.expressions.ParseToTimestamp;
@@ -125,7 +128,8 @@ public final class FlinkSqlDialect {
 
   /** Words the rewriter may turn into something else (handled in {@code run}). */
   private static final Set<String> SPECIAL = Set.of("CAST", "TRY_CAST", "ARRAY", "MAP", "ROW",
-      "TIMESTAMP", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "LOCALTIMESTAMP", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
+      "TIMESTAMP", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP", "NOW", "CURRENT_TIME",
+      "LOCALTIME", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
       "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK", "LISTAGG", "CURRENT_WATERMARK");
 
   private enum Kind { SPACE, STRING, UNICODE_STRING, QUOTED, WORD, NUMBER, SYMBOL }
@@ -413,7 +417,19 @@ public final class FlinkSqlDialect {
           out.append(ToTimestampLtz.NAME); // Spark's to_timestamp_ltz parses strings only
           i = after;
         } else if (k.is("LOCALTIMESTAMP") && !call) {
-          out.append("localtimestamp()");
+          // Flink's current times are TIMESTAMP(3)/TIMESTAMP_LTZ(3) and TIME(0) (Spark's hold
+          // microseconds); each keyword's spelling here is how withFlinkNames knows it (NOW() is EXPR$n).
+          // timestamp_millis(unix_millis(..)) keeps the value NOT NULL (date_trunc's is nullable).
+          out.append("CAST(timestamp_millis(unix_millis(CAST(localtimestamp() AS TIMESTAMP_LTZ))) AS TIMESTAMP_NTZ)");
+          i++;
+        } else if (k.is("CURRENT_TIMESTAMP") && !call) {
+          out.append("timestamp_millis(unix_millis(CURRENT_TIMESTAMP))");
+          i++;
+        } else if (k.is("NOW") && call && after + 1 < to && t.get(after + 1).sym(")")) {
+          out.append("timestamp_millis(unix_millis(now()))");
+          i = after + 2;
+        } else if ((k.is("CURRENT_TIME") || k.is("LOCALTIME")) && !call) {
+          out.append('`').append(k.upper().toLowerCase(Locale.ROOT)).append("`(0)"); // quoted: reserved words
           i++;
         } else if (k.is("TIMESTAMPDIFF") && call) {
           int close = Math.min(closing(after), to);
@@ -740,7 +756,8 @@ public final class FlinkSqlDialect {
         continue;
       }
       if (e instanceof UnresolvedAlias) {
-        out.add(new Alias(((UnresolvedAlias) e).child(), "EXPR$" + position, NamedExpression$.MODULE$.newExprId(),
+        String niladic = niladicName(((UnresolvedAlias) e).child());
+        out.add(new Alias(((UnresolvedAlias) e).child(), niladic != null ? niladic : "EXPR$" + position, NamedExpression$.MODULE$.newExprId(),
             ScalaInterop.seq(List.of()), Option.empty(), ScalaInterop.seq(List.of())));
         changed = true;
       } else {
@@ -749,6 +766,39 @@ public final class FlinkSqlDialect {
       position++;
     }
     return changed ? out : null;
+  }
+
+  /**
+   * Flink's name of a select item that is a bare current-time keyword ({@code CURRENT_TIMESTAMP},
+   * {@code CURRENT_DATE}, {@code CURRENT_TIME}, {@code LOCALTIME}, {@code LOCALTIMESTAMP}), as the
+   * text rewrite spells it; null for anything else ({@code NOW()} is {@code EXPR$n} in Flink too).
+   */
+  private static String niladicName(Expression e) {
+    if (e instanceof CurrentDate) return "CURRENT_DATE";
+    boolean local = e instanceof Cast; // LOCALTIMESTAMP's CAST(timestamp_millis(..) AS TIMESTAMP_NTZ)
+    if (local) e = ((Cast) e).child();
+    List<Expression> args = called(e, "current_time", "localtime");
+    if (!local && args != null && args.size() == 1 && args.get(0) instanceof Literal) {
+      return ((UnresolvedFunction) e).nameParts().last().toUpperCase(Locale.ROOT);
+    }
+    args = called(e, "timestamp_millis");
+    args = args != null && args.size() == 1 ? called(args.get(0), "unix_millis") : null;
+    if (args == null || args.size() != 1) return null;
+    Expression time = args.get(0);
+    if (!local && time instanceof CurrentTimestamp) return "CURRENT_TIMESTAMP";
+    if (local && time instanceof Cast) {
+      List<Expression> none = called(((Cast) time).child(), "localtimestamp");
+      if (none != null && none.isEmpty()) return "LOCALTIMESTAMP";
+    }
+    return null;
+  }
+
+  /** The arguments of {@code e} when it is a call of one of {@code names} in the parsed plan; else null. */
+  private static List<Expression> called(Expression e, String... names) {
+    if (!(e instanceof UnresolvedFunction)) return null;
+    String name = ((UnresolvedFunction) e).nameParts().last();
+    for (String n : names) if (n.equalsIgnoreCase(name)) return ScalaInterop.list(((UnresolvedFunction) e).arguments());
+    return null;
   }
 
   /** The date_trunc units of the TIMESTAMP(0) and TIMESTAMP(3) casts the text rewrite writes. */
@@ -885,6 +935,7 @@ public final class FlinkSqlDialect {
       return micros.length();
     }
     if (e instanceof CurrentTimestamp || e instanceof Now || e instanceof LocalTimestamp) return 3;
+    if (e instanceof MillisToTimestamp) return 3; // timestamp_millis: also the current times' rewrite
     if (e instanceof Cast) {
       Expression child = ((Cast) e).child();
       if (child instanceof TruncTimestamp && ((TruncTimestamp) child).format() instanceof Literal) {
@@ -894,6 +945,7 @@ public final class FlinkSqlDialect {
         return timestampPrecision(child, defined, depth + 1); // FLOOR/CEIL(ts TO unit) keeps ts's precision
       }
       if (child instanceof ParseToTimestamp) return 3; // TO_TIMESTAMP's rewrite
+      if (child instanceof MillisToTimestamp) return 3; // LOCALTIMESTAMP's rewrite
       // CAST(x AS TIMESTAMP[(6)]) is TIMESTAMP(6); a cast Spark added keeps its argument's precision.
       if (e.getTagValue(Cast$.MODULE$.USER_SPECIFIED_CAST()).isDefined()) return 6;
     }
@@ -962,6 +1014,7 @@ public final class FlinkSqlDialect {
       }
       // TO_TIMESTAMP_LTZ's TIMESTAMP_LTZ(3) is no Spark type: recorded as the Table API records it.
       String ltz = output.get(i).metadata().contains(FlinkTypes.METADATA_KEY) ? null : ToTimestampLtz.flinkType(e);
+      if (ltz == null && !output.get(i).metadata().contains(FlinkTypes.METADATA_KEY)) ltz = timestampType(output.get(i), plan);
       if (ltz != null) {
         recorded[i] = ltz;
         any = true;
@@ -981,6 +1034,19 @@ public final class FlinkSqlDialect {
               .putString(FlinkTypes.METADATA_KEY, recorded[i]).build()));
     }
     return renamed.select(ScalaInterop.seq(cols));
+  }
+
+  /**
+   * The Flink type of an output timestamp whose precision is not Spark's 6 (a TIMESTAMP(3) cast,
+   * TO_TIMESTAMP, the current time, an expression over a TIMESTAMP(3) column), as
+   * {@link #flinkTypeOf} works it out; null otherwise.
+   */
+  private static String timestampType(Attribute column, LogicalPlan plan) {
+    if (!(column.dataType() instanceof TimestampType || column.dataType() instanceof TimestampNTZType)) return null;
+    Map<Object, Expression> defined = new HashMap<>();
+    aliases(plan, defined);
+    String t = flinkTypeOf(column, defined, 0);
+    return t == null || t.endsWith("(6)") ? null : t;
   }
 
   /**

@@ -43,6 +43,12 @@ public final class FlinkSqlDialectTest {
     // LISTAGG's separator defaults to Flink's ','.
     rewrites("SELECT LISTAGG(s) FROM t", "SELECT listagg(s, ',') FROM t");
     rewrites("SELECT LISTAGG(DISTINCT s, '|') FROM t", "SELECT listagg(DISTINCT s, '|') FROM t");
+    // The current times hold Flink's precisions (3, TIME 0); NOW() keeps its parentheses' meaning.
+    rewrites("SELECT CURRENT_TIMESTAMP, NOW(), CURRENT_TIME, LOCALTIME FROM t",
+        "SELECT timestamp_millis(unix_millis(CURRENT_TIMESTAMP)), timestamp_millis(unix_millis(now())), `current_time`(0), "
+            + "`localtime`(0) FROM t");
+    rewrites("SELECT LOCALTIMESTAMP",
+        "SELECT CAST(timestamp_millis(unix_millis(CAST(localtimestamp() AS TIMESTAMP_LTZ))) AS TIMESTAMP_NTZ)");
     // CURRENT_WATERMARK calls the session's function, which checks its rowtime argument.
     rewrites("SELECT k FROM t WHERE ts > CURRENT_WATERMARK(ts)", "SELECT k FROM t WHERE ts > __pft_current_watermark(ts)");
     // The user's calls of a name a built-in also has reach the session's function; nothing else
