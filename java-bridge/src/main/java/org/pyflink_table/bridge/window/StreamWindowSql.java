@@ -19,9 +19,15 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
+import org.apache.spark.sql.catalyst.expressions.aggregate.First;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Last;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
+import org.apache.spark.sql.catalyst.expressions.aggregate.StddevPop;
+import org.apache.spark.sql.catalyst.expressions.aggregate.StddevSamp;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
+import org.apache.spark.sql.catalyst.expressions.aggregate.VariancePop;
+import org.apache.spark.sql.catalyst.expressions.aggregate.VarianceSamp;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Expand;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
@@ -29,7 +35,6 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.classic.ExpressionColumnNode;
 import org.apache.spark.sql.classic.SparkSession;
-import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
@@ -118,16 +123,22 @@ public final class StreamWindowSql {
   private static boolean processorComputes(List<Expression> calls) {
     if (calls.isEmpty()) return false;
     for (Expression call : calls) {
-      if (!(call instanceof AggregateExpression aggregate) || pythonCall(call) != null
-          || aggregate.filter().isDefined()) {
-        return false;
-      }
+      if (!(call instanceof AggregateExpression aggregate) || pythonCall(call) != null) return false;
       AggregateFunction f = aggregate.aggregateFunction();
-      boolean known = f instanceof Sum || f instanceof Count || f instanceof Min || f instanceof Max
-          || (f instanceof Average && !(f.dataType() instanceof DecimalType));
-      if (!known || f.children().size() != 1) return false;
+      if (f instanceof First || f instanceof Last) {
+        throw StreamWindowSelect.unmergeable(f instanceof First ? "FIRST_VALUE" : "LAST_VALUE");
+      }
+      if (workerName(f) == null || f.children().size() != 1) return false;
     }
     return true;
+  }
+
+  /** The worker's name of the built-in aggregate {@code f} the window processor computes, else null. */
+  private static String workerName(AggregateFunction f) {
+    return f instanceof Sum ? "sum" : f instanceof Count ? "count" : f instanceof Min ? "min"
+        : f instanceof Max ? "max" : f instanceof Average ? "avg" : f instanceof StddevPop ? "stddev_pop"
+        : f instanceof StddevSamp ? "stddev_samp" : f instanceof VariancePop ? "var_pop"
+        : f instanceof VarianceSamp ? "var_samp" : null;
   }
 
   /** The window struct (start, end) an aggregation groups by, or null. */
@@ -194,8 +205,8 @@ public final class StreamWindowSql {
       Expression call = calls.get(c);
       PythonFuncExpression python = pythonCall(call);
       AggregateExpression aggregate = call instanceof AggregateExpression ? (AggregateExpression) call : null;
-      if (aggregate != null && (aggregate.filter().isDefined() || (python != null && aggregate.isDistinct()))) {
-        throw refused("the aggregate " + call.sql() + " (FILTER, or DISTINCT of a Python aggregate function)");
+      if (aggregate != null && python != null && (aggregate.filter().isDefined() || aggregate.isDistinct())) {
+        throw refused("the aggregate " + call.sql() + " (FILTER or DISTINCT of a Python aggregate function)");
       }
       if (python != null) {
         PythonAggregateFunction function = StreamOverSql.registered(env, python);
@@ -213,14 +224,15 @@ public final class StreamWindowSql {
       }
       AggregateFunction f = aggregate.aggregateFunction();
       List<Expression> children = ScalaInterop.list(f.children());
-      String function = f instanceof Sum ? "sum" : f instanceof Count ? "count" : f instanceof Min ? "min"
-          : f instanceof Max ? "max" : f instanceof Average ? "avg" : null;
+      String function = workerName(f);
       if (function == null || children.size() != 1) {
         throw refused("the built-in aggregate " + call.sql() + " next to Python aggregate functions");
       }
       slot[c] = -1 - builtIns.size();
+      // Spark's type (Flink's is a cast above): the worker rounds a DECIMAL result to its scale, as Spark would.
       builtIns.add(new StreamWindowAggregation.BuiltIn(function, aggregate.isDistinct(), column(children.get(0)),
-          f.dataType(), "__pft_builtin" + builtIns.size()));
+          f.dataType(), "__pft_builtin" + builtIns.size(),
+          aggregate.filter().isDefined() ? column(aggregate.filter().get()) : null));
       builtInCalls.add(call);
     }
 
