@@ -157,20 +157,10 @@ final class StreamWindowSelect {
       boolean distinct = FunctionCatalog.normalize(call.name).equals("distinct");
       Expr.Call inner = distinct ? (Expr.Call) call.arg(0) : call;
       String function = FunctionCatalog.normalize(inner.name);
-      if (UNMERGEABLE.containsKey(function)) throw unmergeable(UNMERGEABLE.get(function));
+      if (UNMERGEABLE.containsKey(function)) throw ValidationException.unmergeable(UNMERGEABLE.get(function));
       if (!WINDOW_BUILT_INS.containsKey(function) || inner.args.size() > 1) return false;
     }
     return true;
-  }
-
-  /**
-   * PyFlink 2.3's refusal of {@code function} in a session window in streaming mode (measured: its
-   * planner finds no {@code merge} method of the function's accumulator).
-   */
-  public static ValidationException unmergeable(String function) {
-    return new ValidationException("Could not find an implementation method 'merge' for function '" + function
-        + "': a session window in streaming mode merges the accumulators of its aggregate functions, and " + function
-        + " has none");
   }
 
   /**

@@ -39,6 +39,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.TableContext;
@@ -81,6 +82,7 @@ public final class StreamWindowSql {
       // aggregation drops a row whose own window has ended before it meets the key's open sessions,
       // where Flink merges it into an open session it touches (the processor merges first).
       Attribute window = windowKey(a);
+      if (window != null && window.metadata().contains(SESSION_WINDOW_MARKER)) refuseUnmergeable(a);
       if (window != null && window.metadata().contains(SESSION_WINDOW_MARKER) && processorComputes(calls)
           && watermarked(a, window)) {
         return processor(env, a, calls);
@@ -119,15 +121,28 @@ public final class StreamWindowSql {
     }
   }
 
+  /**
+   * Refuses FIRST_VALUE and LAST_VALUE in {@code a}, a session window's aggregation in streaming
+   * mode, as PyFlink 2.3 does (over bounded and unbounded sources alike, measured).
+   */
+  public static void refuseUnmergeable(Aggregate a) {
+    List<Expression> calls = new ArrayList<>();
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) collectCalls((Expression) (Object) e, calls);
+    for (Expression call : calls) {
+      if (call instanceof AggregateExpression aggregate && (aggregate.aggregateFunction() instanceof First
+          || aggregate.aggregateFunction() instanceof Last)) {
+        throw ValidationException.unmergeable(aggregate.aggregateFunction() instanceof First ? "FIRST_VALUE"
+            : "LAST_VALUE");
+      }
+    }
+  }
+
   /** Whether {@code calls} are built-in aggregates, all of which the window processor computes. */
   private static boolean processorComputes(List<Expression> calls) {
     if (calls.isEmpty()) return false;
     for (Expression call : calls) {
       if (!(call instanceof AggregateExpression aggregate) || pythonCall(call) != null) return false;
       AggregateFunction f = aggregate.aggregateFunction();
-      if (f instanceof First || f instanceof Last) {
-        throw StreamWindowSelect.unmergeable(f instanceof First ? "FIRST_VALUE" : "LAST_VALUE");
-      }
       if (workerName(f) == null || f.children().size() != 1) return false;
     }
     return true;
