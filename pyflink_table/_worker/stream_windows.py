@@ -144,7 +144,8 @@ def _moment(spec: Dict[str, Any], function: str, values: List[Any]) -> Any:
         return None
     total = sum(xs)
     variance = (sum(x * x for x in xs) - total * total / n) / (n - 1 if sample else n)
-    result = variance ** 0.5 if root else variance
+    # Java's POWER of a negative (rounding can make a variance slightly negative) is NaN, Python's complex.
+    result = (variance ** 0.5 if variance >= 0 else float("nan")) if root else variance
     if spec[_protocol.BUILTIN_INTEGRAL]:
         return int(result)
     if spec.get(_protocol.BUILTIN_SCALE) is not None:
