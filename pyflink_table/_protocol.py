@@ -79,11 +79,14 @@ LAYOUT_OUTPUT = "output"
 STREAM_WINDOW_KIND_TIME = "time"
 STREAM_WINDOW_KIND_COUNT = "count"
 STREAM_WINDOW_KIND_OVER = "over"
-# Keys of one built-in aggregate of the layout: Flink's function name, DISTINCT, its argument column, integral result.
+# Keys of one built-in aggregate of the layout: Flink's function name, DISTINCT, its argument column, integral result,
+# the scale of a DECIMAL result (absent otherwise) and its FILTER column (absent without FILTER).
 BUILTIN_FUNCTION = "function"
 BUILTIN_DISTINCT = "distinct"
 BUILTIN_ARGUMENT = "argument"
 BUILTIN_INTEGRAL = "integral"
+BUILTIN_SCALE = "scale"
+BUILTIN_FILTER = "filter"
 # Its output columns: key i is k<i>, a time window's bounds __pft_start and __pft_end, Python aggregate j's
 # result r<j>, built-in j's o<j>.
 STREAM_WINDOW_KEY_PREFIX = "k"

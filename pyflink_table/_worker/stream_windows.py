@@ -20,6 +20,7 @@ Rowtimes are wall-clock milliseconds (the naive datetimes Spark hands to pandas)
 
 from __future__ import annotations
 
+import bisect
 import json
 import pickle
 from typing import Any, Dict, Iterator, List, Tuple
@@ -92,11 +93,17 @@ def _millis(series: Any) -> Any:
     return series.to_numpy(dtype="datetime64[ns]").astype("datetime64[ms]").astype(np.int64)
 
 
-def _builtin(spec: Dict[str, Any], series: Any) -> Any:
-    """Flink's built-in aggregate ``spec[BUILTIN_FUNCTION]`` of one window's argument values: nulls are
-    skipped; SUM/MIN/MAX/AVG of no value is null, COUNT and SUM0 of none 0; AVG of an integral
-    type is integral, truncated toward zero as Java's division."""
-    values = [v for v in _python_values(series) if v is not None]
+def _builtin(spec: Dict[str, Any], frame: Any) -> Any:
+    """Flink's built-in aggregate ``spec[BUILTIN_FUNCTION]`` of one window's rows ``frame``: its
+    argument's values, of the rows its FILTER column holds true for; nulls are skipped; SUM/MIN/MAX/AVG
+    of no value is null, COUNT and SUM0 of none 0; AVG of an integral type is integral, truncated
+    toward zero as Java's division; STDDEV/VAR as Flink rewrites them (``sum(x * x)``, ``sum(x)``
+    and ``count(x)`` in DOUBLE, the square root as ``POWER(.., 0.5)``), truncated for an integral
+    result; a DECIMAL result rounded half up to its scale."""
+    values = _python_values(frame[spec[_protocol.BUILTIN_ARGUMENT]])
+    if spec.get(_protocol.BUILTIN_FILTER):
+        values = [v for v, keep in zip(values, frame[spec[_protocol.BUILTIN_FILTER]].tolist()) if keep is True]
+    values = [v for v in values if v is not None]
     if spec[_protocol.BUILTIN_DISTINCT]:
         values = list(dict.fromkeys(values))
     function = spec[_protocol.BUILTIN_FUNCTION]
@@ -105,16 +112,58 @@ def _builtin(spec: Dict[str, Any], series: Any) -> Any:
     if not values:
         return 0 if function == "sum0" else None
     if function in ("sum", "sum0"):
-        return sum(values)
+        return _scaled(spec, sum(values))
     if function == "min":
         return min(values)
     if function == "max":
         return max(values)
+    if function in _MOMENTS:
+        return _moment(spec, function, values)
     total, count = sum(values), len(values)
     if spec[_protocol.BUILTIN_INTEGRAL]:
         quotient = abs(total) // count
         return quotient if total >= 0 else -quotient
+    if spec.get(_protocol.BUILTIN_SCALE) is not None:
+        import decimal
+
+        with decimal.localcontext(decimal.Context(prec=80)):
+            return _scaled(spec, decimal.Decimal(total) / count)
     return total / count
+
+
+#: Flink's statistical aggregates: (whether the variance divides by n - 1, whether the root is taken).
+_MOMENTS = {"var_pop": (False, False), "var_samp": (True, False), "stddev_pop": (False, True),
+            "stddev_samp": (True, True)}
+
+
+def _moment(spec: Dict[str, Any], function: str, values: List[Any]) -> Any:
+    sample, root = _MOMENTS[function]
+    xs = [float(v) for v in values]
+    n = len(xs)
+    if sample and n == 1:
+        return None
+    total = sum(xs)
+    variance = (sum(x * x for x in xs) - total * total / n) / (n - 1 if sample else n)
+    # Java's POWER of a negative (rounding can make a variance slightly negative) is NaN, Python's complex.
+    result = (variance ** 0.5 if variance >= 0 else float("nan")) if root else variance
+    if spec[_protocol.BUILTIN_INTEGRAL]:
+        return int(result)
+    if spec.get(_protocol.BUILTIN_SCALE) is not None:
+        import decimal
+
+        return _scaled(spec, decimal.Decimal(repr(result)))
+    return result
+
+
+def _scaled(spec: Dict[str, Any], value: Any) -> Any:
+    """``value`` (a Decimal when the result is a DECIMAL) rounded half up to the result's scale."""
+    scale = spec.get(_protocol.BUILTIN_SCALE)
+    if scale is None:
+        return value
+    import decimal
+
+    with decimal.localcontext(decimal.Context(prec=80)):
+        return decimal.Decimal(value).quantize(decimal.Decimal(1).scaleb(-int(scale)), rounding=decimal.ROUND_HALF_UP)
 
 
 class _Aggregating(StatefulProcessor):
@@ -129,6 +178,7 @@ class _Aggregating(StatefulProcessor):
         self.builtins = builtins
         self.passed = passed
         used = {c for a in arguments for c in a} | {b[_protocol.BUILTIN_ARGUMENT] for b in builtins}
+        used |= {b[_protocol.BUILTIN_FILTER] for b in builtins if b.get(_protocol.BUILTIN_FILTER)}
         self.kept = [TIME_COLUMN] + passed + sorted(used)
 
     def _results(self, frames: List[Any]) -> Tuple[int, Dict[str, Any]]:
@@ -148,7 +198,7 @@ class _Aggregating(StatefulProcessor):
                     emitted = len(value)
                 columns[f"{_RESULT}{j}"].extend(value if evaluator.table_aggregate else [value])
             for j, spec in enumerate(self.builtins):
-                columns[f"{_BUILTIN}{j}"].append(_builtin(spec, frame[spec[_protocol.BUILTIN_ARGUMENT]]))
+                columns[f"{_BUILTIN}{j}"].append(_builtin(spec, frame))
             count += emitted
         return count, {name: pd.Series(values, dtype=object) for name, values in columns.items()}
 
@@ -260,10 +310,10 @@ class SessionProcessor(WindowProcessor):
     operator does.
 
     Each open session is one list-state entry ``(start, end, rows)``. A row's own window is
-    ``[ts, ts + gap)``; windows that overlap or touch merge (with each other and with open
-    sessions), the merged session's timer replacing theirs. A merged session made only of this
-    micro-batch's rows whose last instant is at or before the watermark is late and dropped, as
-    Flink drops a late merged window; rows joining an open session are kept.
+    ``[ts, ts + gap)``; the rows are taken in arrival order, each window merging with the sessions it
+    overlaps or touches, the merged session's timer replacing theirs. A row whose window touches no
+    session and whose last instant is at or before the watermark is late and dropped, as Flink
+    drops a late merged window; rows joining a session are kept.
     """
 
     def init(self, handle: Any) -> None:
@@ -281,25 +331,29 @@ class SessionProcessor(WindowProcessor):
         data = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0].reset_index(drop=True)
         data = data[data[TIME_COLUMN].notna()].reset_index(drop=True)
         ts = _millis(data[TIME_COLUMN])
-        # Intervals in start order: open sessions (index -1 - i) and the new rows' own windows (index r).
+        # Rows in arrival order, as Flink's merging window operator takes them: a row's own window
+        # [ts, ts + gap) merges with the sessions it overlaps or touches (open ones and those earlier
+        # rows formed), and without any it is late when its last instant is at or before the
+        # watermark, so a late row that only a later row would connect to a session is dropped.
         open_sessions = [(int(lo), int(hi), frame) for lo, hi, frame in self.sessions.get()]
-        items = [(lo, hi, -1 - i) for i, (lo, hi, _) in enumerate(open_sessions)]
-        items += [(int(t), int(t) + self.size, r) for r, t in enumerate(ts)]
-        items.sort(key=lambda item: (item[0], item[1]))
-        merged: List[Any] = []  # [start, end, open-session indexes, new-row indexes]
-        for lo, hi, index in items:
-            if merged and lo <= merged[-1][1]:  # touching windows merge, as Flink's intersects()
-                merged[-1][1] = max(merged[-1][1], hi)
-            else:
-                merged.append([lo, hi, [], []])
-            if index < 0:
-                merged[-1][2].append(-1 - index)
-            else:
-                merged[-1][3].append(index)
+        open_sessions.sort(key=lambda entry: entry[0])
+        starts = [lo for lo, _, _ in open_sessions]
+        ends = [hi for _, hi, _ in open_sessions]
+        # Per session, in start order: the open sessions (indexes into open_sessions) and new rows it holds.
+        members: List[Tuple[List[int], List[int]]] = [([i], []) for i in range(len(open_sessions))]
+        for r, t in enumerate(ts.tolist()):
+            lo, hi = int(t), int(t) + self.size
+            first, last = bisect.bisect_left(ends, lo), bisect.bisect_right(starts, hi)
+            if first == last and hi - 1 <= watermark:
+                continue  # late: its window would already have fired
+            old = [i for m in members[first:last] for i in m[0]]
+            new = sorted(n for m in members[first:last] for n in m[1]) + [r]
+            start = min([lo] + starts[first:last])
+            end = max([hi] + ends[first:last])
+            starts[first:last], ends[first:last], members[first:last] = [start], [end], [(old, new)]
+        merged = [(start, end, old, new) for start, end, (old, new) in zip(starts, ends, members)]
         sessions = []
         for start, end, old, new in merged:
-            if not old and end - 1 <= watermark:
-                continue  # late: the whole session would already have fired
             for i in old:
                 if open_sessions[i][1] != end:
                     self.handle.deleteTimer(open_sessions[i][1] - 1)

@@ -167,7 +167,15 @@ programs = {
     "tvf_late_row": bounded_tvf_session(LATE_B),
     "tvf_late_joins_open": bounded_tvf_session(LATE_JOINS_OPEN),
     "tvf_after_fired": bounded_tvf_session(AFTER_FIRED),
+    # PyFlink 2.3 cannot merge FIRST_VALUE's or LAST_VALUE's accumulators, over bounded input too.
+    "sql_first_value_refused": bounded_sql_session(LATE_B, "FIRST_VALUE(v) AS f"),
+    "last_value_refused": bounded_session(LATE_B, "col('k'), col('v').last_value"),
 }
+
+
+def test_unmergeable_aggregates_are_refused(differential: Comparison) -> None:
+    for name in ("sql_first_value_refused", "last_value_refused"):
+        differential.assert_same_refusal(name, starts_with="Could not find an implementation method 'merge'")
 
 
 @pytest.mark.parametrize("name", sorted(programs))

@@ -78,6 +78,15 @@ programs = {
                                      ["'b,0,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:08\\na,2,1970-01-01 00:00:10\\n"
                                       "a,3,1970-01-01 00:00:12\\nc,4,1970-01-01 00:00:12\\n'",
                                       "'a,5,1970-01-01 00:00:07\\nc,6,1970-01-01 00:00:30\\n'"]),
+    # The same with built-ins beyond SUM, COUNT, MIN, MAX, AVG: STDDEV/VAR, a DECIMAL's SUM/AVG, FILTER.
+    "session_late_touches_open_more": tvf(f"SELECT k, window_start, STDDEV_POP(v), VAR_SAMP(v), "
+                                          "STDDEV_SAMP(CAST(v AS DECIMAL(10, 2))), SUM(CAST(v AS DECIMAL(10, 2))), "
+                                          "AVG(CAST(v AS DECIMAL(10, 2))), SUM(v) FILTER (WHERE v > 1), "
+                                          f"COUNT(*) FILTER (WHERE v <> 3) FROM {SESSION} "
+                                          "GROUP BY k, window_start, window_end", [1, 2],
+                                          ["'b,0,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:08\\na,2,1970-01-01 00:00:10\\n"
+                                           "a,3,1970-01-01 00:00:12\\nc,4,1970-01-01 00:00:12\\n'",
+                                           "'a,5,1970-01-01 00:00:07\\nc,6,1970-01-01 00:00:30\\n'"]),
 }
 
 

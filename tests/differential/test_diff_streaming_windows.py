@@ -203,6 +203,46 @@ programs = {
         "it = t_env.execute_sql(\"SELECT k, SESSION_START(ts, INTERVAL '2' SECOND) AS s, \"\n"
         "                       \"SESSION_END(ts, INTERVAL '2' SECOND) AS e, SUM(v) AS t, COUNT(*) AS c FROM ev \"\n"
         "                       \"GROUP BY k, SESSION(ts, INTERVAL '2' SECOND)\").collect()\n"),
+    # Built-ins beyond SUM, COUNT, MIN, MAX, AVG on the window processor too (the late a, 5 joins a's
+    # open session): STDDEV/VAR (of an INT an INT, of a DECIMAL a DECIMAL(38, 6)), SUM/AVG of a
+    # DECIMAL (rounded to Flink's scale), FILTER clauses.
+    "sql_session_late_touches_open_more": session_touching(
+        "it = t_env.execute_sql(\"SELECT k, SESSION_START(ts, INTERVAL '2' SECOND) AS s, STDDEV_POP(v) AS sp, \"\n"
+        "    \"STDDEV_SAMP(v) AS ss, VAR_POP(v) AS vp, VAR_SAMP(v) AS vs, STDDEV_POP(CAST(v AS DOUBLE)) AS spd, \"\n"
+        "    \"VAR_SAMP(CAST(v AS DOUBLE)) AS vsd, STDDEV_SAMP(CAST(v AS DECIMAL(10, 2))) AS ssm, \"\n"
+        "    \"SUM(CAST(v AS DECIMAL(10, 2))) AS sm, AVG(CAST(v AS DECIMAL(10, 2))) AS am, \"\n"
+        "    \"AVG(CAST(v AS DECIMAL(5, 0))) AS am0, AVG(CAST(v AS DECIMAL(20, 8))) AS am8, \"\n"
+        "    \"SUM(v) FILTER (WHERE v > 1) AS sf, COUNT(*) FILTER (WHERE v <> 3) AS cf, \"\n"
+        "    \"MAX(v) FILTER (WHERE v < 5) AS mf, COUNT(DISTINCT v) FILTER (WHERE v > 2) AS cdf, \"\n"
+        "    \"AVG(v) FILTER (WHERE v > 100) AS af, COUNT(*) AS c FROM ev GROUP BY k, SESSION(ts, INTERVAL '2' SECOND)\")"
+        ".collect()\n"),
+    "session_late_touches_open_more": session_touching(
+        "from pyflink.table import DataTypes\n"
+        "w = t_env.from_path('ev').window(Session.with_gap(lit(2).seconds).on(col('ts')).alias('w'))\n"
+        "it = w.group_by(col('w'), col('k')).select(col('k'), col('w').start, col('v').stddev_pop, "
+        "col('v').var_samp, col('v').cast(DataTypes.DOUBLE()).stddev_samp, "
+        "col('v').cast(DataTypes.DECIMAL(10, 2)).avg, col('v').cast(DataTypes.DECIMAL(10, 2)).sum, "
+        "col('v').count).execute().collect()\n"),
+    # PyFlink 2.3 cannot merge FIRST_VALUE's or LAST_VALUE's accumulators (ValidationException).
+    "sql_session_first_value": session_touching(
+        "it = t_env.execute_sql(\"SELECT k, FIRST_VALUE(v) AS f FROM ev GROUP BY k, SESSION(ts, INTERVAL '2' SECOND)\")"
+        ".collect()\n"),
+    "session_last_value": session_touching(
+        "w = t_env.from_path('ev').window(Session.with_gap(lit(2).seconds).on(col('ts')).alias('w'))\n"
+        "it = w.group_by(col('w'), col('k')).select(col('k'), col('v').last_value).execute().collect()\n"),
+    # Late rows in one file, in arrival order (Flink's per-row merging): a's 00:05 touches no session
+    # when it comes and is dropped, though a's 00:07 after it joins a's open [00:08, 00:14); d's
+    # 00:07 joins d's open session first, then d's 00:05 touches it and joins too.
+    "sql_session_late_chain": SETUP + (
+        "it = t_env.execute_sql(\"SELECT k, SESSION_START(ts, INTERVAL '2' SECOND) AS s, \"\n"
+        "    \"SESSION_END(ts, INTERVAL '2' SECOND) AS e, SUM(v) AS t, COUNT(*) AS c FROM ev \"\n"
+        "    \"GROUP BY k, SESSION(ts, INTERVAL '2' SECOND)\").collect()\n"
+        "publish('f1.csv', 'b,0,1970-01-01 00:00:01\\nd,10,1970-01-01 00:00:08\\nd,20,1970-01-01 00:00:10\\n"
+        "a,1,1970-01-01 00:00:08\\na,2,1970-01-01 00:00:10\\nd,30,1970-01-01 00:00:12\\na,3,1970-01-01 00:00:12\\n')\n"
+        "take(it, 1)\n"
+        "publish('f2.csv', 'a,5,1970-01-01 00:00:05\\na,6,1970-01-01 00:00:07\\nd,12,1970-01-01 00:00:07\\n"
+        "d,11,1970-01-01 00:00:05\\nc,7,1970-01-01 00:00:30\\n')\n"
+        "take(it, 2)\nit.close()\n"),
     "session_builtin": session("col('k'), col('w').start, col('w').end, col('v').sum, col('v').count"),
     "session_general_udaf": session("col('k'), col('w').start, col('w').end, total(col('v'))"),
     "session_rowtime": session("col('k'), col('w').rowtime, col('v').max"),
@@ -294,8 +334,17 @@ def test_extension(_spark_started: None, name: str) -> None:
     assert_prints(name, *extensions[name])
 
 
+def test_unmergeable_aggregates_in_sessions_are_refused(differential: Comparison) -> None:
+    for name in ("sql_session_first_value", "session_last_value"):
+        differential.assert_same_refusal(name, starts_with="Could not find an implementation method 'merge'")
+
+
 def test_late_row_touching_an_open_session_joins_it(differential: Comparison) -> None:
     # By hand (Flink's merging window operator; PyFlink 2.3 measured the same): a, 5 at 00:07 joins a's
     # open session [00:08, 00:14), 6 + 5 over 4 rows.
     assert differential.ours["session_late_touches_open"]["stdout"] == TOUCHING_ROWS
     assert differential.ours["sql_session_late_touches_open"]["stdout"] == TOUCHING_ROWS
+    # By hand: a, 5 at 00:05 dropped (a's 00:07 came after it), d, 11 at 00:05 joined.
+    assert differential.ours["sql_session_late_chain"]["stdout"].splitlines()[1] == (
+        "[['+I', 'a', '1970-01-01 00:00:07', '1970-01-01 00:00:14', '12', '4'], "
+        "['+I', 'd', '1970-01-01 00:00:05', '1970-01-01 00:00:14', '83', '5']]")

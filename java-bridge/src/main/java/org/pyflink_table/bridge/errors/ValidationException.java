@@ -9,4 +9,14 @@ public class ValidationException extends RuntimeException {
   public ValidationException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /**
+   * PyFlink 2.3's refusal of the aggregate {@code function} (FIRST_VALUE, LAST_VALUE) in a session
+   * window in streaming mode: its planner finds no {@code merge} method of the function's accumulator.
+   */
+  public static ValidationException unmergeable(String function) {
+    return new ValidationException("Could not find an implementation method 'merge' for function '" + function
+        + "': a session window in streaming mode merges the accumulators of its aggregate functions, and " + function
+        + " has none");
+  }
 }

@@ -34,6 +34,7 @@ import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import org.pyflink_table.bridge.window.StreamWindowSql;
 import org.pyflink_table.bridge.window.TimeAttributes;
 import scala.Option;
 
@@ -76,6 +77,7 @@ final class BoundedSessions {
 
   /** {@code a} over its rows without the late ones, each with its session as Flink forms it. */
   static LogicalPlan aggregate(SparkSession spark, Aggregate a, Attribute window, Attribute rowtime, long delayMs) {
+    StreamWindowSql.refuseUnmergeable(a);
     Attribute own = ownWindow(a, window);
     List<Attribute> inputs = ScalaInterop.list(a.child().output());
     // Table API rows pass the merging without their old window, so that its computation is pruned

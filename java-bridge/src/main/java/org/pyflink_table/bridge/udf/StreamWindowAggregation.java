@@ -12,6 +12,7 @@ import org.apache.spark.sql.classic.RelationalGroupedDataset;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
@@ -42,9 +43,16 @@ public final class StreamWindowAggregation {
 
   /**
    * A built-in aggregate computed by the processor next to the Python ones: Flink's {@code function}
-   * (sum, sum0, count, min, max, avg) of {@code argument}, with Flink's result {@code type}.
+   * (sum, sum0, count, min, max, avg, and in time windows stddev_pop, stddev_samp, var_pop, var_samp)
+   * of {@code argument}, with Flink's result {@code type}, over the rows {@code filter} (a BOOLEAN
+   * column, null without FILTER) holds true for.
    */
-  public record BuiltIn(String function, boolean distinct, Column argument, DataType type, String resultName) {}
+  public record BuiltIn(String function, boolean distinct, Column argument, DataType type, String resultName,
+      Column filter) {
+    public BuiltIn(String function, boolean distinct, Column argument, DataType type, String resultName) {
+      this(function, distinct, argument, type, resultName, null);
+    }
+  }
 
   private static boolean integral(DataType t) {
     return t.equals(DataTypes.ByteType) || t.equals(DataTypes.ShortType) || t.equals(DataTypes.IntegerType)
@@ -218,8 +226,16 @@ public final class StreamWindowAggregation {
     for (int j = 0; j < builtIns.size(); j++) {
       BuiltIn b = builtIns.get(j);
       projected.add(b.argument().as("b" + j));
-      others.add(Map.of(Protocol.BUILTIN_FUNCTION, b.function(), Protocol.BUILTIN_DISTINCT, b.distinct(),
-          Protocol.BUILTIN_ARGUMENT, "b" + j, Protocol.BUILTIN_INTEGRAL, integral(b.type())));
+      Map<String, Object> spec = new HashMap<>(Map.of(Protocol.BUILTIN_FUNCTION, b.function(),
+          Protocol.BUILTIN_DISTINCT, b.distinct(), Protocol.BUILTIN_ARGUMENT, "b" + j,
+          Protocol.BUILTIN_INTEGRAL, integral(b.type())));
+      // The worker rounds a DECIMAL result half up to its scale (Arrow takes no more digits).
+      if (b.type() instanceof DecimalType d) spec.put(Protocol.BUILTIN_SCALE, d.scale());
+      if (b.filter() != null) {
+        projected.add(functions.coalesce(b.filter(), functions.lit(false)).as("f" + j));
+        spec.put(Protocol.BUILTIN_FILTER, "f" + j);
+      }
+      others.add(spec);
     }
     return arguments;
   }

@@ -13,6 +13,7 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructField;
 import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.Expr;
 import org.pyflink_table.bridge.expressions.ExprCompiler;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
@@ -100,7 +101,8 @@ final class StreamWindowSelect {
     List<List<Column>> args = run.args();
     List<String> resultNames = run.resultNames();
     List<StreamWindowAggregation.BuiltIn> others = builtIns(builtIns, table, scope, replacements,
-        counted ? "in a row-count group window" : "next to Python aggregate functions in one group or over window");
+        counted ? "in a row-count group window" : "next to Python aggregate functions in one group or over window",
+        true);
     Column timeColumn = table.df.col(Scope.quote(timeField));
     List<Column> keyCols = ExprCompiler.compileAll(keyExprs, scope);
     return counted
@@ -138,17 +140,25 @@ final class StreamWindowSelect {
   /** Built-in aggregates the window processor computes next to the Python ones (Flink's semantics). */
   private static final List<String> PROCESSOR_BUILT_INS = List.of("sum", "sum0", "count", "min", "max", "avg");
 
-  /** Whether the window processor computes every one of {@code builtIns} ({@link #builtIns} refuses the others). */
+  /**
+   * Those its group windows compute, the statistical ones too (over windows keep running values of
+   * the former only): normalized names and the worker's.
+   */
+  private static final Map<String, String> WINDOW_BUILT_INS = Map.of("sum", "sum", "sum0", "sum0", "count", "count",
+      "min", "min", "max", "max", "avg", "avg", "stddevpop", "stddev_pop", "stddevsamp", "stddev_samp",
+      "varpop", "var_pop", "varsamp", "var_samp");
+
+  /** Aggregates whose accumulators Flink cannot merge, so that a streaming session window refuses them. */
+  private static final Map<String, String> UNMERGEABLE = Map.of("firstvalue", "FIRST_VALUE", "lastvalue", "LAST_VALUE");
+
+  /** Whether the window processor computes every one of {@code builtIns} in a group window ({@link #builtIns}). */
   private static boolean processorComputes(Map<String, Expr.Call> builtIns, JTable table, Scope scope) {
     for (Expr.Call call : builtIns.values()) {
       boolean distinct = FunctionCatalog.normalize(call.name).equals("distinct");
       Expr.Call inner = distinct ? (Expr.Call) call.arg(0) : call;
       String function = FunctionCatalog.normalize(inner.name);
-      if (!PROCESSOR_BUILT_INS.contains(function) || inner.args.size() > 1) return false;
-      if (function.equals("avg")
-          && table.df.select(ExprCompiler.compile(call, scope)).schema().fields()[0].dataType() instanceof DecimalType) {
-        return false;
-      }
+      if (UNMERGEABLE.containsKey(function)) throw ValidationException.unmergeable(UNMERGEABLE.get(function));
+      if (!WINDOW_BUILT_INS.containsKey(function) || inner.args.size() > 1) return false;
     }
     return true;
   }
@@ -160,12 +170,16 @@ final class StreamWindowSelect {
    */
   static List<StreamWindowAggregation.BuiltIn> builtIns(Map<String, Expr.Call> builtIns, JTable table,
       Scope scope, Map<String, Expr> replacements) {
-    return builtIns(builtIns, table, scope, replacements, "next to Python aggregate functions in one group or over window");
+    return builtIns(builtIns, table, scope, replacements, "next to Python aggregate functions in one group or over window",
+        false);
   }
 
-  /** As above; {@code where} names the place in errors, e.g. "in a row-count group window". */
+  /**
+   * As above; {@code where} names the place in errors, e.g. "in a row-count group window"; a group
+   * {@code window}'s processor computes more of them than an over window's.
+   */
   static List<StreamWindowAggregation.BuiltIn> builtIns(Map<String, Expr.Call> builtIns, JTable table,
-      Scope scope, Map<String, Expr> replacements, String where) {
+      Scope scope, Map<String, Expr> replacements, String where, boolean window) {
     // Only beside Python aggregates does a separate select help: a row-count window always runs here.
     String instead = where.startsWith("next to") ? "; compute it in a separate select" : "";
     List<StreamWindowAggregation.BuiltIn> out = new ArrayList<>();
@@ -173,14 +187,18 @@ final class StreamWindowSelect {
       Expr.Call call = e.getValue();
       boolean distinct = FunctionCatalog.normalize(call.name).equals("distinct");
       Expr.Call inner = distinct ? (Expr.Call) call.arg(0) : call;
-      String function = FunctionCatalog.normalize(inner.name);
-      if (!PROCESSOR_BUILT_INS.contains(function) || inner.args.size() > 1) {
+      String normalized = FunctionCatalog.normalize(inner.name);
+      String function = window ? WINDOW_BUILT_INS.get(normalized)
+          : PROCESSOR_BUILT_INS.contains(normalized) ? normalized : null;
+      if (function == null || inner.args.size() > 1) {
         throw TableException.unsupported("the built-in aggregate " + e.getKey() + " " + where
             + " over an unbounded source (supported there: " + String.join(", ",
-            PROCESSOR_BUILT_INS) + ")" + instead);
+            window ? List.of("SUM", "SUM0", "COUNT", "MIN", "MAX", "AVG", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP",
+                "VAR_SAMP") : PROCESSOR_BUILT_INS) + ")" + instead);
       }
       DataType type = table.df.select(ExprCompiler.compile(call, scope)).schema().fields()[0].dataType();
-      if (function.equals("avg") && type instanceof DecimalType) {
+      // Over windows keep a running sum, whose DECIMAL average is not rounded as Flink's yet.
+      if (!window && function.equals("avg") && type instanceof DecimalType) {
         throw TableException.unsupported("AVG of a DECIMAL (" + e.getKey() + ") " + where
             + " over an unbounded source" + instead);
       }

@@ -19,9 +19,15 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
+import org.apache.spark.sql.catalyst.expressions.aggregate.First;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Last;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
+import org.apache.spark.sql.catalyst.expressions.aggregate.StddevPop;
+import org.apache.spark.sql.catalyst.expressions.aggregate.StddevSamp;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
+import org.apache.spark.sql.catalyst.expressions.aggregate.VariancePop;
+import org.apache.spark.sql.catalyst.expressions.aggregate.VarianceSamp;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Expand;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
@@ -29,11 +35,11 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.classic.ExpressionColumnNode;
 import org.apache.spark.sql.classic.SparkSession;
-import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.TableContext;
@@ -76,6 +82,7 @@ public final class StreamWindowSql {
       // aggregation drops a row whose own window has ended before it meets the key's open sessions,
       // where Flink merges it into an open session it touches (the processor merges first).
       Attribute window = windowKey(a);
+      if (window != null && window.metadata().contains(SESSION_WINDOW_MARKER)) refuseUnmergeable(a);
       if (window != null && window.metadata().contains(SESSION_WINDOW_MARKER) && processorComputes(calls)
           && watermarked(a, window)) {
         return processor(env, a, calls);
@@ -114,20 +121,39 @@ public final class StreamWindowSql {
     }
   }
 
+  /**
+   * Refuses FIRST_VALUE and LAST_VALUE in {@code a}, a session window's aggregation in streaming
+   * mode, as PyFlink 2.3 does (over bounded and unbounded sources alike, measured).
+   */
+  public static void refuseUnmergeable(Aggregate a) {
+    List<Expression> calls = new ArrayList<>();
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) collectCalls((Expression) (Object) e, calls);
+    for (Expression call : calls) {
+      if (call instanceof AggregateExpression aggregate && (aggregate.aggregateFunction() instanceof First
+          || aggregate.aggregateFunction() instanceof Last)) {
+        throw ValidationException.unmergeable(aggregate.aggregateFunction() instanceof First ? "FIRST_VALUE"
+            : "LAST_VALUE");
+      }
+    }
+  }
+
   /** Whether {@code calls} are built-in aggregates, all of which the window processor computes. */
   private static boolean processorComputes(List<Expression> calls) {
     if (calls.isEmpty()) return false;
     for (Expression call : calls) {
-      if (!(call instanceof AggregateExpression aggregate) || pythonCall(call) != null
-          || aggregate.filter().isDefined()) {
-        return false;
-      }
+      if (!(call instanceof AggregateExpression aggregate) || pythonCall(call) != null) return false;
       AggregateFunction f = aggregate.aggregateFunction();
-      boolean known = f instanceof Sum || f instanceof Count || f instanceof Min || f instanceof Max
-          || (f instanceof Average && !(f.dataType() instanceof DecimalType));
-      if (!known || f.children().size() != 1) return false;
+      if (workerName(f) == null || f.children().size() != 1) return false;
     }
     return true;
+  }
+
+  /** The worker's name of the built-in aggregate {@code f} the window processor computes, else null. */
+  private static String workerName(AggregateFunction f) {
+    return f instanceof Sum ? "sum" : f instanceof Count ? "count" : f instanceof Min ? "min"
+        : f instanceof Max ? "max" : f instanceof Average ? "avg" : f instanceof StddevPop ? "stddev_pop"
+        : f instanceof StddevSamp ? "stddev_samp" : f instanceof VariancePop ? "var_pop"
+        : f instanceof VarianceSamp ? "var_samp" : null;
   }
 
   /** The window struct (start, end) an aggregation groups by, or null. */
@@ -194,8 +220,8 @@ public final class StreamWindowSql {
       Expression call = calls.get(c);
       PythonFuncExpression python = pythonCall(call);
       AggregateExpression aggregate = call instanceof AggregateExpression ? (AggregateExpression) call : null;
-      if (aggregate != null && (aggregate.filter().isDefined() || (python != null && aggregate.isDistinct()))) {
-        throw refused("the aggregate " + call.sql() + " (FILTER, or DISTINCT of a Python aggregate function)");
+      if (aggregate != null && python != null && (aggregate.filter().isDefined() || aggregate.isDistinct())) {
+        throw refused("the aggregate " + call.sql() + " (FILTER or DISTINCT of a Python aggregate function)");
       }
       if (python != null) {
         PythonAggregateFunction function = StreamOverSql.registered(env, python);
@@ -213,14 +239,15 @@ public final class StreamWindowSql {
       }
       AggregateFunction f = aggregate.aggregateFunction();
       List<Expression> children = ScalaInterop.list(f.children());
-      String function = f instanceof Sum ? "sum" : f instanceof Count ? "count" : f instanceof Min ? "min"
-          : f instanceof Max ? "max" : f instanceof Average ? "avg" : null;
+      String function = workerName(f);
       if (function == null || children.size() != 1) {
         throw refused("the built-in aggregate " + call.sql() + " next to Python aggregate functions");
       }
       slot[c] = -1 - builtIns.size();
+      // Spark's type (Flink's is a cast above): the worker rounds a DECIMAL result to its scale, as Spark would.
       builtIns.add(new StreamWindowAggregation.BuiltIn(function, aggregate.isDistinct(), column(children.get(0)),
-          f.dataType(), "__pft_builtin" + builtIns.size()));
+          f.dataType(), "__pft_builtin" + builtIns.size(),
+          aggregate.filter().isDefined() ? column(aggregate.filter().get()) : null));
       builtInCalls.add(call);
     }
 
