@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.Abs;
 import org.apache.spark.sql.catalyst.expressions.Add;
 import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Between;
 import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.Concat;
 import org.apache.spark.sql.catalyst.expressions.Divide;
@@ -56,7 +57,7 @@ import scala.Option;
  * A part that reads one input only ({@code l.v + 1}, {@code UPPER(l.s)}, {@code r.ts - INTERVAL '5'
  * SECOND}, a Python function of one side's columns) is computed by Spark as an extra value of that
  * input's rows ({@link Pushed}), so only what combines both inputs is evaluated per pair:
- * comparisons, AND/OR/NOT, IS [NOT] NULL, {@code +}, {@code -}, {@code *}, {@code /} of integers
+ * comparisons (and BETWEEN), AND/OR/NOT, IS [NOT] NULL, {@code +}, {@code -}, {@code *}, {@code /} of integers
  * (wrapping around on overflow as Java's, and Flink's, integer arithmetic does; {@code /} truncated),
  * doubles and decimals (Flink's decimal arithmetic, of Spark's result type, which is Flink's), ABS and
  * CONCAT, over numeric, string, boolean, DATE and TIMESTAMP[_LTZ] values. A date crosses as its day
@@ -112,6 +113,12 @@ final class JoinResidual {
       // Spark divides integers in DOUBLE; Flink's integer division is matched as a cast of it below.
       if (!(integral(t) || t instanceof DoubleType || t instanceof DecimalType)) throw refused(e);
       return typed(arithmetic, t, children(e, left, right, pushed));
+    }
+    if (e instanceof Between b) {
+      Object value = tree(b.input(), left, right, pushed);
+      return Map.of("op", "and", "args", List.of(
+          Map.of("op", ">=", "args", List.of(value, tree(b.lower(), left, right, pushed))),
+          Map.of("op", "<=", "args", List.of(value, tree(b.upper(), left, right, pushed)))));
     }
     if (e instanceof Concat && e.dataType() instanceof StringType) {
       return Map.of("op", "concat", "args", children(e, left, right, pushed));
