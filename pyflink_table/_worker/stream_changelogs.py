@@ -726,10 +726,12 @@ def _arithmetic(node: Dict[str, Any], a: Any, b: Any) -> Any:
                      else _EXACT.add(a, b) if op == "+" else _EXACT.subtract(a, b) if op == "-"
                      else _EXACT.multiply(a, b))
         return _decimal(value, int(node["precision"]), int(node["scale"]))
-    if op == "cast":
-        return float(a)  # a decimal as DOUBLE (correctly rounded, as Java's BigDecimal.doubleValue)
     bits = _BITS.get(type_name)
-    if op == "/":
+    if op == "cast" and bits is None:
+        return float(a)  # a decimal as DOUBLE (correctly rounded, as Java's BigDecimal.doubleValue)
+    if op == "cast":
+        value = a  # an integer narrowed, wrapping around below
+    elif op == "/":
         if bits is None:
             return _double_division(float(a), float(b))
         if b == 0:

@@ -17,6 +17,7 @@ import org.apache.spark.sql.catalyst.expressions.EvalMode;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GreaterThan;
 import org.apache.spark.sql.catalyst.expressions.GreaterThanOrEqual;
+import org.apache.spark.sql.catalyst.expressions.IntegralDivide;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
 import org.apache.spark.sql.catalyst.expressions.IsNull;
 import org.apache.spark.sql.catalyst.expressions.LessThan;
@@ -168,6 +169,11 @@ final class JoinResidual {
     if (integral(to) && c.child() instanceof Divide d && d.left() instanceof Cast a && d.right() instanceof Cast b
         && integral(a.child().dataType()) && integral(b.child().dataType())) {
       return typed("/", to, List.of(tree(a.child(), left, right, pushed), tree(b.child(), left, right, pushed)));
+    }
+    // The Table API's integer division: Spark's truncating DIV (BIGINT) cast to the operands' type,
+    // wrapping around as Java's (Flink's) Integer.MIN_VALUE / -1 does.
+    if (integral(to) && c.child() instanceof IntegralDivide d) {
+      return typed("cast", to, List.of(typed("/", d.dataType(), children(d, left, right, pushed))));
     }
     // Spark widens numbers for comparisons (INT vs BIGINT, INT vs DOUBLE); values compare the same.
     if (numeric(from) && numeric(to) && (fractional(to) || !fractional(from))) return tree(c.child(), left, right, pushed);
