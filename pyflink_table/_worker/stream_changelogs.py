@@ -44,6 +44,7 @@ from pyspark.sql.types import BinaryType, LongType, StructField, StructType, _pa
 
 from pyflink_table import _protocol
 from pyflink_table._worker import lifecycle
+from pyflink_table._worker.scalar import UserFunctionError
 from pyflink_table._worker.stream_windows import _RunningBuiltin
 
 _BLOB = StructType([StructField("state", BinaryType())])
@@ -719,7 +720,7 @@ def _arithmetic(node: Dict[str, Any], a: Any, b: Any) -> Any:
         a, b = decimal.Decimal(a), (None if b is None else decimal.Decimal(b))
         if op == "/":
             if b == 0:
-                raise ArithmeticError("Division by zero")  # Flink's job fails so
+                raise _division_by_zero("Division by zero")
             value = _DIVISION.divide(a, b)
         else:
             value = (_EXACT.minus(a) if op == "neg" else _EXACT.abs(a) if op == "abs" else a if op == "cast"
@@ -735,7 +736,7 @@ def _arithmetic(node: Dict[str, Any], a: Any, b: Any) -> Any:
         if bits is None:
             return _double_division(float(a), float(b))
         if b == 0:
-            raise ArithmeticError("/ by zero")  # Java's integer division, which fails Flink's job
+            raise _division_by_zero("/ by zero")
         value = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # truncated toward zero
     else:
         value = -a if op == "neg" else abs(a) if op == "abs" else a + b if op == "+" else a - b if op == "-" else a * b
@@ -743,6 +744,12 @@ def _arithmetic(node: Dict[str, Any], a: Any, b: Any) -> Any:
         return float(value)
     value &= (1 << bits) - 1
     return value - (1 << bits) if value >= 1 << (bits - 1) else value
+
+
+def _division_by_zero(java_message: str) -> UserFunctionError:
+    """Flink's job fails on an integer or decimal division by zero with Java's exception; the
+    driver reports the failure from its marker on, without Spark's text around it."""
+    return UserFunctionError(f"java.lang.ArithmeticException: {java_message} (in the join condition)")
 
 
 def _double_division(a: float, b: float) -> float:
