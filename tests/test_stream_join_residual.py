@@ -58,3 +58,21 @@ def test_decimal_leaves_keep_their_digits() -> None:
     assert _op("+", "0.10", "0.20", "decimal", 11, 2) == decimal.Decimal("0.30")
     assert _evaluate({"op": "=", "args": [{"col": [0, 0], "type": "decimal"}, {"lit": "0.30", "type": "decimal"}]},
                      ({"c0": "0.3"}, {})) is True
+
+
+def test_logic_stops_at_its_deciding_operand() -> None:
+    # Flink's generated AND/OR skip the right operand once the left decides (no division by zero).
+    divided = {"op": ">", "args": [{"op": "/", "args": [{"col": [0, 0]}, {"col": [1, 0]}], "type": "integer"},
+                                   {"lit": 1}]}
+    false, true = {"lit": False}, {"lit": True}
+    rows = ({"c0": 1}, {"c0": 0})
+    assert _evaluate({"op": "and", "args": [false, divided]}, rows) is False
+    assert _evaluate({"op": "or", "args": [true, divided]}, rows) is True
+    assert _evaluate({"op": "and", "args": [{"lit": None}, false]}, rows) is False
+    assert _evaluate({"op": "and", "args": [{"lit": None}, true]}, rows) is None
+
+
+def test_double_columns_read_nan_from_its_text() -> None:
+    nan = {"op": "<", "args": [{"col": [0, 0], "type": "double"}, {"col": [1, 0], "type": "double"}]}
+    assert _evaluate(nan, ({"c0": "NaN"}, {"c0": 1.5})) is False
+    assert _evaluate(nan, ({"c0": 1}, {"c0": "Infinity"})) is True

@@ -764,21 +764,28 @@ def _double_division(a: float, b: float) -> float:
 def _evaluate(node: Any, rows: Tuple[Any, Any]) -> Any:
     """A join condition tree of the bridge's ``JoinResidual`` over (left row, right row), as SQL
     evaluates it: None is unknown. A date is its day number, a timestamp its microseconds, a decimal
-    its text (made a ``Decimal`` here)."""
+    its text (made a ``Decimal`` here), a double a JSON number or text (``"NaN"``)."""
     if "col" in node or "lit" in node:
         if "lit" in node:
             value = node["lit"]
         else:
             side, index = node["col"]
             value = rows[side].get("c%d" % index)
-        return decimal.Decimal(value) if value is not None and node.get("type") == "decimal" else value
+        if value is None or "type" not in node:
+            return value
+        return decimal.Decimal(value) if node["type"] == "decimal" else float(value)  # float("NaN") too
     op, args = node["op"], node["args"]
     if op in ("and", "or"):
-        values = [_evaluate(a, rows) for a in args]
+        # Left to right, stopping at the deciding value as Flink's generated code does (so a division
+        # by zero after a false AND operand does not fail).
         decisive = op == "or"  # True decides OR, False decides AND
-        if decisive in values:
-            return decisive
-        return None if None in values else not decisive
+        unknown = False
+        for a in args:
+            value = _evaluate(a, rows)
+            if value is decisive:
+                return decisive
+            unknown |= value is None
+        return None if unknown else not decisive
     if op == "concat":
         parts = [_evaluate(a, rows) for a in args]
         return None if None in parts else "".join(parts)

@@ -66,7 +66,7 @@ import scala.Option;
  * computed by Spark, so they compare exactly; a decimal crosses as its text. Anything else combining
  * both inputs is refused by name. Nodes: {@code {"col": [side, index]}}, {@code {"lit": value}},
  * {@code {"op": name, "args": [...]}} (arithmetic and casts with {@code "type"}, decimals with
- * {@code "precision"} and {@code "scale"}); a decimal leaf has {@code "type": "decimal"}.
+ * {@code "precision"} and {@code "scale"}); a decimal or double column has {@code "type"} too.
  */
 final class JoinResidual {
   private JoinResidual() {}
@@ -158,8 +158,9 @@ final class JoinResidual {
         : t instanceof DecimalType ? new Cast(e, DataTypes.StringType, Option.apply("UTC"), EvalMode.LEGACY())
         : null;
     int index = value == null && own != null ? own : pushed.indexOf(side, value == null ? e : value, width);
-    if (!(t instanceof DecimalType)) return Map.of("col", List.of(side, index));
-    return Map.of("col", List.of(side, index), "type", "decimal");
+    // A double's NaN and infinities cross as JSON text ("NaN"), which the processor reads back.
+    String type = t instanceof DecimalType ? "decimal" : fractional(t) ? "double" : null;
+    return type == null ? Map.of("col", List.of(side, index)) : Map.of("col", List.of(side, index), "type", type);
   }
 
   private static Object cast(Cast c, List<Attribute> left, List<Attribute> right, Pushed pushed) {
@@ -172,7 +173,8 @@ final class JoinResidual {
     }
     // The Table API's integer division: Spark's truncating DIV (BIGINT) cast to the operands' type,
     // wrapping around as Java's (Flink's) Integer.MIN_VALUE / -1 does.
-    if (integral(to) && c.child() instanceof IntegralDivide d) {
+    if (integral(to) && c.child() instanceof IntegralDivide d && integral(d.left().dataType())
+        && integral(d.right().dataType())) {
       return typed("cast", to, List.of(typed("/", d.dataType(), children(d, left, right, pushed))));
     }
     // Spark widens numbers for comparisons (INT vs BIGINT, INT vs DOUBLE); values compare the same.
