@@ -76,3 +76,12 @@ def test_double_columns_read_nan_from_its_text() -> None:
     nan = {"op": "<", "args": [{"col": [0, 0], "type": "double"}, {"col": [1, 0], "type": "double"}]}
     assert _evaluate(nan, ({"c0": "NaN"}, {"c0": 1.5})) is False
     assert _evaluate(nan, ({"c0": 1}, {"c0": "Infinity"})) is True
+
+
+def test_integer_remainder_has_the_dividends_sign() -> None:
+    # PyFlink 2.3: MOD(-7, 2) = MOD(-7, -2) = -1, MOD(v, 0) fails with / by zero (measured).
+    assert _op("%", -7, 2, "integer") == -1
+    assert _op("%", -7, -2, "integer") == -1
+    assert _op("%", 7, -2, "integer") == 1
+    with pytest.raises(UserFunctionError, match="/ by zero"):
+        _op("%", 7, 0, "integer")

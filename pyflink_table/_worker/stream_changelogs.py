@@ -695,7 +695,7 @@ class BoundedNonTimeOver:
             yield pa.RecordBatch.from_pydict(out, schema=schema)
 
 
-_ARITHMETIC = ("+", "-", "*", "/", "neg", "abs", "cast")
+_ARITHMETIC = ("+", "-", "*", "/", "%", "neg", "abs", "cast")
 #: Bits of Spark's integer types: their arithmetic wraps around as Java's (and Flink's) does.
 _BITS = {"byte": 8, "short": 16, "integer": 32, "long": 64}
 #: Exact decimal arithmetic (a DECIMAL(38) product has 76 digits) and Flink's division: to 38
@@ -714,7 +714,7 @@ def _decimal(value: decimal.Decimal, precision: int, scale: int) -> Optional[dec
 def _arithmetic(node: Dict[str, Any], a: Any, b: Any) -> Any:
     """``a op b`` (``neg``, ``abs``, ``cast``: of ``a``) of the node's type, None when an operand is."""
     op, type_name = node["op"], node["type"]
-    if a is None or (op in ("+", "-", "*", "/") and b is None):
+    if a is None or (op in ("+", "-", "*", "/", "%") and b is None):
         return None
     if type_name == "decimal":
         a, b = decimal.Decimal(a), (None if b is None else decimal.Decimal(b))
@@ -738,6 +738,10 @@ def _arithmetic(node: Dict[str, Any], a: Any, b: Any) -> Any:
         if b == 0:
             raise _division_by_zero("/ by zero")
         value = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # truncated toward zero
+    elif op == "%":
+        if b == 0:
+            raise _division_by_zero("/ by zero")
+        value = abs(a) % abs(b) * (1 if a >= 0 else -1)  # Java's remainder: the dividend's sign
     else:
         value = -a if op == "neg" else abs(a) if op == "abs" else a + b if op == "+" else a - b if op == "-" else a * b
     if bits is None:

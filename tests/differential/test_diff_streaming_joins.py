@@ -141,9 +141,11 @@ programs = {
     + "plus1 = udf(lambda v: v + 1, result_type=DataTypes.INT())\n"
     + "it = L.left_outer_join(R, (col('k') == col('k2')) & (plus1(col('a')) > col('b'))).execute().collect()\n"
     + "it.close()\n",
-    # Dates, timestamps (to the millisecond) and decimals compared per pair: a's first rows match.
+    # Dates, timestamps (to the millisecond) and decimals compared per pair: a's first rows match; a
+    # remainder has the dividend's sign (MOD(-5, 2) = -1, as Java's).
     "sql_left_join_comparing_dates_and_timestamps": _typed(
-        "SELECT k, v, d, ts, v2, d2, ts2 FROM tl LEFT JOIN tr ON k = k2 AND d >= d2 AND ts > ts2", [1, 2, 1, 1, 2]),
+        "SELECT k, v, d, ts, v2, d2, ts2 FROM tl LEFT JOIN tr ON k = k2 AND d >= d2 AND ts > ts2 "
+        "AND MOD(v2 - v, v2) <> 1", [1, 2, 1, 1, 2]),
     "sql_full_join_comparing_local_zoned_timestamps_and_decimals": _typed(
         "SELECT k, v, m, k2, v2, m2 FROM tl FULL JOIN tr ON k = k2 AND tz < tz2 AND m <= m2", [1, 2, 1, 1, 1]),
     # A time range: the interval is subtracted from one input's rows, the comparisons are per pair.

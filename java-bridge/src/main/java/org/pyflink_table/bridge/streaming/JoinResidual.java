@@ -27,6 +27,7 @@ import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.Not;
 import org.apache.spark.sql.catalyst.expressions.Or;
 import org.apache.spark.sql.catalyst.expressions.PythonUDF;
+import org.apache.spark.sql.catalyst.expressions.Remainder;
 import org.apache.spark.sql.catalyst.expressions.Subtract;
 import org.apache.spark.sql.catalyst.expressions.UnaryMinus;
 import org.apache.spark.sql.catalyst.expressions.UnixDate;
@@ -60,8 +61,8 @@ import scala.Option;
  * input's rows ({@link Pushed}), so only what combines both inputs is evaluated per pair:
  * comparisons (and BETWEEN), AND/OR/NOT, IS [NOT] NULL, {@code +}, {@code -}, {@code *}, {@code /} of integers
  * (wrapping around on overflow as Java's, and Flink's, integer arithmetic does; {@code /} truncated),
- * doubles and decimals (Flink's decimal arithmetic, of Spark's result type, which is Flink's), ABS and
- * CONCAT, over numeric, string, boolean, DATE and TIMESTAMP[_LTZ] values. A date crosses as its day
+ * doubles and decimals (Flink's decimal arithmetic, of Spark's result type, which is Flink's), MOD of
+ * integers (Java's remainder), ABS and CONCAT, over numeric, string, boolean, DATE and TIMESTAMP[_LTZ] values. A date crosses as its day
  * number and a timestamp as microseconds since the epoch (a TIMESTAMP's wall clock read as UTC),
  * computed by Spark, so they compare exactly; a decimal crosses as its text. Anything else combining
  * both inputs is refused by name. Nodes: {@code {"col": [side, index]}}, {@code {"lit": value}},
@@ -114,6 +115,9 @@ final class JoinResidual {
       // Spark divides integers in DOUBLE; Flink's integer division is matched as a cast of it below.
       if (!(integral(t) || t instanceof DoubleType || t instanceof DecimalType)) throw refused(e);
       return typed(arithmetic, t, children(e, left, right, pushed));
+    }
+    if (e instanceof Remainder && integral(e.dataType())) {
+      return typed("%", e.dataType(), children(e, left, right, pushed)); // MOD, a % b: Java's remainder
     }
     if (e instanceof Between b) {
       Object value = tree(b.input(), left, right, pushed);
@@ -234,7 +238,7 @@ final class JoinResidual {
   private static TableException refused(Expression e) {
     return TableException.unsupported("the join condition part " + e.sql().replace("`", "")
         + " over unbounded sources in streaming mode (besides the key equalities, expressions of one input, and "
-        + "comparisons, AND/OR/NOT, IS [NOT] NULL, +, -, *, / of integers, doubles and decimals, ABS and CONCAT "
+        + "comparisons, AND/OR/NOT, IS [NOT] NULL, +, -, *, / of integers, doubles and decimals, MOD, ABS and CONCAT "
         + "combining both inputs' numeric, string, boolean, date and timestamp values are supported; compute it in "
         + "a projection of the inputs or filter the result)");
   }
