@@ -99,6 +99,7 @@ final class JoinResidual {
       HashMap<String, Object> node = new HashMap<>(); // Map.of takes no null literal
       node.put("lit", v);
       if (e.dataType() instanceof DecimalType) node.put("type", "decimal");
+      if (fractional(e.dataType())) node.put("type", "double"); // NaN and infinities cross as text
       return node;
     }
     int side = sideOf(e, left, 0) ? 0 : sideOf(e, right, 1) ? 1 : -1;
