@@ -34,11 +34,21 @@ def _refused(env: TableEnvironment, query: str, *fragments: str) -> None:
 
 
 def test_outer_join_condition_beyond_comparisons_is_refused(s_env: TableEnvironment) -> None:
-    # Parts of one input are Spark's; the processor evaluates comparisons, AND/OR/NOT, IS [NOT] NULL
-    # and + - * combining both inputs per pair (the differential joins test them against PyFlink);
-    # a function of both inputs is refused, naming the part.
-    _refused(s_env, "SELECT k, a, b FROM l LEFT JOIN r ON k = k2 AND CONCAT(k, k2) <> 'ab'",
-             "the join condition part concat(l.k, r.k2)")
+    # Parts of one input are Spark's; the processor evaluates comparisons, AND/OR/NOT, IS [NOT] NULL,
+    # + - * /, ABS and CONCAT combining both inputs per pair (the differential joins test them against
+    # PyFlink); another function of both inputs is refused, naming the part.
+    _refused(s_env, "SELECT k, a, b FROM l LEFT JOIN r ON k = k2 AND UPPER(CONCAT(k, k2)) <> 'AB'",
+             "the join condition part upper(concat(l.k, r.k2))")
+
+
+def test_outer_join_condition_dividing_by_zero_fails_the_job(s_env: TableEnvironment, tmp_path: Path) -> None:
+    # PyFlink 2.3's job fails (Py4JJavaError: ... Caused by: java.lang.ArithmeticException: / by zero,
+    # measured); the differential joins compare the condition's divisions that do not fail.
+    (tmp_path / "r" / "f1.csv").write_text("a,0\n")
+    (tmp_path / "l" / "f1.csv").write_text("a,1\n")
+    with s_env.execute_sql("SELECT k, a, b FROM l LEFT JOIN r ON k = k2 AND a / b > 1").collect() as rows:
+        with pytest.raises(TableException, match="java.lang.ArithmeticException: / by zero"):
+            list(rows)
 
 
 def test_outer_join_without_keys_is_refused(s_env: TableEnvironment) -> None:

@@ -33,7 +33,9 @@ processors keep and emit unchanged (Top-N compares its sort-key columns only).
 
 from __future__ import annotations
 
+import decimal
 import json
+import math
 import pickle
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
@@ -42,6 +44,7 @@ from pyspark.sql.types import BinaryType, LongType, StructField, StructType, _pa
 
 from pyflink_table import _protocol
 from pyflink_table._worker import lifecycle
+from pyflink_table._worker.scalar import UserFunctionError
 from pyflink_table._worker.stream_windows import _RunningBuiltin
 
 _BLOB = StructType([StructField("state", BinaryType())])
@@ -698,41 +701,107 @@ class BoundedNonTimeOver:
             yield pa.RecordBatch.from_pydict(out, schema=schema)
 
 
-_ARITHMETIC = ("+", "-", "*", "neg")
+_ARITHMETIC = ("+", "-", "*", "/", "%", "neg", "abs", "cast")
 #: Bits of Spark's integer types: their arithmetic wraps around as Java's (and Flink's) does.
 _BITS = {"byte": 8, "short": 16, "integer": 32, "long": 64}
+#: Exact decimal arithmetic (a DECIMAL(38) product has 76 digits) and Flink's division: to 38
+#: significant digits, rounded half up (``DecimalDataUtils.divide``'s ``MathContext``).
+_EXACT = decimal.Context(prec=200, rounding=decimal.ROUND_HALF_UP, Emin=-999999, Emax=999999)
+_DIVISION = decimal.Context(prec=38, rounding=decimal.ROUND_HALF_UP, Emin=-999999, Emax=999999)
 
 
-def _arithmetic(op: str, type_name: str, a: Any, b: Any) -> Any:
-    """``a op b`` (``neg``: ``-a``) of the condition's type, None when an operand is."""
-    if a is None or (op != "neg" and b is None):
+def _decimal(value: decimal.Decimal, precision: int, scale: int) -> Optional[decimal.Decimal]:
+    """``value`` as DECIMAL(precision, scale): rounded half up, None when it has too many digits
+    (Flink's ``DecimalData.fromBigDecimal``)."""
+    rounded = value.quantize(decimal.Decimal(1).scaleb(-scale), context=_EXACT)
+    return None if len(rounded.as_tuple().digits) > precision and rounded != 0 else rounded
+
+
+def _arithmetic(node: Dict[str, Any], a: Any, b: Any) -> Any:
+    """``a op b`` (``neg``, ``abs``, ``cast``: of ``a``) of the node's type, None when an operand is."""
+    op, type_name = node["op"], node["type"]
+    if a is None or (op in ("+", "-", "*", "/", "%") and b is None):
         return None
-    value = -a if op == "neg" else a + b if op == "+" else a - b if op == "-" else a * b
+    if type_name == "decimal":
+        a, b = decimal.Decimal(a), (None if b is None else decimal.Decimal(b))
+        if op == "/":
+            if b == 0:
+                raise _division_by_zero("Division by zero")
+            value = _DIVISION.divide(a, b)
+        else:
+            value = (_EXACT.minus(a) if op == "neg" else _EXACT.abs(a) if op == "abs" else a if op == "cast"
+                     else _EXACT.add(a, b) if op == "+" else _EXACT.subtract(a, b) if op == "-"
+                     else _EXACT.multiply(a, b))
+        return _decimal(value, int(node["precision"]), int(node["scale"]))
     bits = _BITS.get(type_name)
+    if op == "cast" and bits is None:
+        return float(a)  # a decimal as DOUBLE (correctly rounded, as Java's BigDecimal.doubleValue)
+    if op == "cast":
+        value = a  # an integer narrowed, wrapping around below
+    elif op == "/":
+        if bits is None:
+            return _double_division(float(a), float(b))
+        if b == 0:
+            raise _division_by_zero("/ by zero")
+        value = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # truncated toward zero
+    elif op == "%":
+        if b == 0:
+            raise _division_by_zero("/ by zero")
+        value = abs(a) % abs(b) * (1 if a >= 0 else -1)  # Java's remainder: the dividend's sign
+    else:
+        value = -a if op == "neg" else abs(a) if op == "abs" else a + b if op == "+" else a - b if op == "-" else a * b
     if bits is None:
         return float(value)
     value &= (1 << bits) - 1
     return value - (1 << bits) if value >= 1 << (bits - 1) else value
 
 
+def _division_by_zero(java_message: str) -> UserFunctionError:
+    """Flink's job fails on an integer or decimal division by zero with Java's exception; the
+    driver reports the failure from its marker on, without Spark's text around it."""
+    return UserFunctionError(f"java.lang.ArithmeticException: {java_message} (in the join condition)")
+
+
+def _double_division(a: float, b: float) -> float:
+    """Java's double division: by zero it is infinite (NaN for 0/0 and NaN)."""
+    if b != 0 or math.isnan(b):
+        return a / b
+    if a == 0 or math.isnan(a):
+        return math.nan
+    return math.inf if (a > 0) == (math.copysign(1.0, b) > 0) else -math.inf
+
+
 def _evaluate(node: Any, rows: Tuple[Any, Any]) -> Any:
     """A join condition tree of the bridge's ``JoinResidual`` over (left row, right row), as SQL
-    evaluates it: None is unknown."""
-    if "col" in node:
-        side, index = node["col"]
-        return rows[side].get("c%d" % index)
-    if "lit" in node:
-        return node["lit"]
+    evaluates it: None is unknown. A date is its day number, a timestamp its microseconds, a decimal
+    its text (made a ``Decimal`` here), a double a JSON number or text (``"NaN"``)."""
+    if "col" in node or "lit" in node:
+        if "lit" in node:
+            value = node["lit"]
+        else:
+            side, index = node["col"]
+            value = rows[side].get("c%d" % index)
+        if value is None or "type" not in node:
+            return value
+        return decimal.Decimal(value) if node["type"] == "decimal" else float(value)  # float("NaN") too
     op, args = node["op"], node["args"]
     if op in ("and", "or"):
-        values = [_evaluate(a, rows) for a in args]
+        # Left to right, stopping at the deciding value as Flink's generated code does (so a division
+        # by zero after a false AND operand does not fail).
         decisive = op == "or"  # True decides OR, False decides AND
-        if decisive in values:
-            return decisive
-        return None if None in values else not decisive
+        unknown = False
+        for a in args:
+            value = _evaluate(a, rows)
+            if value is decisive:
+                return decisive
+            unknown |= value is None
+        return None if unknown else not decisive
+    if op == "concat":
+        parts = [_evaluate(a, rows) for a in args]
+        return None if None in parts else "".join(parts)
     value = _evaluate(args[0], rows)
     if op in _ARITHMETIC:
-        return _arithmetic(op, node["type"], value, _evaluate(args[1], rows) if len(args) > 1 else None)
+        return _arithmetic(node, value, _evaluate(args[1], rows) if len(args) > 1 else None)
     if op == "not":
         return None if value is None else not value
     if op == "is_null":

@@ -180,6 +180,10 @@ programs.update({
     # around, the INT average truncated); the expression keeps Spark's type (TYPES_DIFFER).
     "aggregate_in_expression": NUMS + ("result = t_env.sql_query('SELECT k, SUM(big) + 1, CAST(AVG(a) * 2 AS INT) "
                                        "FROM nums GROUP BY k')"),
+    # INT / BIGINT is Flink's BIGINT division, truncated; a user's CAST to DOUBLE divides in DOUBLE.
+    "integer_division_unless_cast_to_double": NUMS + ("result = t_env.sql_query('SELECT k, big / bi, "
+                                                      "CAST(a AS DOUBLE) / (bi + 1), a / CAST(bi + 1 AS DOUBLE) "
+                                                      "FROM nums')"),
     "having_compares_flink_average": NUMS + ("result = t_env.sql_query('SELECT k, SUM(a) FROM nums GROUP BY k "
                                              "HAVING AVG(a) > 1')"),
     "having_compares_flink_sum": NUMS + ("result = t_env.sql_query('SELECT k, SUM(a) FROM nums GROUP BY k "

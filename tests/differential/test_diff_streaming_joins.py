@@ -5,7 +5,7 @@ insert is deleted (-D) when its match arrives, and a Top-N retracts the rows tha
 
 import pytest
 
-from harness import JOIN_TABLES, STREAMING_PRELUDE, Comparison, differential  # noqa: F401 - the fixture
+from harness import JOIN_TABLES, STREAMING_PRELUDE, Comparison, differential, monitored_table  # noqa: F401
 
 SETUP = STREAMING_PRELUDE + JOIN_TABLES + """
 L, R = t_env.from_path('l'), t_env.from_path('r')
@@ -35,6 +35,27 @@ def _steps(counts, steps=STEPS):
 # r's b,1 differ in their other values; c,3 has no partner.
 CONDITION_STEPS = [("dl", "a,1"), ("dr", "a,1"), ("dr", "a,0"), ("dl", "a,5"), ("dr", "b,1"), ("dl", "b,0"),
                    ("dl", "c,3")]
+
+
+# Tables tl and tr of dates, timestamps and decimals (their columns k, d, ts, tz, m, v, s; tr's end
+# in 2) over their own directories, for conditions comparing and computing them per pair.
+TYPED_SETUP = SETUP + "tdl, tdr = tempfile.mkdtemp(), tempfile.mkdtemp()\n" + "".join(
+    monitored_table(name, ", ".join(c.replace(" ", suffix + " ", 1) for c in (
+        "k STRING", "d DATE", "ts TIMESTAMP(3)", "tz TIMESTAMP_LTZ(3)", "m DECIMAL(10, 2)", "v INT", "s STRING")), d)
+    for name, suffix, d in (("tl", "", "tdl"), ("tr", "2", "tdr")))
+
+# a's left rows: one a millisecond after the right row (with the bigger day and value), one a day
+# before it; b's left row 2 s after its right row, which comes last (an earlier step whose changes
+# are not awaited has no match to race with). The right decimal 1.5 is read as 1.50.
+TYPED_STEPS = [("tdl", "a,2024-01-02,2024-01-02 10:00:00.123,2024-01-02 10:00:00.123Z,1.50,7,x"),
+               ("tdr", "a,2024-01-01,2024-01-02 10:00:00.122,2024-01-02 10:00:00.124Z,1.5,2,z"),
+               ("tdl", "a,2024-01-01,2024-01-01 00:00:00,2024-01-01 00:00:00Z,0.10,-7,y"),
+               ("tdl", "b,2024-01-01,2024-01-01 00:00:05,2024-01-01 00:00:05Z,3.33,5,u"),
+               ("tdr", "b,2024-01-01,2024-01-01 00:00:03,2024-01-01 00:00:03Z,0.07,3,w")]
+
+
+def _typed(query, counts):
+    return TYPED_SETUP + f"it = t_env.execute_sql({query!r}).collect()\n" + _steps(counts, TYPED_STEPS)
 
 
 TOP_STEPS = ["a,5", "a,3", "a,7", "b,1", "a,9", "a,6"]
@@ -120,6 +141,31 @@ programs = {
     + "plus1 = udf(lambda v: v + 1, result_type=DataTypes.INT())\n"
     + "it = L.left_outer_join(R, (col('k') == col('k2')) & (plus1(col('a')) > col('b'))).execute().collect()\n"
     + "it.close()\n",
+    # Dates, timestamps (to the millisecond) and decimals compared per pair: a's first rows match; a
+    # remainder has the dividend's sign (MOD(-5, 2) = -1, as Java's).
+    "sql_left_join_comparing_dates_and_timestamps": _typed(
+        "SELECT k, v, d, ts, v2, d2, ts2 FROM tl LEFT JOIN tr ON k = k2 AND d >= d2 AND ts > ts2 "
+        "AND MOD(v2 - v, v2) <> 1", [1, 2, 1, 1, 2]),
+    "sql_full_join_comparing_local_zoned_timestamps_and_decimals": _typed(
+        "SELECT k, v, m, k2, v2, m2 FROM tl FULL JOIN tr ON k = k2 AND tz < tz2 AND m <= m2", [1, 2, 1, 1, 1]),
+    # A time range: the interval is subtracted from one input's rows, the comparisons are per pair.
+    "sql_full_join_with_a_time_range": _typed(
+        "SELECT k, v, k2, v2 FROM tl FULL JOIN tr ON k = k2 AND ts2 BETWEEN ts - INTERVAL '5' SECOND AND ts",
+        [1, 2, 1, 1, 2]),
+    # INT / INT is truncated (7 / 2 = 3, so a's first rows do not match), decimals divide exactly; a
+    # right row that v2 <> 2 rejects never divides by zero (Flink filters the right input by it).
+    "sql_left_join_with_divisions": _typed(
+        "SELECT k, v, m, v2, m2 FROM tl LEFT JOIN tr ON k = k2 AND v / v2 <> 3 AND m / m2 > 0.5 "
+        "AND v / (v2 - 2) <> 0 AND v2 <> 2", [1, 0, 1, 1, 2]),
+    # Functions of both inputs; a double divided by zero is infinite (b's rows match).
+    "sql_left_join_with_functions_of_both_inputs": _typed(
+        "SELECT k, v, s, v2, s2 FROM tl LEFT JOIN tr ON k = k2 AND ABS(v - v2) < 6 AND CONCAT(s, s2) <> 'xz' "
+        "AND CAST(v AS DOUBLE) / (v2 - 3) > 1", [1, 0, 1, 1, 2]),
+    # The Table API's INT / INT is truncated too (7 / 2 <= 3).
+    "table_api_left_outer_join_with_decimal_arithmetic": TYPED_SETUP
+    + "it = t_env.from_path('tl').left_outer_join(t_env.from_path('tr'), (col('k') == col('k2')) & "
+    + "((col('m') + col('m2')) * col('v') > 20) & (col('v') / col('v2') <= 3)).select(col('k'), col('m'), col('v'), col('m2'))"
+    + ".execute().collect()\n" + _steps([1, 2, 1, 1, 0], TYPED_STEPS),
     # T11 and Top-N: with the row number, each row whose rank changes is updated.
     "top2_with_row_number": _top("SELECT k, a, rn FROM (SELECT k, a, ROW_NUMBER() OVER (PARTITION BY k "
                                  "ORDER BY a DESC) AS rn FROM l) WHERE rn <= 2", [1, 1, 4, 1, 4, 0]),

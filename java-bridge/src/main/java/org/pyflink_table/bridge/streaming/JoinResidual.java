@@ -4,14 +4,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.catalyst.expressions.Abs;
 import org.apache.spark.sql.catalyst.expressions.Add;
 import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Between;
 import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.Concat;
+import org.apache.spark.sql.catalyst.expressions.Divide;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
+import org.apache.spark.sql.catalyst.expressions.EvalMode;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GreaterThan;
 import org.apache.spark.sql.catalyst.expressions.GreaterThanOrEqual;
+import org.apache.spark.sql.catalyst.expressions.IntegralDivide;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
 import org.apache.spark.sql.catalyst.expressions.IsNull;
 import org.apache.spark.sql.catalyst.expressions.LessThan;
@@ -21,11 +27,17 @@ import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.Not;
 import org.apache.spark.sql.catalyst.expressions.Or;
 import org.apache.spark.sql.catalyst.expressions.PythonUDF;
+import org.apache.spark.sql.catalyst.expressions.Remainder;
 import org.apache.spark.sql.catalyst.expressions.Subtract;
 import org.apache.spark.sql.catalyst.expressions.UnaryMinus;
+import org.apache.spark.sql.catalyst.expressions.UnixDate;
+import org.apache.spark.sql.catalyst.expressions.UnixMicros;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
@@ -33,21 +45,29 @@ import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
+import scala.Option;
 
 /**
  * The non-equality part of a stream join's condition (on the join processor) as a small tree the
  * processor ({@code pyflink_table._worker.stream_changelogs.JoinProcessor}) evaluates for each pair
  * of rows with equal keys, with SQL's three-valued logic (a NULL comparison does not match).
- * A part that reads one input only ({@code l.v + 1}, {@code UPPER(l.s)}, a Python function of one
- * side's columns) is computed by Spark as an extra value of that input's rows ({@link Pushed}), so
- * only what combines both inputs is evaluated per pair: comparisons, AND/OR/NOT, IS [NOT] NULL and
- * integer or double {@code +}, {@code -}, {@code *} (wrapping around on overflow as Java's, and
- * Flink's, integer arithmetic does) over values of numeric, string and boolean types. Anything
- * else combining both inputs is refused by name. Nodes: {@code {"col": [side, index]}},
- * {@code {"lit": value}}, {@code {"op": name, "args": [...]}} (arithmetic with {@code "type"}).
+ * A part that reads one input only ({@code l.v + 1}, {@code UPPER(l.s)}, {@code r.ts - INTERVAL '5'
+ * SECOND}, a Python function of one side's columns) is computed by Spark as an extra value of that
+ * input's rows ({@link Pushed}), so only what combines both inputs is evaluated per pair:
+ * comparisons (and BETWEEN), AND/OR/NOT, IS [NOT] NULL, {@code +}, {@code -}, {@code *}, {@code /} of integers
+ * (wrapping around on overflow as Java's, and Flink's, integer arithmetic does; {@code /} truncated),
+ * doubles and decimals (Flink's decimal arithmetic, of Spark's result type, which is Flink's), MOD of
+ * integers (Java's remainder), ABS and CONCAT, over numeric, string, boolean, DATE and TIMESTAMP[_LTZ] values. A date crosses as its day
+ * number and a timestamp as microseconds since the epoch (a TIMESTAMP's wall clock read as UTC),
+ * computed by Spark, so they compare exactly; a decimal crosses as its text. Anything else combining
+ * both inputs is refused by name. Nodes: {@code {"col": [side, index]}}, {@code {"lit": value}},
+ * {@code {"op": name, "args": [...]}} (arithmetic and casts with {@code "type"}, decimals with
+ * {@code "precision"} and {@code "scale"}); a decimal or double column has {@code "type"} too.
  */
 final class JoinResidual {
   private JoinResidual() {}
@@ -67,54 +87,114 @@ final class JoinResidual {
 
   static Object tree(Expression e, List<Attribute> left, List<Attribute> right, Pushed pushed) {
     if (e instanceof Attribute a) {
-      checkType(a.dataType(), e);
-      for (int i = 0; i < left.size(); i++) if (left.get(i).exprId().equals(a.exprId())) return Map.of("col", List.of(0, i));
-      for (int i = 0; i < right.size(); i++) if (right.get(i).exprId().equals(a.exprId())) return Map.of("col", List.of(1, i));
+      for (int i = 0; i < left.size(); i++) if (left.get(i).exprId().equals(a.exprId())) return column(0, i, a, left, pushed);
+      for (int i = 0; i < right.size(); i++) if (right.get(i).exprId().equals(a.exprId())) return column(1, i, a, right, pushed);
       throw refused(e);
     }
     if (e instanceof Literal || e.foldable()) {
       checkType(e.dataType(), e);
+      // Spark's internal values: a date's day number, a timestamp's microseconds, as the columns cross.
       Object v = e.eval(null);
-      if (v instanceof UTF8String) v = v.toString();
+      if (v instanceof UTF8String || v instanceof org.apache.spark.sql.types.Decimal) v = v.toString();
       HashMap<String, Object> node = new HashMap<>(); // Map.of takes no null literal
       node.put("lit", v);
+      if (e.dataType() instanceof DecimalType) node.put("type", "decimal");
+      if (fractional(e.dataType())) node.put("type", "double"); // NaN and infinities cross as text
       return node;
     }
     int side = sideOf(e, left, 0) ? 0 : sideOf(e, right, 1) ? 1 : -1;
     if (side >= 0 && e.deterministic()) {
       // Reads one input only: Spark computes it with that input's rows (exactly, any function).
       checkType(e.dataType(), e);
-      return Map.of("col", List.of(side, pushed.indexOf(side, e, side == 0 ? left.size() : right.size())));
+      return pushedValue(side, e, side == 0 ? left.size() : right.size(), pushed, null);
     }
-    if (e instanceof Cast c) {
-      // Spark widens numbers for comparisons (INT vs BIGINT, INT vs DOUBLE); values compare the same.
-      DataType from = c.child().dataType();
-      DataType to = c.dataType();
-      if (numeric(from) && numeric(to) && (fractional(to) || !fractional(from))) return tree(c.child(), left, right, pushed);
-      throw refused(e);
-    }
+    if (e instanceof Cast c) return cast(c, left, right, pushed);
     String arithmetic = e instanceof Add ? "+" : e instanceof Subtract ? "-" : e instanceof Multiply ? "*"
-        : e instanceof UnaryMinus ? "neg" : null;
+        : e instanceof Divide ? "/" : e instanceof UnaryMinus ? "neg" : e instanceof Abs ? "abs" : null;
     if (arithmetic != null) {
       DataType t = e.dataType();
-      if (!(t instanceof IntegerType || t instanceof LongType || t instanceof ShortType || t instanceof ByteType
-          || t instanceof DoubleType)) {
-        throw refused(e);
-      }
-      List<Object> args = new ArrayList<>();
-      for (Expression child : ScalaInterop.list(e.children())) args.add(tree(child, left, right, pushed));
-      return Map.of("op", arithmetic, "args", args, "type", t.typeName());
+      // Spark divides integers in DOUBLE; Flink's integer division is matched as a cast of it below.
+      if (!(integral(t) || t instanceof DoubleType || t instanceof DecimalType)) throw refused(e);
+      return typed(arithmetic, t, children(e, left, right, pushed));
+    }
+    if (e instanceof Remainder && integral(e.dataType())) {
+      return typed("%", e.dataType(), children(e, left, right, pushed)); // MOD, a % b: Java's remainder
+    }
+    if (e instanceof Between b) {
+      Object value = tree(b.input(), left, right, pushed);
+      return Map.of("op", "and", "args", List.of(
+          Map.of("op", ">=", "args", List.of(value, tree(b.lower(), left, right, pushed))),
+          Map.of("op", "<=", "args", List.of(value, tree(b.upper(), left, right, pushed)))));
+    }
+    if (e instanceof Concat && e.dataType() instanceof StringType) {
+      return Map.of("op", "concat", "args", children(e, left, right, pushed));
     }
     String op = e instanceof EqualTo ? "=" : e instanceof LessThan ? "<" : e instanceof LessThanOrEqual ? "<="
         : e instanceof GreaterThan ? ">" : e instanceof GreaterThanOrEqual ? ">=" : e instanceof And ? "and"
         : e instanceof Or ? "or" : e instanceof Not ? "not" : e instanceof IsNull ? "is_null"
         : e instanceof IsNotNull ? "is_not_null" : null;
     if (op == null) throw refused(e);
+    return Map.of("op", op, "args", children(e, left, right, pushed));
+  }
+
+  private static List<Object> children(Expression e, List<Attribute> left, List<Attribute> right, Pushed pushed) {
     List<Object> args = new ArrayList<>();
-    for (Expression child : ScalaInterop.list(e.children())) {
-      args.add(tree(child, left, right, pushed));
+    for (Expression child : ScalaInterop.list(e.children())) args.add(tree(child, left, right, pushed));
+    return args;
+  }
+
+  /** Column {@code index} of input {@code side}; a date, timestamp or decimal as the value it crosses as. */
+  private static Object column(int side, int index, Attribute a, List<Attribute> attrs, Pushed pushed) {
+    checkType(a.dataType(), a);
+    return pushedValue(side, a, attrs.size(), pushed, index);
+  }
+
+  /**
+   * The value of {@code e} (of input {@code side}, {@code own} its column index if it is a column):
+   * a date as its day number, a timestamp as microseconds, a decimal as its text, computed by Spark.
+   */
+  private static Object pushedValue(int side, Expression e, int width, Pushed pushed, Integer own) {
+    DataType t = e.dataType();
+    Expression value = t instanceof DateType ? new UnixDate(e)
+        : t instanceof TimestampType ? new UnixMicros(e)
+        // A TIMESTAMP's wall clock as if in UTC: the same order, no time zone's gaps or overlaps.
+        : t instanceof TimestampNTZType ? new UnixMicros(new Cast(e, DataTypes.TimestampType, Option.apply("UTC"),
+            EvalMode.LEGACY()))
+        : t instanceof DecimalType ? new Cast(e, DataTypes.StringType, Option.apply("UTC"), EvalMode.LEGACY())
+        : null;
+    int index = value == null && own != null ? own : pushed.indexOf(side, value == null ? e : value, width);
+    // A double's NaN and infinities cross as JSON text ("NaN"), which the processor reads back.
+    String type = t instanceof DecimalType ? "decimal" : fractional(t) ? "double" : null;
+    return type == null ? Map.of("col", List.of(side, index)) : Map.of("col", List.of(side, index), "type", type);
+  }
+
+  private static Object cast(Cast c, List<Attribute> left, List<Attribute> right, Pushed pushed) {
+    DataType from = c.child().dataType();
+    DataType to = c.dataType();
+    // Flink's INT / INT, which the SQL dialect writes as Spark's DOUBLE division cast to the integer type.
+    if (integral(to) && c.child() instanceof Divide d && d.left() instanceof Cast a && d.right() instanceof Cast b
+        && integral(a.child().dataType()) && integral(b.child().dataType())) {
+      return typed("/", to, List.of(tree(a.child(), left, right, pushed), tree(b.child(), left, right, pushed)));
     }
-    return Map.of("op", op, "args", args);
+    // The Table API's integer division: Spark's truncating DIV (BIGINT) cast to the operands' type,
+    // wrapping around as Java's (Flink's) Integer.MIN_VALUE / -1 does.
+    if (integral(to) && c.child() instanceof IntegralDivide d && integral(d.left().dataType())
+        && integral(d.right().dataType())) {
+      return typed("cast", to, List.of(typed("/", d.dataType(), children(d, left, right, pushed))));
+    }
+    // Spark widens numbers for comparisons (INT vs BIGINT, INT vs DOUBLE); values compare the same.
+    if (numeric(from) && numeric(to) && (fractional(to) || !fractional(from))) return tree(c.child(), left, right, pushed);
+    // Spark's decimal widening (INT vs DECIMAL, DECIMAL vs DOUBLE) is done on the value.
+    if ((to instanceof DecimalType && (integral(from) || from instanceof DecimalType))
+        || (to instanceof DoubleType && from instanceof DecimalType)) {
+      return typed("cast", to, List.of(tree(c.child(), left, right, pushed)));
+    }
+    throw refused(c);
+  }
+
+  private static Object typed(String op, DataType t, List<Object> args) {
+    if (!(t instanceof DecimalType dt)) return Map.of("op", op, "args", args, "type", t.typeName());
+    return Map.of("op", op, "args", args, "type", "decimal", "precision", dt.precision(), "scale", dt.scale());
   }
 
   /** Whether {@code e} calls a Python function. */
@@ -140,13 +220,17 @@ final class JoinResidual {
     return t instanceof DoubleType || t instanceof FloatType;
   }
 
+  private static boolean integral(DataType t) {
+    return t instanceof IntegerType || t instanceof LongType || t instanceof ShortType || t instanceof ByteType;
+  }
+
   private static boolean numeric(DataType t) {
-    return fractional(t) || t instanceof IntegerType || t instanceof LongType || t instanceof ShortType
-        || t instanceof ByteType;
+    return fractional(t) || integral(t);
   }
 
   private static void checkType(DataType t, Expression e) {
-    if (!numeric(t) && !(t instanceof StringType) && !(t instanceof BooleanType)
+    if (!numeric(t) && !(t instanceof DecimalType) && !(t instanceof StringType) && !(t instanceof BooleanType)
+        && !(t instanceof DateType) && !(t instanceof TimestampType) && !(t instanceof TimestampNTZType)
         && !(t instanceof NullType)) {
       throw refused(e);
     }
@@ -155,7 +239,8 @@ final class JoinResidual {
   private static TableException refused(Expression e) {
     return TableException.unsupported("the join condition part " + e.sql().replace("`", "")
         + " over unbounded sources in streaming mode (besides the key equalities, expressions of one input, and "
-        + "comparisons, AND/OR/NOT, IS [NOT] NULL and integer or double +, -, * combining both inputs' numeric, "
-        + "string and boolean values are supported; compute it in a projection of the inputs or filter the result)");
+        + "comparisons, AND/OR/NOT, IS [NOT] NULL, +, -, *, / of integers, doubles and decimals, MOD, ABS and CONCAT "
+        + "combining both inputs' numeric, string, boolean, date and timestamp values are supported; compute it in "
+        + "a projection of the inputs or filter the result)");
   }
 }

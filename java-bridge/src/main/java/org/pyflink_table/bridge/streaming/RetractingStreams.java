@@ -611,7 +611,10 @@ public final class RetractingStreams {
     }
     List<Attribute> left = ScalaInterop.list(j.left().output());
     List<Attribute> right = ScalaInterop.list(j.right().output());
-    // The rest of the condition decides, per pair of rows with equal keys, whether they match.
+    // The rest of the condition decides, per pair of rows with equal keys, whether they match. Its
+    // parts of one input first: Flink filters an inner side's rows by them before the join, so a
+    // pair they reject never evaluates the rest (say a division by zero; measured).
+    residual.sort(java.util.Comparator.comparingInt(c -> within(c, leftIds) || within(c, rightIds) ? 0 : 1));
     List<Object> conditions = new ArrayList<>();
     JoinResidual.Pushed pushed = new JoinResidual.Pushed();
     for (Expression r : residual) conditions.add(JoinResidual.tree(r, left, right, pushed));
