@@ -247,6 +247,19 @@ programs.update({
         "r = list(t_env.from_elements([(1,)], ['a']).select(current_timestamp().cast(DataTypes.TIMESTAMP(6)), \n"
         "                                                  local_timestamp()).execute().collect())[0]\n"
         "print([v.microsecond % 1000 for v in r])\n"),
+    # Window bounds over a TIMESTAMP(3) column print 3 digits (group window and table function).
+    "sql_window_bounds_printed": (
+        "import tempfile\n"
+        "d = tempfile.mkdtemp()\n"
+        "open(d + '/f.csv', 'w').write('a,1,1970-01-01 00:00:01.250\\nb,2,1970-01-01 00:00:07.500\\n')\n"
+        "t_env.execute_sql(\"CREATE TABLE we (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) \"\n"
+        "                  \"WITH ('connector' = 'filesystem', 'path' = '\" + d + \"', 'format' = 'csv')\")\n"
+        "t_env.execute_sql(\"SELECT k, TUMBLE_START(ts, INTERVAL '5' SECOND) AS s, TUMBLE_END(ts, INTERVAL '5' SECOND) AS e, \"\n"
+        "                  \"TUMBLE_ROWTIME(ts, INTERVAL '5' SECOND) AS r, SUM(v) AS sv FROM we \"\n"
+        "                  \"GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND) ORDER BY k\").print()\n"
+        "t_env.execute_sql(\"SELECT k, window_start, window_end, window_time, SUM(v) AS sv FROM \"\n"
+        "                  \"TABLE(HOP(TABLE we, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)) \"\n"
+        "                  \"GROUP BY k, window_start, window_end, window_time ORDER BY k, window_start\").print()\n"),
     # A TIMESTAMP(3) computed by the query (CAST, TO_TIMESTAMP, an expression over them) is TIMESTAMP(3):
     # its type, its printed digits and its value.
     "sql_timestamp3_expressions": (

@@ -97,8 +97,8 @@ programs = {
 }
 
 
-# A type that differs in batch mode too (not streaming): SQL TUMBLE_END typed TIMESTAMP(6) instead of
-# TIMESTAMP(3) NOT NULL. The rows are compared exactly.
+# A type that differs in batch mode too (not streaming): SQL TUMBLE_END is a nullable TIMESTAMP(3),
+# PyFlink's TIMESTAMP(3) NOT NULL. The rows are compared exactly.
 BATCH_TYPE_DIFFERENCES = {"bounded_sql_tumble_drops_late_rows"}
 
 

@@ -180,7 +180,7 @@ def test_unmergeable_aggregates_are_refused(differential: Comparison) -> None:
 
 @pytest.mark.parametrize("name", sorted(programs))
 def test_same_as_pyflink(differential: Comparison, name: str) -> None:
-    # SQL's window bounds are TIMESTAMP(6) here, TIMESTAMP(3) NOT NULL in PyFlink (docs/streaming.rst).
+    # SQL's window bounds are a nullable TIMESTAMP(3) here, NOT NULL in PyFlink (docs/streaming.rst).
     differential.assert_same(name, compare_types=not name.startswith(("sql_", "tvf_")))
 
 

@@ -21,6 +21,7 @@ import org.apache.spark.sql.catalyst.plans.logical.SetOperation;
 import org.apache.spark.sql.catalyst.plans.logical.Union;
 import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.catalyst.plans.logical.UnresolvedWith;
+import org.apache.spark.sql.catalyst.plans.logical.Expand;
 import org.apache.spark.sql.catalyst.plans.logical.WithWindowDefinition;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -868,6 +869,15 @@ public final class FlinkSqlDialect {
 
   /** Every alias of the plan by the id of the attribute it defines. */
   private static void aliases(LogicalPlan p, Map<Object, Expression> defined) {
+    if (p instanceof Expand) {
+      // A sliding window's rows: each output column as the first projection computes it (its type
+      // is the same in every projection).
+      List<Attribute> out = ScalaInterop.list(p.output());
+      List<Expression> first = ScalaInterop.list(((Expand) p).projections().head());
+      for (int i = 0; i < out.size() && i < first.size(); i++) {
+        if (!(first.get(i) instanceof Attribute)) defined.putIfAbsent(out.get(i).exprId(), first.get(i));
+      }
+    }
     for (Expression e : ScalaInterop.list(p.expressions())) aliases(e, defined);
     for (LogicalPlan c : ScalaInterop.list(p.children())) aliases(c, defined);
   }
@@ -949,13 +959,32 @@ public final class FlinkSqlDialect {
       // CAST(x AS TIMESTAMP[(6)]) is TIMESTAMP(6); a cast Spark added keeps its argument's precision.
       if (e.getTagValue(Cast$.MODULE$.USER_SPECIFIED_CAST()).isDefined()) return 6;
     }
+    return timestampsRead(e, defined, depth);
+  }
+
+  /**
+   * The largest precision of the timestamps {@code e} computes from: its timestamp-typed children,
+   * or, through values of other types (a window's bounds are arithmetic over the rowtime's
+   * microseconds), the nearest timestamp-typed descendants; null when it reads none.
+   */
+  private static Integer timestampsRead(Expression e, Map<Object, Expression> defined, int depth) {
     Integer max = null;
     for (Expression c : ScalaInterop.list(e.children())) {
+      Integer p;
       if (c.dataType() instanceof TimestampNTZType || c.dataType() instanceof TimestampType) {
         String known = flinkTypeOf(c, defined, depth + 1);
-        int p = known == null ? 6 : Integer.parseInt(known.substring(known.indexOf('(') + 1, known.indexOf(')')));
-        max = max == null ? p : Math.max(max, p);
+        p = known == null ? 6 : Integer.parseInt(known.substring(known.indexOf('(') + 1, known.indexOf(')')));
+      } else if (depth > 64) {
+        p = null;
+      } else {
+        // A struct column (a window) is read through the expression that defines it.
+        Expression next = c;
+        for (int hops = 0; hops < 64 && next instanceof Attribute && defined.containsKey(((Attribute) next).exprId()); hops++) {
+          next = defined.get(((Attribute) next).exprId());
+        }
+        p = timestampsRead(next, defined, depth + 1);
       }
+      if (p != null) max = max == null ? p : Math.max(max, p);
     }
     return max;
   }

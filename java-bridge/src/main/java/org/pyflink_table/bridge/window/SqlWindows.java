@@ -198,7 +198,7 @@ public final class SqlWindows {
                 + kind + "_START, " + kind + "_END or " + kind + "_ROWTIME.");
         }
       }
-      String time = "CAST(" + args.get(0).strip() + " AS TIMESTAMP_NTZ)";
+      String time = "to_timestamp_ntz(" + args.get(0).strip() + ")"; // no CAST: the bounds keep ts's precision
       switch (kind) {
         case "TUMBLE": {
           String size = duration(args.get(1), "TUMBLE size");
@@ -258,7 +258,7 @@ public final class SqlWindows {
       }
       String timeColumn = d.group(1).strip();
       boolean ltz = isLocalZoned(table, timeColumn);
-      String time = "CAST(" + timeColumn + " AS TIMESTAMP_NTZ)";
+      String time = "to_timestamp_ntz(" + timeColumn + ")"; // no CAST: the bounds keep ts's precision
       // A session table function's helper columns name its gap and partition keys (for TvfWindowAggregates).
       String id = kind.equals("SESSION") ? Session.id(tvfCount, millisOf(duration(args.get(2), "SESSION gap")), partition)
           : String.valueOf(tvfCount);
