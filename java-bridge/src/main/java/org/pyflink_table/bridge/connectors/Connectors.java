@@ -365,8 +365,10 @@ public final class Connectors {
           df.schema();
           String ltz = sqlTimestampLtz(df, c.name());
           if (ltz != null) {
+            // Keeps the column's marks (a PROCTIME() column's is TIMESTAMP_LTZ(3) too).
             df = df.withColumn(c.name(), col("`" + c.name().replace("`", "``") + "`").as(c.name(),
-                new MetadataBuilder().putString(FlinkTypes.METADATA_KEY, ltz).build()));
+                new MetadataBuilder().withMetadata(df.schema().apply(c.name()).metadata())
+                    .putString(FlinkTypes.METADATA_KEY, ltz).build()));
           }
         } catch (Exception e) { // Spark's AnalysisException is a checked exception
           throw new ValidationException("Computed column '" + c.name() + "' of table '" + path + "' is invalid: "
