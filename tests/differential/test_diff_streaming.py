@@ -19,6 +19,12 @@ with {table}.execute().collect() as it:
 """
 
 COUNT = "counts = src.group_by(col('k')).select(col('k'), col('v').count.alias('c'))\n"
+UNION_KINDS = """
+t_env.create_temporary_view('s', src)
+with t_env.sql_query("{query}").execute().collect() as it:
+    print(sorted(str(row.get_row_kind()) + ' ' + str(list(row)) for row in it))
+"""
+
 
 # A bounded file read as a stream: the row a@2 arrives after b@6, when the watermark (delay 0) is
 # 6 s, so it is late for [0, 5) (dropped) but not for the sliding window [0, 10).
@@ -94,6 +100,15 @@ programs = {
     + "t_env.execute_sql(\"CREATE TABLE fs (k STRING, c BIGINT) WITH ('connector' = 'filesystem', "
     + "'path' = '\" + tempfile.mkdtemp() + \"', 'format' = 'csv')\")\n"
     + "counts.execute_insert('fs').wait()",
+    # UNION ALL of updating tables: each input's changelog (the inputs interleave in no fixed order in
+    # PyFlink, measured, so the change records are compared sorted).
+    "union_of_updating": STREAM + UNION_KINDS.format(
+        query="SELECT k, COUNT(*) AS c FROM s GROUP BY k UNION ALL SELECT k, CAST(SUM(v) AS BIGINT) FROM s GROUP BY k"),
+    "union_of_insert_only_and_updating": STREAM + UNION_KINDS.format(
+        query="SELECT k, CAST(v AS BIGINT) AS c FROM s WHERE v > 1 UNION ALL SELECT k, COUNT(*) FROM s GROUP BY k"),
+    "union_of_three_then_filter": STREAM + UNION_KINDS.format(
+        query="SELECT * FROM (SELECT k, COUNT(*) AS c FROM s GROUP BY k UNION ALL SELECT k, MAX(CAST(v AS BIGINT)) "
+              "FROM s GROUP BY k UNION ALL SELECT k, CAST(v AS BIGINT) FROM s) WHERE c > 1"),
 }
 
 

@@ -7,6 +7,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.floor;
 import static org.apache.spark.sql.functions.lag;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.monotonically_increasing_id;
 import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.when;
@@ -40,6 +41,7 @@ import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.Union;
 import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.expressions.Window;
@@ -194,6 +196,17 @@ public final class Changelog {
       }
       return withOutputOf(ScalaInterop.list(w.output()), NonTimeOver.bounded(table.env, w).queryExecution().analyzed());
     }
+    if (p instanceof Union) {
+      List<LogicalPlan> inputs = ScalaInterop.list(p.children());
+      List<LogicalPlan> changes = new ArrayList<>();
+      boolean updating = false;
+      for (LogicalPlan c : inputs) {
+        LogicalPlan r = rewrite(table, c);
+        changes.add(r);
+        updating |= r != null;
+      }
+      return updating ? union(table, (Union) p, inputs, changes) : null;
+    }
     if (p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias || p instanceof View) {
       LogicalPlan child = rewrite(table, p.children().head());
       if (child == null) return null;
@@ -212,6 +225,39 @@ public final class Changelog {
       if (rewrite(table, c) != null) throw unsupported(p.nodeName() + " over an updating table");
     }
     return null;
+  }
+
+  /**
+   * A UNION ALL over updating inputs: each input's changes ({@code +I} for an insert-only one), the
+   * inputs one after the other, as PyFlink 2.3 emits them at parallelism 1 (measured: the first
+   * input's changelog, then the second's), renumbered so that SEQ alone orders them.
+   */
+  private static LogicalPlan union(JTable table, Union u, List<LogicalPlan> inputs, List<LogicalPlan> changes) {
+    String branch = "__pft_branch";
+    Dataset<Row> all = null;
+    for (int i = 0; i < inputs.size(); i++) {
+      LogicalPlan input = inputs.get(i);
+      Dataset<Row> d;
+      if (changes.get(i) != null) {
+        d = org.apache.spark.sql.classic.Dataset.ofRows(session(table), changes.get(i));
+      } else {
+        d = org.apache.spark.sql.classic.Dataset.ofRows(session(table), input)
+            .withColumn(OP, lit("+I")).withColumn(SEQ, monotonically_increasing_id()).withColumn(SUB, lit(0));
+      }
+      String[] names = d.columns();
+      List<Column> cols = new ArrayList<>();
+      int width = input.output().size();
+      for (int k = 0; k < width; k++) cols.add(d.col("`" + names[k] + "`").as("__pft_u" + k));
+      cols.add(d.col(OP));
+      cols.add(d.col(SEQ));
+      cols.add(d.col(SUB));
+      cols.add(lit(i).as(branch));
+      Dataset<Row> part = d.select(cols.toArray(new Column[0]));
+      all = all == null ? part : all.unionAll(part);
+    }
+    Dataset<Row> numbered = all.withColumn(SEQ, row_number().over(Window.orderBy(col(branch), col(SEQ), col(SUB)))
+        .cast("long")).withColumn(SUB, lit(0)).drop(branch);
+    return withOutputOf(ScalaInterop.list(u.output()), numbered.queryExecution().analyzed());
   }
 
   /** Flink's name of a non-time UNBOUNDED PRECEDING over window at or below {@code p}, or null. */
