@@ -1043,7 +1043,6 @@ public final class FlinkSqlDialect {
       }
       // TO_TIMESTAMP_LTZ's TIMESTAMP_LTZ(3) is no Spark type: recorded as the Table API records it.
       String ltz = output.get(i).metadata().contains(FlinkTypes.METADATA_KEY) ? null : ToTimestampLtz.flinkType(e);
-      if (ltz == null && !output.get(i).metadata().contains(FlinkTypes.METADATA_KEY)) ltz = timestampType(output.get(i), plan);
       if (ltz != null) {
         recorded[i] = ltz;
         any = true;
@@ -1059,6 +1058,37 @@ public final class FlinkSqlDialect {
       Column c = functions.col(positional[i]);
       Column typed = retype[i] == null ? c : narrow(c, output.get(i).dataType(), retype[i]);
       cols.add(recorded[i] == null ? typed.as(names[i]) : typed.as(names[i],
+          new org.apache.spark.sql.types.MetadataBuilder().withMetadata(output.get(i).metadata())
+              .putString(FlinkTypes.METADATA_KEY, recorded[i]).build()));
+    }
+    return renamed.select(ScalaInterop.seq(cols));
+  }
+
+  /**
+   * The query with the Flink types of its output timestamps whose precision is not Spark's 6
+   * recorded ({@link #timestampType}), applied last to a SQL query's plan: the window table
+   * functions' planning reads window_start/window_end by their defining columns, which a retyping
+   * projection below it would hide.
+   */
+  public static Dataset<Row> withFlinkTimestampTypes(Dataset<Row> ds) {
+    LogicalPlan plan = ds.queryExecution().analyzed();
+    List<Attribute> output = ScalaInterop.list(plan.output());
+    String[] recorded = new String[output.size()];
+    boolean any = false;
+    for (int i = 0; i < output.size(); i++) {
+      if (output.get(i).metadata().contains(FlinkTypes.METADATA_KEY)) continue;
+      recorded[i] = timestampType(output.get(i), plan);
+      any |= recorded[i] != null;
+    }
+    if (!any) return ds;
+    String[] names = ds.columns();
+    String[] positional = new String[names.length];
+    for (int i = 0; i < names.length; i++) positional[i] = "_flink_col_" + i;
+    Dataset<Row> renamed = ds.toDF(positional);
+    List<Column> cols = new ArrayList<>();
+    for (int i = 0; i < names.length; i++) {
+      Column c = functions.col(positional[i]);
+      cols.add(recorded[i] == null ? c.as(names[i], output.get(i).metadata()) : c.as(names[i],
           new org.apache.spark.sql.types.MetadataBuilder().withMetadata(output.get(i).metadata())
               .putString(FlinkTypes.METADATA_KEY, recorded[i]).build()));
     }

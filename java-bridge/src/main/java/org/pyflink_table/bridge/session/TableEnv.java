@@ -292,7 +292,8 @@ public final class TableEnv extends TableContext {
       if (!isStreaming()) {
         // Python aggregates next to built-ins: split as the Table API's select splits them.
         Dataset<Row> typed = PythonAggregateSql.of(FlinkSqlDialect.withFlinkResultTypes(ds));
-        return new JTable(this, FlinkSqlDialect.withUniqueColumnNames(TvfWindowAggregates.of(typed, false)));
+        return new JTable(this, FlinkSqlDialect.withUniqueColumnNames(
+            FlinkSqlDialect.withFlinkTimestampTypes(TvfWindowAggregates.of(typed, false))));
       }
       // Window table function aggregations first become group windows (but with a general Python
       // aggregate, an updating aggregation, as PyFlink plans it); then the group windows calling
@@ -301,7 +302,8 @@ public final class TableEnv extends TableContext {
       windowed = StreamWindowSql.of(this, windowed);
       // Over bounded input, Python aggregates next to built-ins in a group window: split as in batch.
       if (!windowed.isStreaming()) windowed = PythonAggregateSql.ofGroupWindows(windowed);
-      return new JTable(this, FlinkSqlDialect.withUniqueColumnNames(StreamOverSql.of(this, windowed)));
+      return new JTable(this, FlinkSqlDialect.withUniqueColumnNames(
+          FlinkSqlDialect.withFlinkTimestampTypes(StreamOverSql.of(this, windowed))));
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
