@@ -270,13 +270,18 @@ public final class SqlWindows {
       if (ltz) windowTime = "CAST(" + windowTime + " AS TIMESTAMP_LTZ)";
       String offset = args.size() == needed + 1 ? duration(args.get(needed), kind + " offset") : null;
       String assigned;
+      String start = w + ".`start`"; // window_start
       switch (kind) {
         case "TUMBLE": {
           String size = duration(args.get(2), "TUMBLE size");
           String window = offset == null ? "window(" + time + ", " + size + ")"
               : "window(" + time + ", " + size + ", " + size + ", " + offset + ")";
-          assigned = "SELECT *, " + window + " AS " + w + " FROM " + table;
-          assigned = "SELECT *, " + w + ".`end` AS " + e + " FROM (" + assigned + ")";
+          // Only the window's start is read from Spark's window struct (and its end computed from it, as
+          // Spark does): a struct read twice above its projection keeps CollapseProject trying to inline
+          // it on every optimizer pass of every micro-batch.
+          assigned = "SELECT *, " + window + ".`start` AS " + w + " FROM " + table;
+          assigned = "SELECT *, timestampadd(MILLISECOND, " + millisOf(size) + ", " + w + ") AS " + e + " FROM (" + assigned + ")";
+          start = w;
           break;
         }
         case "HOP": {
@@ -317,7 +322,7 @@ public final class SqlWindows {
           break;
         }
       }
-      return "(SELECT * EXCEPT (" + w + ", " + e + "), " + w + ".`start` AS window_start, " + e + " AS window_end, "
+      return "(SELECT * EXCEPT (" + w + ", " + e + "), " + start + " AS window_start, " + e + " AS window_end, "
           + windowTime + " AS window_time FROM (" + assigned + "))";
     }
 
