@@ -29,7 +29,7 @@ import org.pyflink_table.bridge.expressions.SqlText;
  *       window_start, window_end and window_time to t's columns.
  * </ul>
  *
- * Time columns are windowed on their wall-clock value ({@code CAST(ts AS TIMESTAMP_NTZ)}), which
+ * Time columns are windowed on their wall-clock value ({@code to_timestamp_ntz(ts)}), which
  * is Flink's rule for TIMESTAMP_LTZ and a no-op for TIMESTAMP. The SESSION table function
  * ({@code SESSION(TABLE t [PARTITION BY k], DESCRIPTOR(ts), gap)}) gives each row its own window
  * {@code [ts, ts + gap)}, which only an aggregation grouped by window_start and window_end may read:
