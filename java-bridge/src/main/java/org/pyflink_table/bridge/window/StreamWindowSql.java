@@ -434,6 +434,6 @@ public final class StreamWindowSql {
   private static TableException refused(String what) {
     return TableException.unsupported("Python aggregate functions in a SQL group window over an unbounded source "
         + "with " + what + " (supported: TUMBLE, HOP and SESSION on the rowtime, with Python aggregate functions and "
-        + "SUM, COUNT, MIN, MAX, AVG)");
+        + "SUM, COUNT, MIN, MAX, AVG, STDDEV_POP/SAMP, VAR_POP/SAMP)");
   }
 }
