@@ -1048,7 +1048,14 @@ public final class FlinkSqlDialect {
         any = true;
       }
     }
-    if (!any) return ds;
+    return any ? retyped(ds, output, retype, recorded) : ds;
+  }
+
+  /**
+   * {@code ds}'s columns (by position: names may repeat) cast to {@code retype}'s types and with
+   * {@code recorded}'s Flink types in their metadata, where those are not null.
+   */
+  private static Dataset<Row> retyped(Dataset<Row> ds, List<Attribute> output, DataType[] retype, String[] recorded) {
     String[] names = ds.columns();
     String[] positional = new String[names.length];
     for (int i = 0; i < names.length; i++) positional[i] = "_flink_col_" + i;
@@ -1080,19 +1087,7 @@ public final class FlinkSqlDialect {
       recorded[i] = timestampType(output.get(i), plan);
       any |= recorded[i] != null;
     }
-    if (!any) return ds;
-    String[] names = ds.columns();
-    String[] positional = new String[names.length];
-    for (int i = 0; i < names.length; i++) positional[i] = "_flink_col_" + i;
-    Dataset<Row> renamed = ds.toDF(positional);
-    List<Column> cols = new ArrayList<>();
-    for (int i = 0; i < names.length; i++) {
-      Column c = functions.col(positional[i]);
-      cols.add(recorded[i] == null ? c.as(names[i], output.get(i).metadata()) : c.as(names[i],
-          new org.apache.spark.sql.types.MetadataBuilder().withMetadata(output.get(i).metadata())
-              .putString(FlinkTypes.METADATA_KEY, recorded[i]).build()));
-    }
-    return renamed.select(ScalaInterop.seq(cols));
+    return any ? retyped(ds, output, new DataType[output.size()], recorded) : ds;
   }
 
   /**
