@@ -1073,7 +1073,8 @@ public final class FlinkSqlDialect {
 
   /**
    * The query with the Flink types of its output timestamps whose precision is not Spark's 6
-   * recorded ({@link #timestampType}), applied last to a SQL query's plan: the window table
+   * recorded (a TIMESTAMP(3) cast, TO_TIMESTAMP, the current time, an expression over a TIMESTAMP(3)
+   * column, as {@link #flinkTypeOf} works it out), applied last to a SQL query's plan: the window table
    * functions' planning reads window_start/window_end by their defining columns, which a retyping
    * projection below it would hide.
    */
@@ -1081,26 +1082,23 @@ public final class FlinkSqlDialect {
     LogicalPlan plan = ds.queryExecution().analyzed();
     List<Attribute> output = ScalaInterop.list(plan.output());
     String[] recorded = new String[output.size()];
+    Map<Object, Expression> defined = null; // the plan's aliases, collected once when a column needs them
     boolean any = false;
     for (int i = 0; i < output.size(); i++) {
-      if (output.get(i).metadata().contains(FlinkTypes.METADATA_KEY)) continue;
-      recorded[i] = timestampType(output.get(i), plan);
+      Attribute column = output.get(i);
+      if (column.metadata().contains(FlinkTypes.METADATA_KEY)
+          || !(column.dataType() instanceof TimestampType || column.dataType() instanceof TimestampNTZType)) {
+        continue;
+      }
+      if (defined == null) {
+        defined = new HashMap<>();
+        aliases(plan, defined);
+      }
+      String t = flinkTypeOf(column, defined, 0);
+      recorded[i] = t == null || t.endsWith("(6)") ? null : t;
       any |= recorded[i] != null;
     }
     return any ? retyped(ds, output, new DataType[output.size()], recorded) : ds;
-  }
-
-  /**
-   * The Flink type of an output timestamp whose precision is not Spark's 6 (a TIMESTAMP(3) cast,
-   * TO_TIMESTAMP, the current time, an expression over a TIMESTAMP(3) column), as
-   * {@link #flinkTypeOf} works it out; null otherwise.
-   */
-  private static String timestampType(Attribute column, LogicalPlan plan) {
-    if (!(column.dataType() instanceof TimestampType || column.dataType() instanceof TimestampNTZType)) return null;
-    Map<Object, Expression> defined = new HashMap<>();
-    aliases(plan, defined);
-    String t = flinkTypeOf(column, defined, 0);
-    return t == null || t.endsWith("(6)") ? null : t;
   }
 
   /**
