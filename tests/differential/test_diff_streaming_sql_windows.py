@@ -91,6 +91,16 @@ extensions = {
         "[['+I', 'a', '1970-01-01 00:00:00', '5', '2', '1', '2', '3', '1', '1.5']]\n"
         "[['+I', 'b', '1970-01-01 00:00:05', '17', '2', '3', '2', '10', '5', '5.0']]\n"
         "[['+I', 'a', '1970-01-01 00:00:10', '14', '2', '4', '2', '9', '4', '4.5']]\n"),
+    # By hand: STDDEV/VAR of an INT are INTs, truncated (a [0, 5): VAR_SAMP 0.5 gives 0; b [5, 10):
+    # STDDEV_POP of 3, 7 is 2, VAR_SAMP 8); of a DOUBLE, sqrt(0.5) and sqrt(8); SUM of a DECIMAL(10, 2)
+    # keeps scale 2, AVG has scale 6 (DECIMAL(38, 6)).
+    "tumble_pandas_and_stddev_var_decimal": (
+        sql(f"SELECT k, my_mean(v) AS m, STDDEV_POP(v) AS sp, VAR_SAMP(v) AS vs, STDDEV_SAMP(CAST(v AS DOUBLE)) AS ss, "
+            f"VAR_POP(CAST(v AS DOUBLE)) AS vp, SUM(CAST(v AS DECIMAL(10, 2))) AS sm, "
+            f"AVG(CAST(v AS DECIMAL(10, 2))) AS am FROM ev GROUP BY k, {T5}"),
+        "[['+I', 'a', '1.5', '0', '0', '0.7071067811865476', '0.25', '3.00', '1.500000']]\n"
+        "[['+I', 'b', '5.0', '2', '8', '2.8284271247461903', '4.0', '10.00', '5.000000']]\n"
+        "[['+I', 'a', '4.5', '0', '0', '0.7071067811865476', '0.25', '9.00', '4.500000']]\n"),
 }
 
 

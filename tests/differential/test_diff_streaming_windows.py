@@ -285,16 +285,17 @@ extensions = {
                             "['b', datetime.datetime(1970, 1, 1, 0, 0, 5), datetime.datetime(1970, 1, 1, 0, 0, 8), 5.0]\n"
                             "['a', datetime.datetime(1970, 1, 1, 0, 0, 12), datetime.datetime(1970, 1, 1, 0, 0, 15), 4.5]\n"),
     # PyFlink 2.3 fails with a NullPointerException when built-in and Python aggregates share a
-    # stream window select; by hand: a [0, 5) holds 1, 2 (AVG of INT is an INT: 1); the late a, 10
-    # is dropped; b [5, 10) holds 3, 7.
+    # stream window select; by hand: a [0, 5) holds 1, 2 (AVG of INT is an INT: 1; STDDEV_POP of an
+    # INT truncated: 0); the late a, 10 is dropped; b [5, 10) holds 3, 7 (STDDEV_POP 2, VAR_SAMP 8).
     "tumble_mixed_builtin_and_python": (
         SETUP + FIRST
         + "w = t_env.from_path('ev').window(Tumble.over(lit(5).seconds).on(col('ts')).alias('w'))\n"
         + "it = w.group_by(col('w'), col('k')).select(col('k'), col('w').start, mean(col('v')), col('v').sum, "
-        + "col('v').count, col('v').avg, total(col('v')) + col('v').max).execute().collect()\n"
+        + "col('v').count, col('v').avg, total(col('v')) + col('v').max, col('v').stddev_pop, "
+        + "col('v').cast(DataTypes.DOUBLE()).var_samp).execute().collect()\n"
         + "print(list(next(it)))\n" + SECOND + "print(list(next(it)))\nit.close()\n",
-        "['a', datetime.datetime(1970, 1, 1, 0, 0), 1.5, 3, 2, 1, 5]\n"
-        "['b', datetime.datetime(1970, 1, 1, 0, 0, 5), 5.0, 10, 2, 5, 17]\n"),
+        "['a', datetime.datetime(1970, 1, 1, 0, 0), 1.5, 3, 2, 1, 5, 0, 0.5]\n"
+        "['b', datetime.datetime(1970, 1, 1, 0, 0, 5), 5.0, 10, 2, 5, 17, 2, 8.0]\n"),
     "session_mixed_builtin_and_python": (
         session("col('k'), col('w').end, total(col('v')), col('v').max, col('v').count.distinct"),
         "['a', datetime.datetime(1970, 1, 1, 0, 0, 5), 3, 2, 2]\n"
