@@ -95,6 +95,7 @@ import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ItemAccess;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.SqlText;
+import org.pyflink_table.bridge.expressions.TimestampPrecision;
 import org.pyflink_table.bridge.expressions.ToTimestampLtz;
 import org.pyflink_table.bridge.types.FlinkTypes;
 import scala.Function1;
@@ -404,8 +405,14 @@ public final class FlinkSqlDialect {
           out.append("struct");
           i = after;
         } else if (k.is("TIMESTAMP") && after < to && t.get(after).kind == Kind.STRING) {
-          out.append("TIMESTAMP_NTZ ");
-          i = after;
+          // Flink's literal is TIMESTAMP(digits written), trailing zeros included; the value's own
+          // digits give the precision otherwise (flinkTypeOf).
+          String value = flinkStringValue(t.get(after).text);
+          int written = fractionDigits(value);
+          String literal = "TIMESTAMP_NTZ " + run(after, after + 1);
+          out.append(written == fractionDigits(value.replaceAll("0+$", ""))
+              && written <= 6 ? literal : TimestampPrecision.NAME + "(" + literal + ", " + written + ")");
+          i = after + 1;
         } else if (k.is("WEEK") && call) {
           out.append("weekofyear");
           i = after;
@@ -613,10 +620,11 @@ public final class FlinkSqlDialect {
           return "substring(" + converted + ", 1, " + size + ")"; // VARCHAR(n) keeps n characters
         default: {
           // Spark's date_trunc unit that drops the digits a TIMESTAMP(p) does not keep (p = 0 or 3);
-          // 6 is Spark's own; 1, 2, 4, 5 keep microseconds (see docs/sql.rst)
+          // 6 is Spark's own; other precisions are TimestampPrecision's (7 to 9 keep microseconds).
           // Lower case: how withFlinkStringCasts tells this cast's precision from FLOOR(.. TO SECOND).
           String unit = size.equals("0") ? CAST_SECOND : size.equals("3") ? CAST_MILLISECOND : null;
-          return unit == null ? converted : "CAST(date_trunc('" + unit + "', " + converted + ") AS " + sparkType + ")";
+          if (unit != null) return "CAST(date_trunc('" + unit + "', " + converted + ") AS " + sparkType + ")";
+          return size.equals("6") ? converted : TimestampPrecision.NAME + "(" + converted + ", " + size + ")";
         }
       }
     }
@@ -638,6 +646,12 @@ public final class FlinkSqlDialect {
       return "STRUCT<" + String.join(", ", fields) + ">";
     }
     return type.sql();
+  }
+
+  /** The number of fractional-second digits a timestamp literal's text writes. */
+  private static int fractionDigits(String timestamp) {
+    Matcher m = Pattern.compile(":\\d+\\.(\\d*)\\s*$").matcher(timestamp);
+    return m.find() ? m.group(1).length() : 0;
   }
 
   /** The value of a Flink string literal: a doubled quote is a quote, nothing else escapes. */
@@ -938,6 +952,8 @@ public final class FlinkSqlDialect {
 
   /** The precision of a timestamp-typed expression as {@link #flinkTypeOf} describes; null when unknown. */
   private static Integer timestampPrecision(Expression e, Map<Object, Expression> defined, int depth) {
+    Integer recorded = TimestampPrecision.of(e);
+    if (recorded != null) return recorded;
     if (e instanceof Literal) {
       Object v = ((Literal) e).value();
       if (!(v instanceof Long)) return null;
