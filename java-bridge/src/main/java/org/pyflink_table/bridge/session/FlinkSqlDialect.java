@@ -27,6 +27,11 @@ import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.DatetimeSub;
+import org.apache.spark.sql.catalyst.expressions.GetStructField;
+import org.apache.spark.sql.catalyst.expressions.SessionWindow$;
+import org.apache.spark.sql.catalyst.expressions.TimeWindow$;
+import org.apache.spark.sql.catalyst.expressions.TimestampAdd;
 import org.apache.spark.sql.catalyst.expressions.Concat;
 import org.apache.spark.sql.catalyst.expressions.ConcatWs;
 import org.apache.spark.sql.catalyst.expressions.Divide;
@@ -98,6 +103,7 @@ import org.pyflink_table.bridge.expressions.SqlText;
 import org.pyflink_table.bridge.expressions.TimestampPrecision;
 import org.pyflink_table.bridge.expressions.ToTimestampLtz;
 import org.pyflink_table.bridge.types.FlinkTypes;
+import org.pyflink_table.bridge.window.SqlWindows;
 import scala.Function1;
 import scala.Option;
 import scala.PartialFunction;
@@ -1064,14 +1070,16 @@ public final class FlinkSqlDialect {
         any = true;
       }
     }
-    return any ? retyped(ds, output, retype, recorded) : ds;
+    return any ? retyped(ds, output, retype, recorded, null) : ds;
   }
 
   /**
    * {@code ds}'s columns (by position: names may repeat) cast to {@code retype}'s types and with
-   * {@code recorded}'s Flink types in their metadata, where those are not null.
+   * {@code recorded}'s Flink types in their metadata, where those are not null, and those of
+   * {@code notNull} (when given) recorded NOT NULL.
    */
-  private static Dataset<Row> retyped(Dataset<Row> ds, List<Attribute> output, DataType[] retype, String[] recorded) {
+  private static Dataset<Row> retyped(Dataset<Row> ds, List<Attribute> output, DataType[] retype, String[] recorded,
+      boolean[] notNull) {
     String[] names = ds.columns();
     String[] positional = new String[names.length];
     for (int i = 0; i < names.length; i++) positional[i] = "_flink_col_" + i;
@@ -1080,9 +1088,16 @@ public final class FlinkSqlDialect {
     for (int i = 0; i < names.length; i++) {
       Column c = functions.col(positional[i]);
       Column typed = retype[i] == null ? c : narrow(c, output.get(i).dataType(), retype[i]);
-      cols.add(recorded[i] == null ? typed.as(names[i]) : typed.as(names[i],
-          new org.apache.spark.sql.types.MetadataBuilder().withMetadata(output.get(i).metadata())
-              .putString(FlinkTypes.METADATA_KEY, recorded[i]).build()));
+      boolean nn = notNull != null && notNull[i];
+      if (recorded[i] == null && !nn) {
+        cols.add(typed.as(names[i]));
+        continue;
+      }
+      org.apache.spark.sql.types.MetadataBuilder md = new org.apache.spark.sql.types.MetadataBuilder()
+          .withMetadata(output.get(i).metadata());
+      if (recorded[i] != null) md.putString(FlinkTypes.METADATA_KEY, recorded[i]);
+      if (nn) md.putBoolean(FlinkTypes.NOT_NULL_KEY, true);
+      cols.add(typed.as(names[i], md.build()));
     }
     return renamed.select(ScalaInterop.seq(cols));
   }
@@ -1098,23 +1113,54 @@ public final class FlinkSqlDialect {
     LogicalPlan plan = ds.queryExecution().analyzed();
     List<Attribute> output = ScalaInterop.list(plan.output());
     String[] recorded = new String[output.size()];
+    boolean[] notNull = new boolean[output.size()];
     Map<Object, Expression> defined = null; // the plan's aliases, collected once when a column needs them
     boolean any = false;
     for (int i = 0; i < output.size(); i++) {
       Attribute column = output.get(i);
-      if (column.metadata().contains(FlinkTypes.METADATA_KEY)
-          || !(column.dataType() instanceof TimestampType || column.dataType() instanceof TimestampNTZType)) {
-        continue;
-      }
+      if (!(column.dataType() instanceof TimestampType || column.dataType() instanceof TimestampNTZType)) continue;
       if (defined == null) {
         defined = new HashMap<>();
         aliases(plan, defined);
       }
-      String t = flinkTypeOf(column, defined, 0);
-      recorded[i] = t == null || t.endsWith("(6)") ? null : t;
-      any |= recorded[i] != null;
+      if (!column.metadata().contains(FlinkTypes.METADATA_KEY)) {
+        String t = flinkTypeOf(column, defined, 0);
+        recorded[i] = t == null || t.endsWith("(6)") ? null : t;
+      }
+      notNull[i] = column.nullable() && !column.metadata().contains(FlinkTypes.NOT_NULL_KEY)
+          && windowBound(column, defined, 0);
+      any |= recorded[i] != null || notNull[i];
     }
-    return any ? retyped(ds, output, new DataType[output.size()], recorded) : ds;
+    return any ? retyped(ds, output, new DataType[output.size()], recorded, notNull) : ds;
+  }
+
+  /**
+   * Whether {@code e} is a window's bound, which Flink types NOT NULL (measured on PyFlink 2.3, batch
+   * and streaming, also over a nullable time column): the start or end of a group window (or table
+   * function) window's struct, a fixed distance after one (a TUMBLE or CUMULATE table function's
+   * end), or a window table function's window_time (its end less a millisecond). A group window's
+   * {@code _ROWTIME} is not: Flink's is as nullable as the time column.
+   */
+  private static boolean windowBound(Expression e, Map<Object, Expression> defined, int depth) {
+    if (depth > 64) return false;
+    if (e instanceof Attribute) {
+      Expression d = defined.get(((Attribute) e).exprId());
+      return d != null && windowBound(d, defined, depth + 1);
+    }
+    if (e instanceof GetStructField g && g.child() instanceof Attribute a) {
+      return a.metadata().contains(TimeWindow$.MODULE$.marker()) || a.metadata().contains(SessionWindow$.MODULE$.marker());
+    }
+    if (e instanceof TimestampAdd t) return !t.quantity().nullable() && windowBound(t.timestamp(), defined, depth + 1);
+    if (e instanceof DatetimeSub d) {
+      // window_time: the table function's end column (by its name), not a group window's _ROWTIME
+      return d.start() instanceof Attribute a && a.name().startsWith(SqlWindows.TVF_END)
+          && windowBound(a, defined, depth + 1);
+    }
+    if (e instanceof Cast c && (c.child().dataType() instanceof TimestampType
+        || c.child().dataType() instanceof TimestampNTZType)) {
+      return windowBound(c.child(), defined, depth + 1); // a TIMESTAMP_LTZ time column's window_time
+    }
+    return false;
   }
 
   /**
