@@ -1128,10 +1128,21 @@ public final class FlinkSqlDialect {
         recorded[i] = t == null || t.endsWith("(6)") ? null : t;
       }
       notNull[i] = column.nullable() && !column.metadata().contains(FlinkTypes.NOT_NULL_KEY)
-          && windowBound(column, defined, 0);
+          && windowBound(column, defined, 0) && !outerJoin(plan);
       any |= recorded[i] != null || notNull[i];
     }
     return any ? retyped(ds, output, new DataType[output.size()], recorded, notNull) : ds;
+  }
+
+  /** Whether the plan has an outer join, which may make a window's bound NULL (Spark says which side is nullable). */
+  private static boolean outerJoin(LogicalPlan p) {
+    if (p instanceof Join j && !(j.joinType() instanceof org.apache.spark.sql.catalyst.plans.InnerLike)
+        && j.joinType() != org.apache.spark.sql.catalyst.plans.LeftSemi$.MODULE$
+        && j.joinType() != org.apache.spark.sql.catalyst.plans.LeftAnti$.MODULE$) {
+      return true;
+    }
+    for (LogicalPlan c : ScalaInterop.list(p.children())) if (outerJoin(c)) return true;
+    return false;
   }
 
   /**
