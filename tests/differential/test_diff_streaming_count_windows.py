@@ -60,6 +60,9 @@ programs = {
     # a: [1, 3] fires with f1, [4, 6] and b's [2, 5] with f2, [7, 8] with f3; b's 9 waits forever.
     "unbounded_tumble_builtin": unbounded("T2", "col('k'), col('v').sum, col('v').count, col('v').avg, col('v').max, "
                                           "col('v').min", [1, 2, 1]),
+    # COLLECT and LISTAGG on the processor too, in arrival order.
+    "unbounded_tumble_collect_listagg": unbounded("T2", "col('k'), col('v').collect, col('v').cast(DataTypes.STRING())"
+                                                  ".list_agg(';'), col('k').list_agg()", [1, 2, 1]),
     "unbounded_tumble_general_udaf": unbounded("T3", "col('k'), total(col('v'))", [1, 0, 2]),
     "unbounded_tumble_pandas": unbounded("T2", "col('k'), mean(col('v'))", [1, 2, 1]),
     "unbounded_tumble_without_key": unbounded("T2", "col('v').sum, total(col('v'))", [2, 1, 1], keyed=False),

@@ -361,6 +361,14 @@ extensions = {
         "['a', datetime.datetime(1970, 1, 1, 0, 0, 5), 3, 2, 2]\n"
         "['b', datetime.datetime(1970, 1, 1, 0, 0, 8), 10, 7, 2]\n"
         "['a', datetime.datetime(1970, 1, 1, 0, 0, 15), 9, 5, 2]\n"),
+    # COLLECT and LISTAGG beside a Python aggregate, by hand: b, 7 at 00:05 joins b's open session
+    # [00:06, 00:08) after b, 3 (Flink accumulates the row after the session's values).
+    "session_mixed_collect_and_python": (
+        session("col('k'), col('w').end, total(col('v')), col('v').cast(DataTypes.STRING()).list_agg(), "
+                "col('v').collect"),
+        "['a', datetime.datetime(1970, 1, 1, 0, 0, 5), 3, '1,2', {1: 1, 2: 1}]\n"
+        "['b', datetime.datetime(1970, 1, 1, 0, 0, 8), 10, '3,7', {3: 1, 7: 1}]\n"
+        "['a', datetime.datetime(1970, 1, 1, 0, 0, 15), 9, '4,5', {4: 1, 5: 1}]\n"),
 }
 
 
