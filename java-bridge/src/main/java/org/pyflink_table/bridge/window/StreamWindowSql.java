@@ -321,14 +321,15 @@ public final class StreamWindowSql {
 
   /**
    * Whether the pandas-only fast path of the Table API's stream windows ({@link CollectedWindowSelect})
-   * applies: a tumbling or sliding window, only pandas UDAFs, no DISTINCT built-in, and not switched
+   * applies: a tumbling or sliding window, only pandas UDAFs, no DISTINCT built-in nor LISTAGG, and not switched
    * off ({@code pyflink_table.streaming.python-window = processor}).
    */
   private static boolean collectable(TableContext env, Attribute window, List<PythonAggregateFunction> functions,
       List<StreamWindowAggregation.BuiltIn> builtIns) {
     if (window.metadata().contains(SESSION_WINDOW_MARKER)) return false;
     for (PythonAggregateFunction f : functions) if (!f.isPandas()) return false;
-    for (StreamWindowAggregation.BuiltIn b : builtIns) if (b.distinct()) return false;
+    // LISTAGG's order is the arrival order the processor keeps, not a streaming aggregation's merges.
+    for (StreamWindowAggregation.BuiltIn b : builtIns) if (b.distinct() || b.separator() != null) return false;
     return CollectedWindowAggregation.enabled(env.spark.emptyDataFrame());
   }
 
