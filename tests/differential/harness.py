@@ -92,18 +92,29 @@ EVENT_FILES = (
 
 
 def collect_while_publishing(query: str, counts: Sequence[int], files: Sequence[str] = EVENT_FILES, first: int = 1,
-                              query_after_first_file: bool = False) -> str:
+                              query_after_first_file: bool = False, take: str = "take") -> str:
     """Program text: ``query`` assigns ``it`` (a collect iterator), then ``files`` are published in
     turn with ``publish`` (as ``f<first>.csv`` and the next numbers), ``counts[i]`` changes taken from
-    ``it`` after file ``i``, and ``it`` is closed. With ``query_after_first_file`` the first file is
-    published before ``query`` runs."""
+    ``it`` after file ``i`` with the function ``take`` (e.g. ``take_multisets``), and ``it`` is closed.
+    With ``query_after_first_file`` the first file is published before ``query`` runs."""
     text = "" if query_after_first_file else query
     for i, (content, n) in enumerate(zip(files, counts)):
         text += f"publish('f{first + i}.csv', '{content}')\n"
         if i == 0 and query_after_first_file:
             text += query
-        text += f"take(it, {n})\n"
+        text += f"{take}(it, {n})\n"
     return text + "it.close()\n"
+
+
+# take_multisets(it, n): take() printing a MULTISET (a dict) as its sorted items. A MULTISET has no
+# element order: PyFlink 2.3 hands it over in its Java HashMap's order, pyflink_table in its Spark
+# map's (measured different for one window's {2: 1, 5: 1}); LISTAGG's string keeps its order.
+TAKE_MULTISETS = """
+def take_multisets(it, n):
+    rows = [next(it) for _ in range(n)]
+    print(sorted([str(r.get_row_kind())] + [str(sorted(x.items())) if isinstance(x, dict) else str(x) for x in r]
+                 for r in rows))
+"""
 
 
 # Two monitored directories dl, dr with the tables l (k STRING, a INT) and r (k2 STRING, b INT);

@@ -113,6 +113,9 @@ programs = {
     "builtin_late_other_key": bounded_session(LATE_OTHER_KEY, BUILTINS),
     "builtin_late_joins_open": bounded_session(LATE_JOINS_OPEN, BUILTINS),
     "builtin_after_fired": bounded_session(AFTER_FIRED, BUILTINS),
+    # COLLECT and LISTAGG: the late a, 16 joins last ('1;2;4;8;16').
+    "builtin_late_joins_open_collect": bounded_session(LATE_JOINS_OPEN, "col('k'), col('w').end, col('v').collect, "
+                                                       "col('v').cast(DataTypes.STRING()).list_agg(';')"),
     "builtin_ltz_rowtime": (
         STREAMING_PRELUDE + "from pyflink.table.window import Session\n" + "d = tempfile.mkdtemp()\n"
         + f"publish_file(d, 'f.csv', '{LTZ_ROWS}')\n"
@@ -132,6 +135,8 @@ programs = {
     "sql_late_bridge": bounded_sql_session(LATE_BRIDGE),
     "sql_late_joins_open": bounded_sql_session(LATE_JOINS_OPEN),
     "sql_after_fired": bounded_sql_session(AFTER_FIRED),
+    "sql_late_bridge_listagg": bounded_sql_session(LATE_BRIDGE, "LISTAGG(CAST(v AS STRING)) AS l, COUNT(v) AS n"),
+    "sql_late_joins_open_listagg": bounded_sql_session(LATE_JOINS_OPEN, "LISTAGG(CAST(v AS STRING), ';') AS l"),
     # A general Python aggregate function: PyFlink's Python window operator keeps every row of a
     # bounded input smaller than one bundle (b's session [00:06, 00:09.500) with 5; b, 00:06 with 10).
     "sql_general_after_fired": bounded_sql_session(AFTER_FIRED, "total(v) AS t"),

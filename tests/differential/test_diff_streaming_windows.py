@@ -5,8 +5,8 @@ fails)."""
 
 import pytest
 
-from harness import (EVENT_PT_COLUMNS, STREAMING_PRELUDE, Comparison, assert_prints, differential,  # noqa: F401
-                     event_table, python_aggregates)
+from harness import (EVENT_PT_COLUMNS, STREAMING_PRELUDE, TAKE_MULTISETS, Comparison, assert_prints,  # noqa: F401
+                     differential, event_table, python_aggregates)
 
 SETUP = STREAMING_PRELUDE + """
 from pyflink.table.window import Session, Tumble, Slide, Over
@@ -117,6 +117,32 @@ def session_touching(query: str) -> str:
     return SETUP + query + TOUCHING_FILES[0] + "take(it, 1)\n" + TOUCHING_FILES[1] + "take(it, 2)\nit.close()\n"
 
 
+def session_touching_multisets(query: str) -> str:
+    """``session_touching`` with ``take_multisets``."""
+    return (SETUP + TAKE_MULTISETS + query + TOUCHING_FILES[0] + "take_multisets(it, 1)\n" + TOUCHING_FILES[1]
+            + "take_multisets(it, 2)\nit.close()\n")
+
+
+# The order of a session's rows after merges (LISTAGG's order; measured on PyFlink 2.3): Flink merges
+# into the earliest merged session's accumulator the later ones in start order, then adds the row.
+# After the first file (watermark 00:19.500; z's [00:08, 00:10) fires) a's [00:20, 00:22.500) is
+# open; in the second a, 5 at 00:17.600 opens [00:17.600, 00:19.600), a, 2 joins it, and a, 6 at
+# 00:19.600 touches it and overlaps a's open session: '5,2,1,2,6'. d at 00:22.600 fires e's session
+# (its only value 2: LISTAGG of no value is NULL, COLLECT of none empty); c at 00:40 fires a's and d's.
+MERGE_ORDER_FILES = (
+    "publish('f1.csv', 'z,0,1970-01-01 00:00:08\\na,1,1970-01-01 00:00:20\\na,2,1970-01-01 00:00:20.500\\n"
+    "e,2,1970-01-01 00:00:19.500\\n')\n",
+    "publish('f2.csv', 'a,5,1970-01-01 00:00:17.600\\na,2,1970-01-01 00:00:17.700\\na,6,1970-01-01 00:00:19.600\\n"
+    "d,3,1970-01-01 00:00:22.600\\n')\n",
+    "publish('f3.csv', 'c,9,1970-01-01 00:00:40\\n')\n")
+
+
+def session_merge_order(query: str) -> str:
+    """``query`` (assigning ``it``) over MERGE_ORDER_FILES: z's, e's, then a's and d's sessions."""
+    return (SETUP + TAKE_MULTISETS + query + MERGE_ORDER_FILES[0] + "take_multisets(it, 1)\n" + MERGE_ORDER_FILES[1]
+            + "take_multisets(it, 1)\n" + MERGE_ORDER_FILES[2] + "take_multisets(it, 2)\nit.close()\n")
+
+
 # Temporal sorts (ORDER BY the rowtime): after SORT_FILES[0] (watermark 00:05) the rows up to 00:03
 # come out, a, 4 before a, 2 (arrival order, or v DESC); b, 3 at 00:06 waits. In SORT_FILES[1] a, 10
 # at 00:02 is late (00:03 was emitted), a, 8 at 00:04 is not though it is before the watermark (Flink
@@ -223,6 +249,31 @@ programs = {
         "col('v').var_samp, col('v').cast(DataTypes.DOUBLE()).stddev_samp, "
         "col('v').cast(DataTypes.DECIMAL(10, 2)).avg, col('v').cast(DataTypes.DECIMAL(10, 2)).sum, "
         "col('v').count).execute().collect()\n"),
+    # COLLECT and LISTAGG (Flink's ',' and a given separator) on the window processor too: the late
+    # a, 5 joins a's open session, its value last.
+    "session_late_touches_open_collect": session_touching_multisets(
+        "from pyflink.table import DataTypes\n"
+        "w = t_env.from_path('ev').window(Session.with_gap(lit(2).seconds).on(col('ts')).alias('w'))\n"
+        "it = w.group_by(col('w'), col('k')).select(col('k'), col('w').start, col('w').end, col('v').collect, "
+        "col('v').cast(DataTypes.STRING()).list_agg(), col('v').cast(DataTypes.STRING()).list_agg(';'), "
+        "col('k').list_agg(''), col('v').count).execute().collect()\n"),
+    "sql_session_late_touches_open_listagg": session_touching(
+        "it = t_env.execute_sql(\"SELECT k, SESSION_END(ts, INTERVAL '2' SECOND) AS e, LISTAGG(CAST(v AS STRING)) \"\n"
+        "    \"AS l, LISTAGG(CAST(v AS STRING), ';') AS ls, LISTAGG(k, '') AS lk, \"\n"
+        "    \"LISTAGG(CAST(v AS STRING), '-') FILTER (WHERE v <> 2) AS lf, COUNT(*) AS c FROM ev \"\n"
+        "    \"GROUP BY k, SESSION(ts, INTERVAL '2' SECOND)\").collect()\n"),
+    "sql_session_listagg_merge_order": session_merge_order(
+        "it = t_env.execute_sql(\"SELECT k, SESSION_START(ts, INTERVAL '2' SECOND) AS s, \"\n"
+        "    \"SESSION_END(ts, INTERVAL '2' SECOND) AS e, LISTAGG(CAST(v AS STRING)) AS l, \"\n"
+        "    \"LISTAGG(CASE WHEN v <> 2 THEN CAST(v AS STRING) END, ';') AS lc, \"\n"
+        "    \"LISTAGG(DISTINCT CAST(v AS STRING), '|') AS ld, COUNT(*) AS c FROM ev \"\n"
+        "    \"GROUP BY k, SESSION(ts, INTERVAL '2' SECOND)\").collect()\n"),
+    "session_collect_merge_order": session_merge_order(
+        "from pyflink.table import DataTypes\n"
+        "w = t_env.from_path('ev').window(Session.with_gap(lit(2).seconds).on(col('ts')).alias('w'))\n"
+        "it = w.group_by(col('w'), col('k')).select(col('k'), col('w').start, col('v').collect, "
+        "col('v').collect.distinct, col('v').cast(DataTypes.STRING()).list_agg('/'), "
+        "col('v').cast(DataTypes.STRING()).list_agg().distinct, col('v').count).execute().collect()\n"),
     # PyFlink 2.3 cannot merge FIRST_VALUE's or LAST_VALUE's accumulators (ValidationException).
     "sql_session_first_value": session_touching(
         "it = t_env.execute_sql(\"SELECT k, FIRST_VALUE(v) AS f FROM ev GROUP BY k, SESSION(ts, INTERVAL '2' SECOND)\")"
@@ -300,6 +351,22 @@ extensions = {
         "['a', datetime.datetime(1970, 1, 1, 0, 0, 5), 3, 2, 2]\n"
         "['b', datetime.datetime(1970, 1, 1, 0, 0, 8), 10, 7, 2]\n"
         "['a', datetime.datetime(1970, 1, 1, 0, 0, 15), 9, 5, 2]\n"),
+    # SQL: LISTAGG beside a pandas aggregate function on the processor, in arrival order (b, 3 at
+    # 00:06 came before b, 7 at 00:05); the late a, 10 is dropped. By hand.
+    "sql_tumble_mixed_listagg_and_pandas": (
+        SETUP + FIRST + "t_env.create_temporary_function('mean_udaf', mean)\n"
+        + "it = t_env.execute_sql(\"SELECT k, mean_udaf(v) AS m, LISTAGG(CAST(v AS STRING), ';') AS l FROM ev \"\n"
+        + "                       \"GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)\").collect()\n"
+        + "print(list(next(it)))\n" + SECOND + "print(list(next(it)))\nit.close()\n",
+        "['a', 1.5, '1;2']\n['b', 5.0, '3;7']\n"),
+    # LISTAGG beside a Python aggregate, by hand: b, 7 at 00:05 joins b's open session [00:06, 00:08)
+    # after b, 3 (Flink accumulates the row after the session's values). (A MULTISET's printed order
+    # is not Flink's: COLLECT is compared in the programs above.)
+    "session_mixed_listagg_and_python": (
+        session("col('k'), col('w').end, total(col('v')), col('v').cast(DataTypes.STRING()).list_agg()"),
+        "['a', datetime.datetime(1970, 1, 1, 0, 0, 5), 3, '1,2']\n"
+        "['b', datetime.datetime(1970, 1, 1, 0, 0, 8), 10, '3,7']\n"
+        "['a', datetime.datetime(1970, 1, 1, 0, 0, 15), 9, '4,5']\n"),
 }
 
 
@@ -344,6 +411,9 @@ def test_late_row_touching_an_open_session_joins_it(differential: Comparison) ->
     # open session [00:08, 00:14), 6 + 5 over 4 rows.
     assert differential.ours["session_late_touches_open"]["stdout"] == TOUCHING_ROWS
     assert differential.ours["sql_session_late_touches_open"]["stdout"] == TOUCHING_ROWS
+    # By hand (Flink's merge order, measured with PyFlink 2.3 the same): the new session's 5, 2 first,
+    # then the open session's 1, 2, then the bridging 6.
+    assert "'5,2,1,2,6'" in differential.ours["sql_session_listagg_merge_order"]["stdout"].splitlines()[2]
     # By hand: a, 5 at 00:05 dropped (a's 00:07 came after it), d, 11 at 00:05 joined.
     assert differential.ours["sql_session_late_chain"]["stdout"].splitlines()[1] == (
         "[['+I', 'a', '1970-01-01 00:00:07', '1970-01-01 00:00:14', '12', '4'], "
