@@ -125,6 +125,11 @@ def test_temporal_sort_of_other_rows_than_the_sources_is_refused_by_name(s_env: 
                              "SECOND AND b.ts ORDER BY a.ts")
     with pytest.raises(TableException, match="a sort by the time attribute ts over an unbounded source other than"):
         joined.execute().collect()
+    # Keeping each key's first row by the rowtime is Flink's insert-only Deduplicate, which it sorts.
+    first = s_env.sql_query("SELECT k, v, ts FROM (SELECT k, v, ts, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts) "
+                            "AS rn FROM ev) WHERE rn = 1 ORDER BY ts")
+    with pytest.raises(TableException, match="a sort by the time attribute ts over an unbounded source other than"):
+        first.execute().collect()
 
 
 def test_updating_aggregation_over_a_stream_is_refused_by_append_sinks(s_env: TableEnvironment, tmp_path: Path) -> None:

@@ -236,6 +236,11 @@ programs = {
     "sort_of_top_n_refused": SETUP + (
         "t_env.sql_query('SELECT k, v, ts FROM (SELECT k, v, ts, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) "
         "AS rn FROM ev) WHERE rn <= 2 ORDER BY ts').execute().collect()\n"),
+    "sort_of_sort_limit_refused": SETUP + (
+        "t_env.sql_query('SELECT k, v, ts FROM (SELECT * FROM ev ORDER BY v LIMIT 3) ORDER BY ts').execute().collect()\n"),
+    # Grouping by the rowtime makes it a plain timestamp in Flink: its non-time message.
+    "sort_of_group_by_refused": SETUP + (
+        "t_env.sql_query('SELECT k, ts, COUNT(*) AS c FROM ev GROUP BY k, ts ORDER BY ts').execute().collect()\n"),
     "sort_below_group_by_table_api_refused": SETUP + (
         "t_env.from_path('ev').order_by(col('ts')).group_by(col('k')).select(col('k'), col('v').count)"
         ".execute().collect()\n"),
@@ -367,10 +372,10 @@ extensions = {
 }
 
 
-REFUSED = ("sort_rowtime_desc_refused", "sort_value_then_rowtime_refused")
+REFUSED = ("sort_rowtime_desc_refused", "sort_value_then_rowtime_refused", "sort_of_group_by_refused")
 
 
-REFUSED_SORTS = ("sort_of_top_n_refused", "sort_below_group_by_table_api_refused")
+REFUSED_SORTS = ("sort_of_top_n_refused", "sort_of_sort_limit_refused", "sort_below_group_by_table_api_refused")
 
 
 @pytest.mark.parametrize("name", sorted(set(programs) - set(REFUSED) - set(REFUSED_SORTS)))
@@ -389,6 +394,9 @@ def test_temporal_sorts_refused(differential: Comparison) -> None:
     # Of a changelog: Flink's message, up to the node's description (ours names Spark's node).
     differential.assert_same_refusal("sort_of_top_n_refused", starts_with="StreamPhysicalTemporalSort doesn't support "
                                      "consuming update and delete changes which is produced by node Rank(")
+    differential.assert_same_refusal("sort_of_sort_limit_refused", starts_with="StreamPhysicalTemporalSort doesn't "
+                                     "support consuming update and delete changes which is produced by node "
+                                     "SortLimit(orderBy=[v ASC], offset=[0], fetch=[3]")
     # Below a Table API aggregation Flink has no plan ("Cannot generate a valid execution plan for the
     # given query: ..."); ours names the sort: the kind only.
     differential.assert_same_refusal("sort_below_group_by_table_api_refused", starts_with="")

@@ -697,8 +697,9 @@ public final class FlinkSqlDialect {
    * or an aggregation (measured on PyFlink 2.3). The query's own {@code ORDER BY} stays.
    */
   public static LogicalPlan withoutSubquerySorts(LogicalPlan parsed) {
-    if (parsed instanceof UnresolvedWith || parsed instanceof GlobalLimit || parsed instanceof LocalLimit
-        || parsed instanceof Offset || parsed instanceof Sort) {
+    if (parsed instanceof UnresolvedWith) return withoutCteSorts((UnresolvedWith) parsed, true);
+    if (parsed instanceof GlobalLimit || parsed instanceof LocalLimit || parsed instanceof Offset
+        || parsed instanceof Sort) {
       // The query's top: its ORDER BY (under its LIMIT) stays; its inputs are sub-queries.
       boolean top = !(parsed instanceof Sort);
       return ScalaInterop.mapChildren(parsed, c -> top ? withoutSubquerySorts(c) : withoutSorts(c));
@@ -710,7 +711,23 @@ public final class FlinkSqlDialect {
   private static LogicalPlan withoutSorts(LogicalPlan p) {
     if (p instanceof Sort && ((Sort) p).global()) return withoutSorts(((Sort) p).child());
     if (p instanceof GlobalLimit || p instanceof LocalLimit || p instanceof Offset) return withoutSubquerySorts(p);
+    if (p instanceof UnresolvedWith) return withoutCteSorts((UnresolvedWith) p, false);
     return ScalaInterop.mapChildren(p, FlinkSqlDialect::withoutSorts);
+  }
+
+  /** {@code w} without the sorts of its common table expressions (sub-queries) and of its body below its top. */
+  private static LogicalPlan withoutCteSorts(UnresolvedWith w, boolean top) {
+    // Common table expressions are inner children, which mapChildren does not visit.
+    List<scala.Tuple3<String, SubqueryAlias, Option<Object>>> ctes = new ArrayList<>();
+    boolean changed = false;
+    for (scala.Tuple3<String, SubqueryAlias, Option<Object>> c : ScalaInterop.list(w.cteRelations())) {
+      LogicalPlan query = withoutSorts(c._2());
+      changed |= query != c._2();
+      ctes.add(new scala.Tuple3<>(c._1(), (SubqueryAlias) query, c._3()));
+    }
+    LogicalPlan body = top ? withoutSubquerySorts(w.child()) : withoutSorts(w.child());
+    if (!changed && body == w.child()) return w;
+    return w.copy(body, ScalaInterop.seq(ctes), w.allowRecursion());
   }
 
   /**

@@ -161,13 +161,19 @@ public final class Jobs {
       Expression first = order.isEmpty() ? null : order.get(0).child();
       // Flink sorts a stream by an ascending rowtime first only (its message otherwise, measured for DESC).
       if (TemporalSort.isTemporal((Sort) p)) {
-        // Flink's temporal sort takes inserts only (its message, measured for a Top-N below it).
+        // Flink's temporal sort takes inserts only: its message for a Top-N below it, which keeps the
+        // rowtime a time attribute; aggregations and regular joins make it a plain timestamp (both
+        // measured on PyFlink 2.3).
         LogicalPlan input = ((Sort) p).child();
         String retracting = RetractingStreams.retractingNode(input);
         String node = retracting != null ? retracting : Changelog.updatingNode(input);
-        if (node != null) {
+        if (node != null && (node.startsWith("Rank(") || node.startsWith("SortLimit("))
+            && !TemporalSort.ranksByRowtime(input)) {
           throw new TableException("StreamPhysicalTemporalSort doesn't support consuming update " + (retracting != null
               ? "and delete " : "") + "changes which is produced by node " + node);
+        }
+        if (node != null && !TemporalSort.ranksByRowtime(input)) {
+          throw new TableException("Sort on a non-time-attribute field is not supported.");
         }
         throw TableException.unsupported("a sort by the time attribute " + ((Attribute) first).name() + " over an "
             + "unbounded source other than of the source's rows (or a UNION ALL of sources' rows) through projections "

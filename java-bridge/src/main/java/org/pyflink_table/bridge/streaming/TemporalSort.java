@@ -86,6 +86,22 @@ final class TemporalSort {
   }
 
   /**
+   * Whether {@code input} numbers rows by a rowtime ascending (ROW_NUMBER() OVER (... ORDER BY ts)):
+   * with {@code rn = 1} Flink plans an insert-only Deduplicate, which it sorts (measured on PyFlink
+   * 2.3), where ours is a Top-N: refused by name then.
+   */
+  static boolean ranksByRowtime(LogicalPlan input) {
+    return input.exists(n -> n instanceof org.apache.spark.sql.catalyst.plans.logical.Window
+        && !((org.apache.spark.sql.catalyst.plans.logical.Window) n).orderSpec().isEmpty()
+        && isRowtimeAscending(((org.apache.spark.sql.catalyst.plans.logical.Window) n).orderSpec().head()));
+  }
+
+  private static boolean isRowtimeAscending(SortOrder o) {
+    return o.direction() == Ascending$.MODULE$ && o.child() instanceof Attribute
+        && ((Attribute) o.child()).metadata().contains(StreamSources.WATERMARK_DELAY_MS);
+  }
+
+  /**
    * {@code p} with a temporal sort at its top (under projections and filters only) replaced by the
    * processor, its input read from the rowtime's source through projections and filters only (or
    * from a union of such inputs);
