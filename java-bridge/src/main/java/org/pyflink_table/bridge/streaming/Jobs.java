@@ -162,7 +162,7 @@ public final class Jobs {
       // Flink sorts a stream by an ascending rowtime first only (its message otherwise, measured for DESC).
       if (TemporalSort.isTemporal((Sort) p)) {
         // Flink's temporal sort takes inserts only: its message for a Top-N below it, which keeps the
-        // rowtime a time attribute; aggregations and regular joins make it a plain timestamp (both
+        // rowtime a time attribute; aggregations and outer joins make it a plain timestamp (both
         // measured on PyFlink 2.3).
         LogicalPlan input = ((Sort) p).child();
         String retracting = RetractingStreams.retractingNode(input);
