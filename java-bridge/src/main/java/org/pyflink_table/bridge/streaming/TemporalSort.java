@@ -44,8 +44,9 @@ import org.pyflink_table.bridge.window.TimeAttributes;
  * {@code transformWithStateInPandas} processor with one constant key
  * ({@code pyflink_table._worker.stream_sorts}). The watermark is the source's, placed at its scan
  * as for group windows (over a {@code UNION ALL} of sources, each input's at its own scan: Spark's
- * global watermark is then their minimum, as Flink's union forwards); Spark's own dropping of late input is turned off (the operator's event-time
- * column never lies at or before a watermark), the processor judging lateness by Flink's rule. Its
+ * global watermark is then their minimum, as Flink's union forwards); Spark's own dropping of late
+ * input is turned off (the operator's event-time column never lies at or before a watermark), the
+ * processor judging lateness by Flink's rule. Its
  * output, one partition in the processor's order, keeps that order to collect(), print() and sinks.
  * A sort by a processing-time attribute and further keys runs on the same processor without time:
  * Flink's {@code ProcTimeSortOperator} sorts the rows buffered until its next processing-time timer
@@ -211,9 +212,10 @@ final class TemporalSort {
     for (LogicalPlan c : ScalaInterop.list(p.children())) below |= c.outputSet().contains(rowtime);
     if (!(p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias || p instanceof View)) return !below;
     if (below) return fromSource(p.children().head(), rowtime, unions);
-    Attribute renamed = unions && p instanceof Project ? renamed((Project) p, rowtime) : null;
-    // p first outputs it: the source's scan or its projection (a renamed union column is followed).
-    return renamed == null || !containsUnion(p) || fromSource(p.children().head(), renamed, true);
+    if (!unions) return true; // p first outputs it: the source's scan or its projection
+    // A renamed column is followed (to a union's, say); one computed from a union's columns is refused.
+    Attribute renamed = p instanceof Project ? renamed((Project) p, rowtime) : null;
+    return renamed != null ? fromSource(p.children().head(), renamed, true) : !containsUnion(p);
   }
 
   /**
