@@ -128,6 +128,17 @@ def publish(d, text):
     publish_file(d, 'f%d.csv' % n[0], text)
 """ + monitored_table("l", "k STRING, a INT", "dl") + monitored_table("r", "k2 STRING, b INT", "dr")
 
+# Two watermarked monitored directories: l (k, v, ts) over dl and r (k2, v2, ts2) over dr, both 1 s
+# behind; publish(d, text) publishes the program's next file in d.
+TWO_EVENT_TABLES = STREAMING_PRELUDE + """
+dl, dr = tempfile.mkdtemp(), tempfile.mkdtemp()
+n = [0]
+def publish(d, text):
+    n[0] += 1
+    publish_file(d, 'f%d.csv' % n[0], text)
+""" + monitored_table("l", "k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND", "dl") \
+    + monitored_table("r", "k2 STRING, v2 INT, ts2 TIMESTAMP(3), WATERMARK FOR ts2 AS ts2 - INTERVAL '1' SECOND", "dr")
+
 # The general aggregate function class Total (the sum of an INT column), its body last so that a
 # program may add methods.
 TOTAL_CLASS = """

@@ -710,6 +710,47 @@ public final class FlinkSqlDialect {
   }
 
   /**
+   * The parsed query without the {@code ORDER BY} of its sub-queries (a sort without {@code LIMIT}
+   * or {@code OFFSET} below the query's top: a FROM sub-query, a set operation's input), which
+   * Calcite drops as Flink converts SQL (its {@code removeSortInSubQuery}): over an unbounded
+   * source the rows of {@code (SELECT * FROM ev ORDER BY ts)} come as they arrive, below a filter
+   * or an aggregation (measured on PyFlink 2.3). The query's own {@code ORDER BY} stays.
+   */
+  public static LogicalPlan withoutSubquerySorts(LogicalPlan parsed) {
+    if (parsed instanceof UnresolvedWith) return withoutCteSorts((UnresolvedWith) parsed, true);
+    if (parsed instanceof GlobalLimit || parsed instanceof LocalLimit || parsed instanceof Offset
+        || parsed instanceof Sort) {
+      // The query's top: its ORDER BY (under its LIMIT) stays; its inputs are sub-queries.
+      boolean top = !(parsed instanceof Sort);
+      return ScalaInterop.mapChildren(parsed, c -> top ? withoutSubquerySorts(c) : withoutSorts(c));
+    }
+    return withoutSorts(parsed);
+  }
+
+  /** {@code p} without the sorts of its sub-queries (a sort with a LIMIT or OFFSET above it stays). */
+  private static LogicalPlan withoutSorts(LogicalPlan p) {
+    if (p instanceof Sort && ((Sort) p).global()) return withoutSorts(((Sort) p).child());
+    if (p instanceof GlobalLimit || p instanceof LocalLimit || p instanceof Offset) return withoutSubquerySorts(p);
+    if (p instanceof UnresolvedWith) return withoutCteSorts((UnresolvedWith) p, false);
+    return ScalaInterop.mapChildren(p, FlinkSqlDialect::withoutSorts);
+  }
+
+  /** {@code w} without the sorts of its common table expressions (sub-queries) and of its body below its top. */
+  private static LogicalPlan withoutCteSorts(UnresolvedWith w, boolean top) {
+    // Common table expressions are inner children, which mapChildren does not visit.
+    List<scala.Tuple3<String, SubqueryAlias, Option<Object>>> ctes = new ArrayList<>();
+    boolean changed = false;
+    for (scala.Tuple3<String, SubqueryAlias, Option<Object>> c : ScalaInterop.list(w.cteRelations())) {
+      LogicalPlan query = withoutSorts(c._2());
+      changed |= query != c._2();
+      ctes.add(new scala.Tuple3<>(c._1(), (SubqueryAlias) query, c._3()));
+    }
+    LogicalPlan body = top ? withoutSubquerySorts(w.child()) : withoutSorts(w.child());
+    if (!changed && body == w.child()) return w;
+    return w.copy(body, ScalaInterop.seq(ctes), w.allowRecursion());
+  }
+
+  /**
    * {@code ds} with each repeated column name made unique as Flink's SQL validator does (Calcite's
    * uniquify: the first free of name0, name1, ..., measured on PyFlink 2.3: {@code SELECT a.*, b.*,
    * b.k} over two tables (k, v) gives k, v, k0, v0, k1); {@code ds} itself when no name repeats.

@@ -324,6 +324,8 @@ public final class TableEnv extends TableContext {
     org.apache.spark.sql.classic.SparkSession session = (org.apache.spark.sql.classic.SparkSession) spark;
     LogicalPlan parsed = session.sessionState().sqlParser().parsePlan(sparkSql);
     LogicalPlan named = withSessionNames(parsed);
+    // Calcite drops a sub-query's ORDER BY; kept in batch mode, where only the rows' order would differ.
+    if (isStreaming()) named = FlinkSqlDialect.withoutSubquerySorts(named);
     return named == parsed ? spark.sql(sparkSql) : org.apache.spark.sql.classic.Dataset.ofRows(session, named);
   }
 
