@@ -170,8 +170,8 @@ def test_narrowing_integer_cast_wraps_around() -> None:
     assert _evaluate(cast, _rows(-5, 0)) == -5
 
 
-def test_real_values_and_arithmetic_are_floats() -> None:
-    # A REAL column's text is its shortest digits: 1.1 is the float 1.10000002384185791015625.
+def test_float_values_and_arithmetic_are_4_byte_floats() -> None:
+    # A FLOAT column's text is its shortest digits: 1.1 is the float 1.10000002384185791015625.
     assert _evaluate(_col(0, "float"), _rows("1.1", None)) == 1.10000002384185791015625
     # 0.1f + 0.2f is 0.3f (Java), not the double 0.30000000000000004.
     total = _op("+", 0.1, 0.2, "double")
@@ -188,7 +188,7 @@ def test_real_values_and_arithmetic_are_floats() -> None:
     assert _evaluate(big, _rows(3e38, 10.0)) == math.inf  # beyond the float's range
 
 
-def test_integers_as_real_or_double_round_once() -> None:
+def test_integers_as_float_or_double_round_once() -> None:
     # Java: (float) 16777217 = 1.6777216E7, (float) 16777219 = 1.677722E7 (half to even);
     # (double) 9007199254740993L = 9.007199254740992E15.
     as_real = {"op": "cast", "args": [_col(0)], "type": "float"}

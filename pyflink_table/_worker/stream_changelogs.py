@@ -735,7 +735,7 @@ def _arithmetic(node: Dict[str, Any], a: Any, b: Any) -> Any:
                      else _EXACT.multiply(a, b))
         return _decimal(value, int(node["precision"]), int(node["scale"]))
     bits = _BITS.get(type_name)
-    if type_name == "float":  # REAL: a double's result rounded once is the float's (53 >= 2 * 24 + 2 bits)
+    if type_name == "float":  # FLOAT: a double's result rounded once is the float's (53 >= 2 * 24 + 2 bits)
         return _float32(a if op == "cast" else _arithmetic(dict(node, type="double"), a, b))
     if op == "cast" and bits is None:
         return float(a)  # a decimal or BIGINT as DOUBLE (correctly rounded, as Java's)
@@ -760,7 +760,7 @@ def _arithmetic(node: Dict[str, Any], a: Any, b: Any) -> Any:
 
 
 def _float32(value: Any) -> float:
-    """``value`` as the nearest REAL (float32), as Java's ``(float)`` cast: an integer rounded once
+    """``value`` as the nearest FLOAT (float32), as Java's ``(float)`` cast: an integer rounded once
     (half to even), beyond the float's range infinite."""
     if isinstance(value, int) and abs(value) >= 1 << 24:
         n = abs(value)

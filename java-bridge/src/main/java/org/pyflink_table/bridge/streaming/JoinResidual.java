@@ -78,7 +78,7 @@ import scala.Option;
  * comparisons (and BETWEEN), AND/OR/NOT, IS [NOT] NULL, CASE/IF/COALESCE/IFNULL/NULLIF (only the chosen value
  * evaluated), {@code +}, {@code -}, {@code *}, {@code /} of integers
  * (wrapping around on overflow as Java's, and Flink's, integer arithmetic does; {@code /} truncated),
- * doubles, reals (rounded to float) and decimals (Flink's decimal arithmetic, of Spark's result type, which is Flink's), MOD of
+ * doubles, FLOATs (rounded to 4-byte floats) and decimals (Flink's decimal arithmetic, of Spark's result type, which is Flink's), MOD of
  * integers (Java's remainder), ABS, CONCAT, UPPER, LOWER, TRIM, CHAR_LENGTH, and TIMESTAMPDIFF and
  * TIMESTAMPADD by units of fixed length (SECOND to WEEK), over numeric, string, boolean, DATE and TIMESTAMP[_LTZ] values. A date crosses as its day
  * number and a timestamp as microseconds since the epoch (a TIMESTAMP's wall clock read as UTC),
@@ -281,8 +281,8 @@ final class JoinResidual {
     if (integral(from) && integral(to) && to.defaultSize() < from.defaultSize()) {
       return typed("cast", to, List.of(tree(c.child(), left, right, pushed)));
     }
-    // Spark widens numbers for comparisons (INT vs BIGINT, INT vs DOUBLE, REAL vs DOUBLE): the value is
-    // kept, but a BIGINT as DOUBLE and anything as REAL are rounded (to the nearest, as Java's casts).
+    // Spark widens numbers for comparisons (INT vs BIGINT, INT vs DOUBLE, FLOAT vs DOUBLE): the value is
+    // kept, but a BIGINT as DOUBLE and anything as FLOAT are rounded (to the nearest, as Java's casts).
     boolean rounded = to instanceof FloatType || (to instanceof DoubleType && from instanceof LongType);
     if (numeric(from) && numeric(to) && (from.sameType(to) || (!rounded && (fractional(to) || !fractional(from))))) {
       return tree(c.child(), left, right, pushed);
@@ -344,7 +344,7 @@ final class JoinResidual {
     return TableException.unsupported("the join condition part " + e.sql().replace("`", "")
         + " over unbounded sources in streaming mode (besides the key equalities, expressions of one input, and "
         + "comparisons, AND/OR/NOT, IS [NOT] NULL, CASE, IF, COALESCE, IFNULL, NULLIF, +, -, *, / of integers, doubles, "
-        + "reals and decimals, MOD, ABS, CONCAT, UPPER, LOWER, TRIM, CHAR_LENGTH, TIMESTAMPDIFF and TIMESTAMPADD by SECOND to "
+        + "floats and decimals, MOD, ABS, CONCAT, UPPER, LOWER, TRIM, CHAR_LENGTH, TIMESTAMPDIFF and TIMESTAMPADD by SECOND to "
         + "WEEK combining both inputs' numeric, string, boolean, date and timestamp values are supported; compute it "
         + "in a projection of the inputs or filter the result)");
   }
