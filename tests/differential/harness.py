@@ -59,12 +59,14 @@ def take(it, n):
 # its own.
 
 
-def monitored_table(name: str, columns: str, directory: str = "d") -> str:
+def monitored_table(name: str, columns: str, directory: str = "d", options: str = "") -> str:
     """Program text creating the CSV table ``name`` (``columns``) over the monitored directory whose
-    path the program holds in the variable ``directory``, polled every 100 ms."""
+    path the program holds in the variable ``directory``, polled every 100 ms, with further
+    ``options`` (text such as ``'csv.null-literal' = 'null'``) if given."""
+    more = ", " + options if options else ""
     return (f't_env.execute_sql("CREATE TABLE {name} ({columns}) WITH (\'connector\' = \'filesystem\', "\n'
             f'                  "\'path\' = \'" + {directory} + "\', \'format\' = \'csv\', '
-            f'\'source.monitor-interval\' = \'100ms\')")\n')
+            f'\'source.monitor-interval\' = \'100ms\'{more})")\n')
 
 
 # The columns of the event table ``ev``: a key, a value and a rowtime whose watermark is 1 s behind.

@@ -40,6 +40,11 @@ programs = {
     "sql_join_star_names": VIEWS + ("result = t_env.sql_query('SELECT o.*, o2.*, o2.who FROM orders o JOIN orders o2 "
                                     "ON o.oid = o2.oid + 1')"),
     "sql_repeated_column": VIEWS + "result = t_env.sql_query('SELECT who, who, oid AS who0 FROM orders')",
+    # BETWEEN SYMMETRIC takes its bounds in either order (NULL if a value is NULL); ASYMMETRIC is the default.
+    "sql_between_symmetric": VIEWS + ("result = t_env.sql_query(\"SELECT oid, qty BETWEEN SYMMETRIC 5 AND oid AS s, "
+                                      "qty NOT BETWEEN SYMMETRIC oid AND 1 AS n, CASE WHEN price BETWEEN SYMMETRIC "
+                                      "10 AND 3 THEN oid ELSE 0 END AS c FROM orders "
+                                      "WHERE oid BETWEEN ASYMMETRIC 1 AND 4\")"),
     "streaming_join_star_names": ("from pyflink.table import EnvironmentSettings, TableEnvironment\n"
                                   "s_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
                                   "s_env.create_temporary_view('a', s_env.from_elements([(1, 'x')], ['k', 'v']))\n"

@@ -128,6 +128,7 @@ import scala.runtime.AbstractPartialFunction;
  *   <li>{@code ARRAY[..]}, {@code MAP[..]}, {@code ROW(..)} value constructors;
  *   <li>{@code FLOOR/CEIL(ts TO unit)}, {@code LOCALTIMESTAMP}, {@code STR_TO_MAP(s)} with
  *       Flink's default delimiters, {@code LISTAGG(x)} with Flink's ',' separator, {@code TIMESTAMPDIFF} as INT;
+ *   <li>{@code x BETWEEN SYMMETRIC a AND b} as {@code x BETWEEN} the smaller {@code AND} the larger bound;
  *   <li>{@code FETCH FIRST n ROWS ONLY} and {@code OFFSET n ROWS FETCH NEXT m ROWS ONLY}.
  * </ul>
  */
@@ -138,7 +139,14 @@ public final class FlinkSqlDialect {
   private static final Set<String> SPECIAL = Set.of("CAST", "TRY_CAST", "ARRAY", "MAP", "ROW",
       "TIMESTAMP", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP", "NOW", "CURRENT_TIME",
       "LOCALTIME", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
-      "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK", "LISTAGG", "CURRENT_WATERMARK");
+      "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK", "LISTAGG", "CURRENT_WATERMARK",
+      "SYMMETRIC", "ASYMMETRIC");
+
+  /** Words that end a BETWEEN's upper bound. */
+  private static final Set<String> BETWEEN_ENDS = Set.of("AND", "OR", "IS", "NOT", "LIKE", "IN", "BETWEEN", "SIMILAR",
+      "THEN", "WHEN", "ELSE", "END", "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "EXCEPT",
+      "INTERSECT", "MINUS", "WINDOW", "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "ON", "AS", "FETCH", "OFFSET",
+      "ASC", "DESC", "NULLS", "ESCAPE");
 
   private enum Kind { SPACE, STRING, UNICODE_STRING, QUOTED, WORD, NUMBER, SYMBOL }
 
@@ -445,6 +453,22 @@ public final class FlinkSqlDialect {
         } else if ((k.is("CURRENT_TIME") || k.is("LOCALTIME")) && !call) {
           out.append('`').append(k.upper().toLowerCase(Locale.ROOT)).append("`(0)"); // quoted: reserved words
           i++;
+        } else if ((k.is("SYMMETRIC") || k.is("ASYMMETRIC")) && previousWord(i, from, "BETWEEN")) {
+          if (k.is("ASYMMETRIC")) {
+            i++; // Flink's default
+          } else {
+            int and = betweenAnd(i + 1, to);
+            int end = betweenEnd(and + 1, to);
+            String a = "(" + run(i + 1, and).strip() + ")";
+            String b = "(" + run(and + 1, end).strip() + ")";
+            // NULL bounds when either is NULL: Flink's (x BETWEEN a AND b) OR (x BETWEEN b AND a) is
+            // then NULL too (never TRUE, and FALSE only if x > b and x < b).
+            out.append("CASE WHEN ").append(a).append(" <= ").append(b).append(" THEN ").append(a).append(" WHEN ")
+                .append(a).append(" > ").append(b).append(" THEN ").append(b).append(" END AND CASE WHEN ").append(a)
+                .append(" <= ").append(b).append(" THEN ").append(b).append(" WHEN ").append(a).append(" > ").append(b)
+                .append(" THEN ").append(a).append(" END ");
+            i = end;
+          }
         } else if (k.is("TIMESTAMPDIFF") && call) {
           int close = Math.min(closing(after), to);
           out.append("CAST(timestampdiff(").append(run(after + 1, close)).append(") AS INT)");
@@ -560,6 +584,43 @@ public final class FlinkSqlDialect {
       if (i < to && (t.get(i).is("ROW") || t.get(i).is("ROWS"))) i = next(i + 1);
       if (i < to && t.get(i).is("ONLY")) i++;
       return new int[] {count, i};
+    }
+
+    /** Whether the token before {@code i} (spaces skipped, not before {@code from}) is {@code word}. */
+    boolean previousWord(int i, int from, String word) {
+      int prev = i - 1;
+      while (prev >= from && t.get(prev).kind == Kind.SPACE) prev--;
+      return prev >= from && t.get(prev).is(word);
+    }
+
+    /** The AND ending a BETWEEN's lower bound that starts at {@code from} (outside brackets and CASE). */
+    int betweenAnd(int from, int to) {
+      int depth = 0;
+      for (int i = from; i < to; i++) {
+        Token k = t.get(i);
+        if (k.sym("(") || k.sym("[") || k.is("CASE")) depth++;
+        if (k.sym(")") || k.sym("]") || k.is("END")) depth--;
+        if (depth == 0 && k.is("AND")) return i;
+      }
+      throw new SqlParserException("SQL parse failed. BETWEEN SYMMETRIC without AND.");
+    }
+
+    /**
+     * Where a BETWEEN's upper bound starting at {@code from} ends: at a logical or comparison operator,
+     * a CASE's or a clause's next word or a closing bracket or comma (BETWEEN binds tighter than them).
+     */
+    int betweenEnd(int from, int to) {
+      int depth = 0;
+      for (int i = from; i < to; i++) {
+        Token k = t.get(i);
+        if (depth == 0 && (k.sym(")") || k.sym("]") || k.sym(",") || k.sym(";") || k.sym("=") || k.sym("<")
+            || k.sym(">") || k.sym("!") || (k.kind == Kind.WORD && BETWEEN_ENDS.contains(k.upper())))) {
+          return i;
+        }
+        if (k.sym("(") || k.sym("[") || k.is("CASE")) depth++;
+        if (k.sym(")") || k.sym("]") || k.is("END")) depth--;
+      }
+      return to;
     }
 
     /** Index of a word at bracket depth 1 inside the call whose '(' is at open, or -1. */
