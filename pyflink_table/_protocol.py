@@ -80,13 +80,14 @@ STREAM_WINDOW_KIND_TIME = "time"
 STREAM_WINDOW_KIND_COUNT = "count"
 STREAM_WINDOW_KIND_OVER = "over"
 # Keys of one built-in aggregate of the layout: Flink's function name, DISTINCT, its argument column, integral result,
-# the scale of a DECIMAL result (absent otherwise) and its FILTER column (absent without FILTER).
+# the scale of a DECIMAL result (absent otherwise), its FILTER column (absent without FILTER) and LISTAGG's separator.
 BUILTIN_FUNCTION = "function"
 BUILTIN_DISTINCT = "distinct"
 BUILTIN_ARGUMENT = "argument"
 BUILTIN_INTEGRAL = "integral"
 BUILTIN_SCALE = "scale"
 BUILTIN_FILTER = "filter"
+BUILTIN_SEPARATOR = "separator"
 # Its output columns: key i is k<i>, a time window's bounds __pft_start and __pft_end, Python aggregate j's
 # result r<j>, built-in j's o<j>.
 STREAM_WINDOW_KEY_PREFIX = "k"

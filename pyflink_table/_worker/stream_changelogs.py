@@ -37,8 +37,9 @@ import decimal
 import json
 import math
 import pickle
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
+import numpy
 from pyspark.sql.streaming.stateful_processor import StatefulProcessor
 from pyspark.sql.types import BinaryType, LongType, StructField, StructType, _parse_datatype_json_string
 
@@ -734,8 +735,10 @@ def _arithmetic(node: Dict[str, Any], a: Any, b: Any) -> Any:
                      else _EXACT.multiply(a, b))
         return _decimal(value, int(node["precision"]), int(node["scale"]))
     bits = _BITS.get(type_name)
+    if type_name == "float":  # FLOAT: a double's result rounded once is the float's (53 >= 2 * 24 + 2 bits)
+        return _float32(a if op == "cast" else _arithmetic(dict(node, type="double"), a, b))
     if op == "cast" and bits is None:
-        return float(a)  # a decimal as DOUBLE (correctly rounded, as Java's BigDecimal.doubleValue)
+        return float(a)  # a decimal or BIGINT as DOUBLE (correctly rounded, as Java's)
     if op == "cast":
         value = a  # an integer narrowed, wrapping around below
     elif op == "/":
@@ -756,6 +759,20 @@ def _arithmetic(node: Dict[str, Any], a: Any, b: Any) -> Any:
     return value - (1 << bits) if value >= 1 << (bits - 1) else value
 
 
+def _float32(value: Any) -> float:
+    """``value`` as the nearest FLOAT (float32), as Java's ``(float)`` cast: an integer rounded once
+    (half to even), beyond the float's range infinite."""
+    if isinstance(value, int) and abs(value) >= 1 << 24:
+        n = abs(value)
+        shift = n.bit_length() - 24
+        q, r = divmod(n, 1 << shift)
+        half = 1 << (shift - 1)
+        q += 1 if r > half or (r == half and q & 1) else 0
+        value = (q << shift) * (1 if value >= 0 else -1)
+    with numpy.errstate(over="ignore"):
+        return float(numpy.float32(float(value)))
+
+
 def _division_by_zero(java_message: str) -> UserFunctionError:
     """Flink's job fails on an integer or decimal division by zero with Java's exception; the
     driver reports the failure from its marker on, without Spark's text around it."""
@@ -771,6 +788,28 @@ def _double_division(a: float, b: float) -> float:
     return math.inf if (a > 0) == (math.copysign(1.0, b) > 0) else -math.inf
 
 
+#: String functions of a string (and a trim's characters, spaces if not given). UPPER and LOWER map
+#: characters as Java's String.toUpperCase/toLowerCase do (full case mapping: ß is SS); CHAR_LENGTH
+#: counts characters (code points, as Flink's numChars).
+_STRING_FUNCTIONS: Dict[str, Callable[[str, str], Any]] = {
+    "upper": lambda s, _: s.upper(), "lower": lambda s, _: s.lower(), "char_length": lambda s, _: len(s),
+    "trim": lambda s, chars: s.strip(chars), "ltrim": lambda s, chars: s.lstrip(chars),
+    "rtrim": lambda s, chars: s.rstrip(chars)}
+_TIMESTAMP_UNITS = ("timestampdiff", "timestampadd")
+
+
+def _timestamp_unit(op: str, unit_ms: int, a: Any, b: Any) -> Optional[int]:
+    """Flink's TIMESTAMPDIFF(unit, a, b) of two timestamps' microseconds: their milliseconds' (as
+    Flink reads them, floored) difference divided by the unit's, truncated toward zero; or
+    TIMESTAMPADD(unit, a, b): timestamp ``b`` plus ``a`` units. None when an operand is."""
+    if a is None or b is None:
+        return None
+    if op == "timestampadd":
+        return int(b) + int(a) * unit_ms * 1000
+    millis = int(b) // 1000 - int(a) // 1000
+    return abs(millis) // unit_ms * (1 if millis >= 0 else -1)
+
+
 def _evaluate(node: Any, rows: Tuple[Any, Any]) -> Any:
     """A join condition tree of the bridge's ``JoinResidual`` over (left row, right row), as SQL
     evaluates it: None is unknown. A date is its day number, a timestamp its microseconds, a decimal
@@ -783,7 +822,9 @@ def _evaluate(node: Any, rows: Tuple[Any, Any]) -> Any:
             value = rows[side].get("c%d" % index)
         if value is None or "type" not in node:
             return value
-        return decimal.Decimal(value) if node["type"] == "decimal" else float(value)  # float("NaN") too
+        if node["type"] == "decimal":
+            return decimal.Decimal(value)
+        return _float32(float(value)) if node["type"] == "float" else float(value)  # float("NaN") too
     op, args = node["op"], node["args"]
     if op in ("and", "or"):
         # Left to right, stopping at the deciding value as Flink's generated code does (so a division
@@ -799,7 +840,24 @@ def _evaluate(node: Any, rows: Tuple[Any, Any]) -> Any:
     if op == "concat":
         parts = [_evaluate(a, rows) for a in args]
         return None if None in parts else "".join(parts)
+    if op == "case":
+        # [condition, value, ..., else] (IF too): the first TRUE condition's value, only it evaluated.
+        for i in range(0, len(args) - 1, 2):
+            if _evaluate(args[i], rows) is True:
+                return _evaluate(args[i + 1], rows)
+        return _evaluate(args[-1], rows)
+    if op == "coalesce":
+        for a in args:
+            value = _evaluate(a, rows)
+            if value is not None:
+                return value
+        return None
+    if op in _TIMESTAMP_UNITS:
+        return _timestamp_unit(op, int(node["unit_ms"]), _evaluate(args[0], rows), _evaluate(args[1], rows))
     value = _evaluate(args[0], rows)
+    if op in _STRING_FUNCTIONS:
+        chars = _evaluate(args[1], rows) if len(args) > 1 else " "
+        return None if value is None or chars is None else _STRING_FUNCTIONS[op](value, chars)
     if op in _ARITHMETIC:
         return _arithmetic(node, value, _evaluate(args[1], rows) if len(args) > 1 else None)
     if op == "not":

@@ -15,6 +15,10 @@ emitted unchanged). :class:`TemporalSortProcessor` follows Flink's ``RowTimeSort
 Spark's watermark advances between micro-batches, so every row of a micro-batch meets the same
 watermark; with Flink's per-row watermark (``flink-exact``) each row also carries the watermark it
 met, and the rows waiting up to it are emitted before the row is taken, as Flink fires its timers.
+
+``by_arrival`` (``ORDER BY proctime, more keys``, Flink's ``ProcTimeSortOperator``): no rowtime and
+no state; each micro-batch's rows, those Flink buffers until its next processing-time timer, are
+emitted sorted by the further keys, in arrival order where those tie.
 """
 
 from __future__ import annotations
@@ -41,12 +45,14 @@ class TemporalSortProcessor(StatefulProcessor):
 
     Input columns: the constant key, the rowtime (epoch ms), the watermark the row met (epoch ms or
     null; only with ``per_row``), the further sort keys, the row (JSON text), then Spark's event-time
-    column (not read). Output: the row.
+    column (not read); ``by_arrival``: the constant key, the further sort keys and the row. Output:
+    the row.
     """
 
-    def __init__(self, order: List[Tuple[bool, bool]], per_row: bool, output: Any) -> None:
+    def __init__(self, order: List[Tuple[bool, bool]], per_row: bool, output: Any, by_arrival: bool = False) -> None:
         self.order = order  # (ascending, nulls first) per further sort key
         self.per_row = per_row
+        self.by_arrival = by_arrival
         self.output = output
         self.key = functools.cmp_to_key(self._compare)
 
@@ -88,6 +94,10 @@ class TemporalSortProcessor(StatefulProcessor):
         return iter([pd.DataFrame({self.output.fields[0].name: pd.Series(out, dtype=object)})])
 
     def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
+        if self.by_arrival:
+            n = len(self.order)
+            batch = [(tuple(r[1:1 + n]), r[1 + n]) for chunk in rows for r in _values(chunk)]
+            return self._frame([row for _, row in self._sorted(batch)])
         last, fired = self._meta()
         stored = {int(k[0]): pickle.loads(v[0]) for k, v in self.rows.iterator()}
         waiting: Dict[int, List[Entry]] = {t: list(entries) for t, entries in stored.items()}
@@ -150,7 +160,8 @@ def stream_temporal_sort(layout: str) -> Tuple[Any, Any]:
     """The command Spark's Python worker runs for a temporal sort: (function, output type).
 
     :param layout: JSON ``{"order": [[ascending, nulls first], ...] of the sort keys after the
-        rowtime, "per_row": whether each row carries the watermark it met, "output": the output
+        rowtime, "per_row": whether each row carries the watermark it met, "by_arrival": whether the
+        first key is a processing-time attribute (no rowtime column then), "output": the output
         struct type as Spark's JSON text}``.
     """
     from pyspark.sql.streaming.stateful_processor_util import TransformWithStateInPandasUdfUtils
@@ -158,8 +169,10 @@ def stream_temporal_sort(layout: str) -> Tuple[Any, Any]:
     spec = json.loads(layout)
     output = _parse_datatype_json_string(spec["output"])
     order = [(bool(a), bool(f)) for a, f in spec["order"]]
-    processor = TemporalSortProcessor(order, bool(spec["per_row"]), output)
-    return TransformWithStateInPandasUdfUtils(processor, "EventTime").transformWithStateUDF, output
+    by_arrival = bool(spec["by_arrival"])
+    processor = TemporalSortProcessor(order, bool(spec["per_row"]), output, by_arrival)
+    time_mode = "None" if by_arrival else "EventTime"
+    return TransformWithStateInPandasUdfUtils(processor, time_mode).transformWithStateUDF, output
 
 
 class BoundedTemporalSort:

@@ -99,7 +99,8 @@ def _builtin(spec: Dict[str, Any], frame: Any) -> Any:
     of no value is null, COUNT and SUM0 of none 0; AVG of an integral type is integral, truncated
     toward zero as Java's division; STDDEV/VAR as Flink rewrites them (``sum(x * x)``, ``sum(x)``
     and ``count(x)`` in DOUBLE, the square root as ``POWER(.., 0.5)``), truncated for an integral
-    result; a DECIMAL result rounded half up to its scale."""
+    result; a DECIMAL result rounded half up to its scale; COLLECT a dict of each value's count
+    (empty without values), LISTAGG the values in the window's order joined by its separator."""
     values = _python_values(frame[spec[_protocol.BUILTIN_ARGUMENT]])
     if spec.get(_protocol.BUILTIN_FILTER):
         values = [v for v, keep in zip(values, frame[spec[_protocol.BUILTIN_FILTER]].tolist()) if keep is True]
@@ -109,6 +110,14 @@ def _builtin(spec: Dict[str, Any], frame: Any) -> Any:
     function = spec[_protocol.BUILTIN_FUNCTION]
     if function == "count":
         return len(values)
+    if function == "collect":
+        # Flink's MULTISET: each value with its count (a map, whose order is no element order).
+        counts: Dict[Any, int] = {}
+        for v in values:
+            counts[v] = counts.get(v, 0) + 1
+        return counts
+    if function == "listagg":
+        return str(spec[_protocol.BUILTIN_SEPARATOR]).join(values) if values else None
     if not values:
         return 0 if function == "sum0" else None
     if function in ("sum", "sum0"):
@@ -339,28 +348,38 @@ class SessionProcessor(WindowProcessor):
         open_sessions.sort(key=lambda entry: entry[0])
         starts = [lo for lo, _, _ in open_sessions]
         ends = [hi for _, hi, _ in open_sessions]
-        # Per session, in start order: the open sessions (indexes into open_sessions) and new rows it holds.
-        members: List[Tuple[List[int], List[int]]] = [([i], []) for i in range(len(open_sessions))]
+        # Per session, in start order: its rows' pieces in Flink's accumulation order, each an open
+        # session (-1 - its index into open_sessions) or a new row (its index). Flink merges into the
+        # earliest merged session's accumulator the later ones in start order, then accumulates the
+        # row (measured: LISTAGG's order), so merged pieces keep start order and the row comes last.
+        members: List[List[int]] = [[-1 - i] for i in range(len(open_sessions))]
         for r, t in enumerate(ts.tolist()):
             lo, hi = int(t), int(t) + self.size
             first, last = bisect.bisect_left(ends, lo), bisect.bisect_right(starts, hi)
             if first == last and hi - 1 <= watermark:
                 continue  # late: its window would already have fired
-            old = [i for m in members[first:last] for i in m[0]]
-            new = sorted(n for m in members[first:last] for n in m[1]) + [r]
+            pieces = [piece for m in members[first:last] for piece in m] + [r]
             start = min([lo] + starts[first:last])
             end = max([hi] + ends[first:last])
-            starts[first:last], ends[first:last], members[first:last] = [start], [end], [(old, new)]
-        merged = [(start, end, old, new) for start, end, (old, new) in zip(starts, ends, members)]
+            starts[first:last], ends[first:last], members[first:last] = [start], [end], [pieces]
         sessions = []
-        for start, end, old, new in merged:
+        for start, end, pieces in zip(starts, ends, members):
+            old = [-1 - piece for piece in pieces if piece < 0]
             for i in old:
                 if open_sessions[i][1] != end:
                     self.handle.deleteTimer(open_sessions[i][1] - 1)
             self.handle.registerTimer(end - 1)
-            frames = [pickle.loads(open_sessions[i][2]) for i in old]
-            if new:
-                frames.append(data.iloc[np.asarray(new)])
+            frames: List[Any] = []
+            new: List[int] = []  # consecutive new rows, taken as one frame
+            for piece in pieces + [-1 - len(open_sessions)]:  # a sentinel flushes the last rows
+                if piece >= 0:
+                    new.append(piece)
+                    continue
+                if new:
+                    frames.append(data.iloc[np.asarray(new)])
+                    new = []
+                if -1 - piece < len(open_sessions):
+                    frames.append(pickle.loads(open_sessions[-1 - piece][2]))
             frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0].reset_index(drop=True)
             sessions.append((start, end, pickle.dumps(frame, protocol=5)))
         self.sessions.clear()

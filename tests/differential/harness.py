@@ -59,12 +59,14 @@ def take(it, n):
 # its own.
 
 
-def monitored_table(name: str, columns: str, directory: str = "d") -> str:
+def monitored_table(name: str, columns: str, directory: str = "d", options: str = "") -> str:
     """Program text creating the CSV table ``name`` (``columns``) over the monitored directory whose
-    path the program holds in the variable ``directory``, polled every 100 ms."""
+    path the program holds in the variable ``directory``, polled every 100 ms, with further
+    ``options`` (text such as ``'csv.null-literal' = 'null'``) if given."""
+    more = ", " + options if options else ""
     return (f't_env.execute_sql("CREATE TABLE {name} ({columns}) WITH (\'connector\' = \'filesystem\', "\n'
             f'                  "\'path\' = \'" + {directory} + "\', \'format\' = \'csv\', '
-            f'\'source.monitor-interval\' = \'100ms\')")\n')
+            f'\'source.monitor-interval\' = \'100ms\'{more})")\n')
 
 
 # The columns of the event table ``ev``: a key, a value and a rowtime whose watermark is 1 s behind.
@@ -92,18 +94,29 @@ EVENT_FILES = (
 
 
 def collect_while_publishing(query: str, counts: Sequence[int], files: Sequence[str] = EVENT_FILES, first: int = 1,
-                              query_after_first_file: bool = False) -> str:
+                              query_after_first_file: bool = False, take: str = "take") -> str:
     """Program text: ``query`` assigns ``it`` (a collect iterator), then ``files`` are published in
     turn with ``publish`` (as ``f<first>.csv`` and the next numbers), ``counts[i]`` changes taken from
-    ``it`` after file ``i``, and ``it`` is closed. With ``query_after_first_file`` the first file is
-    published before ``query`` runs."""
+    ``it`` after file ``i`` with the function ``take`` (e.g. ``take_multisets``), and ``it`` is closed.
+    With ``query_after_first_file`` the first file is published before ``query`` runs."""
     text = "" if query_after_first_file else query
     for i, (content, n) in enumerate(zip(files, counts)):
         text += f"publish('f{first + i}.csv', '{content}')\n"
         if i == 0 and query_after_first_file:
             text += query
-        text += f"take(it, {n})\n"
+        text += f"{take}(it, {n})\n"
     return text + "it.close()\n"
+
+
+# take_multisets(it, n): take() printing a MULTISET (a dict) as its sorted items. A MULTISET has no
+# element order: PyFlink 2.3 hands it over in its Java HashMap's order, pyflink_table in its Spark
+# map's (measured different for one window's {2: 1, 5: 1}); LISTAGG's string keeps its order.
+TAKE_MULTISETS = """
+def take_multisets(it, n):
+    rows = [next(it) for _ in range(n)]
+    print(sorted([str(r.get_row_kind())] + [str(sorted(x.items())) if isinstance(x, dict) else str(x) for x in r]
+                 for r in rows))
+"""
 
 
 # Two monitored directories dl, dr with the tables l (k STRING, a INT) and r (k2 STRING, b INT);
@@ -116,6 +129,17 @@ def publish(d, text):
     n[0] += 1
     publish_file(d, 'f%d.csv' % n[0], text)
 """ + monitored_table("l", "k STRING, a INT", "dl") + monitored_table("r", "k2 STRING, b INT", "dr")
+
+# Two watermarked monitored directories: l (k, v, ts) over dl and r (k2, v2, ts2) over dr, both 1 s
+# behind; publish(d, text) publishes the program's next file in d.
+TWO_EVENT_TABLES = STREAMING_PRELUDE + """
+dl, dr = tempfile.mkdtemp(), tempfile.mkdtemp()
+n = [0]
+def publish(d, text):
+    n[0] += 1
+    publish_file(d, 'f%d.csv' % n[0], text)
+""" + monitored_table("l", "k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND", "dl") \
+    + monitored_table("r", "k2 STRING, v2 INT, ts2 TIMESTAMP(3), WATERMARK FOR ts2 AS ts2 - INTERVAL '1' SECOND", "dr")
 
 # The general aggregate function class Total (the sum of an INT column), its body last so that a
 # program may add methods.

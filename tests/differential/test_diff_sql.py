@@ -40,6 +40,11 @@ programs = {
     "sql_join_star_names": VIEWS + ("result = t_env.sql_query('SELECT o.*, o2.*, o2.who FROM orders o JOIN orders o2 "
                                     "ON o.oid = o2.oid + 1')"),
     "sql_repeated_column": VIEWS + "result = t_env.sql_query('SELECT who, who, oid AS who0 FROM orders')",
+    # BETWEEN SYMMETRIC takes its bounds in either order (NULL if a value is NULL); ASYMMETRIC is the default.
+    "sql_between_symmetric": VIEWS + ("result = t_env.sql_query(\"SELECT oid, qty BETWEEN SYMMETRIC 5 AND oid AS s, "
+                                      "qty NOT BETWEEN SYMMETRIC oid AND 1 AS n, CASE WHEN price BETWEEN SYMMETRIC "
+                                      "10 AND 3 THEN oid ELSE 0 END AS c FROM orders "
+                                      "WHERE oid BETWEEN ASYMMETRIC 1 AND 4\")"),
     "streaming_join_star_names": ("from pyflink.table import EnvironmentSettings, TableEnvironment\n"
                                   "s_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
                                   "s_env.create_temporary_view('a', s_env.from_elements([(1, 'x')], ['k', 'v']))\n"
@@ -102,6 +107,16 @@ CAST_EXPRESSIONS = [
     "CAST(ARRAY[ARRAY[1], CAST(NULL AS ARRAY<INT>)] AS STRING)", "CAST(ARRAY[TIME '12:34:56'] AS STRING)",
     "CAST(ARRAY[CAST(1e20 AS DOUBLE), CAST('NaN' AS DOUBLE)] AS STRING)", "CAST(ARRAY[X'41'] AS STRING)",
     "CAST(CAST(1.5 AS FLOAT) AS STRING)", "CAST(CAST(NULL AS ROW<a INT>) AS STRING)", "CAST(ai AS STRING) || '!'",
+    # the other precisions: digits dropped (1, 2, 5) or written as zeros (9); a literal's trailing zeros
+    "CAST(CAST(ts6 AS TIMESTAMP(1)) AS STRING)", "CAST(CAST(ts6 AS TIMESTAMP(2)) AS STRING)",
+    "CAST(CAST(ts3 AS TIMESTAMP(5)) AS STRING)", "CAST(CAST(ts6 AS TIMESTAMP(9)) AS STRING)",
+    "CAST(CAST(ts6 AS TIMESTAMP_LTZ(2)) AS STRING)", "CAST(TIMESTAMP '2020-01-01 00:00:00.500' AS STRING)",
+    "CAST(TIMESTAMP '2020-01-01 00:00:00.000' AS STRING)",
+    # intervals: +D HH:MM:SS.mmm and +Y-MM
+    "CAST(INTERVAL '5' SECOND AS STRING)", "CAST(INTERVAL '1 02:03:04.5' DAY TO SECOND AS STRING)",
+    "CAST(INTERVAL '-5' SECOND AS STRING)", "CAST(INTERVAL '10:20' HOUR TO MINUTE AS STRING)",
+    "CAST(INTERVAL '1-2' YEAR TO MONTH AS STRING)", "CAST(INTERVAL '-14' MONTH AS STRING)",
+    "CAST(INTERVAL '3' MONTH AS STRING)",
 ]
 CAST_COLUMNS = ["ts3", "ts6", "ts0", "b", "m", "r", "d", "tm", "de", "de38", "dbl", "f", "ti", "si", "bi", "bs", "ai",
                 "ast", "ats", "rts"]
@@ -132,10 +147,24 @@ programs.update({
     "streaming_sql_cast_string_expressions": (STREAMING_ENV + CAST_VIEW + "t_env.get_config().set('table.local-time-zone', "
                                               "'Asia/Shanghai')\n" + cast_query("t_env", CAST_LTZ_ITEMS + [
                                                   "CAST(ROW(ts3, b) AS STRING) AS g", "CAST(MAP[id, ts6] AS STRING) AS h",
-                                                  "CAST(ARRAY[ROW(1, CAST(NULL AS STRING))] AS STRING) AS i"])),
+                                                  "CAST(ARRAY[ROW(1, CAST(NULL AS STRING))] AS STRING) AS i",
+                                                  "CAST(CAST(ts6 AS TIMESTAMP(2)) AS STRING) AS j",
+                                                  "CAST(INTERVAL '1 02:03:04.5' DAY TO SECOND AS STRING) AS k"])),
+    # Flink's types of the other timestamp precisions and of literals with trailing zeros, values truncated
+    # (no TIMESTAMP_LTZ: PyFlink 2.3 cannot collect one).
+    "sql_timestamp_precisions": CAST_VIEW + cast_query("t_env", [
+        "CAST(ts6 AS TIMESTAMP(2)) AS a", "CAST(ts6 AS TIMESTAMP(1)) AS b", "CAST(ts6 AS TIMESTAMP(9)) AS c",
+        "TIMESTAMP '2020-01-01 00:00:00.500' AS e",
+        "TIMESTAMP '2020-01-01 00:00:00.50' AS f", "TIMESTAMP '2020-01-01 00:00:00.5' AS g"]),
     # The Table API's cast writes the same text.
     "table_api_cast_string": CAST_VIEW + ("result = t_env.from_path('ct').select(col('id'), *[col(c).cast(DataTypes.STRING())"
                                           f".alias(c) for c in {CAST_COLUMNS!r}])"),
+    # The Table API's cast to TIMESTAMP(p) drops the digits p does not keep; an interval as Flink writes it.
+    "table_api_cast_timestamp_precision": CAST_VIEW + (
+        "result = t_env.from_path('ct').select(col('id'), col('ts6').cast(DataTypes.TIMESTAMP(2)).alias('a'), "
+        "col('ts6').cast(DataTypes.TIMESTAMP(1)).cast(DataTypes.STRING()).alias('b'), "
+        "col('ts3').cast(DataTypes.TIMESTAMP(9)).cast(DataTypes.STRING()).alias('c'), "
+        "lit(5).seconds.cast(DataTypes.STRING()).alias('d'), lit(14).months.cast(DataTypes.STRING()).alias('e'))"),
     # Flink's CONCAT and || take strings only (Spark casts other arguments).
     "sql_concat_non_string": CAST_VIEW + "result = t_env.sql_query(\"SELECT CONCAT('x', id) FROM ct\")",
     "sql_concat_operator_non_string": CAST_VIEW + "result = t_env.sql_query(\"SELECT 'x' || b FROM ct\")",
@@ -270,6 +299,44 @@ programs.update({
         "     \"TO_TIMESTAMP('2020-01-01 00:00:00.5') AS d FROM tv\")\n"
         "t_env.execute_sql(q).print()\n"
         "result = t_env.sql_query(q)\n"),
+})
+
+# Window bounds are NOT NULL in Flink, over a nullable time column too (measured on PyFlink 2.3); a
+# group window's _ROWTIME is as nullable as the time column. Streaming prints no _ROWTIME or
+# window_time (Flink marks them *ROWTIME*).
+WINDOW_TABLE = (
+    "import tempfile\n"
+    "d = tempfile.mkdtemp()\n"
+    "open(d + '/f.csv', 'w').write('a,1,1970-01-01 00:00:01.250\\nb,2,1970-01-01 00:00:07.500\\n')\n"
+    "t_env.execute_sql(\"CREATE TABLE we (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) \"\n"
+    "                  \"WITH ('connector' = 'filesystem', 'path' = '\" + d + \"', 'format' = 'csv')\")\n")
+T5 = "INTERVAL '5' SECOND"
+HOP_ARGS = "ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND"
+
+
+def window_bound_queries(rowtime: bool) -> list[str]:
+    """Window queries over we; with rowtime, also TUMBLE_ROWTIME and window_time."""
+    r = f", TUMBLE_ROWTIME(ts, {T5}) AS r" if rowtime else ""
+    wt = ", window_time" if rowtime else ""
+    return [
+        f"SELECT k, TUMBLE_START(ts, {T5}) AS s, TUMBLE_END(ts, {T5}) AS e{r}, COUNT(*) AS c FROM we "
+        f"GROUP BY k, TUMBLE(ts, {T5})",
+        f"SELECT HOP_START({HOP_ARGS}) AS s, HOP_END({HOP_ARGS}) AS e, SUM(v) AS sv FROM we GROUP BY HOP({HOP_ARGS})",
+        f"SELECT SESSION_START(ts, {T5}) AS s, SESSION_END(ts, {T5}) AS e FROM we GROUP BY SESSION(ts, {T5})",
+        f"SELECT window_start, window_end{wt}, k, COUNT(*) AS c FROM TABLE(TUMBLE(TABLE we, DESCRIPTOR(ts), {T5})) "
+        f"GROUP BY window_start, window_end{wt}, k",
+        f"SELECT window_start, window_end, SUM(v) AS sv FROM TABLE(CUMULATE(TABLE we, DESCRIPTOR(ts), {T5}, "
+        "INTERVAL '10' SECOND)) GROUP BY window_start, window_end",
+        f"SELECT k, window_start, window_end{wt} FROM TABLE(HOP(TABLE we, DESCRIPTOR(ts), {T5}, INTERVAL '10' SECOND))",
+    ]
+
+
+programs.update({
+    "sql_window_bounds_not_null": WINDOW_TABLE + "".join(
+        f"t_env.sql_query({q!r}).print_schema()\n" for q in window_bound_queries(True)) + (
+        f"result = t_env.sql_query({window_bound_queries(True)[3]!r})\n"),
+    "streaming_sql_window_bounds_not_null": STREAMING_ENV + WINDOW_TABLE + "".join(
+        f"t_env.sql_query({q!r}).print_schema()\n" for q in window_bound_queries(False)),
 })
 
 ORDERED = {"sql_order_limit", "print_describe"}

@@ -8,8 +8,8 @@ answers only at the end of its input fails); over a bounded file the whole resul
 
 import pytest
 
-from harness import (STREAMING_PRELUDE, Comparison, assert_prints, collect_while_publishing,  # noqa: F401
-                     differential, event_table, python_aggregates)
+from harness import (STREAMING_PRELUDE, TAKE_MULTISETS, Comparison, assert_prints,  # noqa: F401
+                     collect_while_publishing, differential, event_table, python_aggregates)
 
 FUNCTIONS = """
 from pyflink.table.window import Tumble, Slide
@@ -28,11 +28,12 @@ UNBOUNDED = STREAMING_PRELUDE + FUNCTIONS + event_table("k STRING, v INT, pt AS 
 FILES = ["a,1\\nb,2\\na,3\\na,4\\n", "b,5\\na,6\\n", "a,7\\na,8\\nb,9\\n"]
 
 
-def unbounded(window: str, select: str, counts: list, keyed: bool = True) -> str:
-    """Publishes the three files in turn, taking ``counts[i]`` windows after file i."""
+def unbounded(window: str, select: str, counts: list, keyed: bool = True, take: str = "take") -> str:
+    """Publishes the three files in turn, taking ``counts[i]`` windows after file i with ``take``."""
     group = "col('w'), col('k')" if keyed else "col('w')"
-    return UNBOUNDED + collect_while_publishing(f"it = t_env.from_path('ev').window({window}).group_by({group})"
-                                                f".select({select}).execute().collect()\n", counts, FILES, first=0)
+    return UNBOUNDED + (TAKE_MULTISETS if take != "take" else "") + collect_while_publishing(
+        f"it = t_env.from_path('ev').window({window}).group_by({group}).select({select}).execute().collect()\n",
+        counts, FILES, first=0, take=take)
 
 
 BOUNDED = FUNCTIONS + """
@@ -60,6 +61,10 @@ programs = {
     # a: [1, 3] fires with f1, [4, 6] and b's [2, 5] with f2, [7, 8] with f3; b's 9 waits forever.
     "unbounded_tumble_builtin": unbounded("T2", "col('k'), col('v').sum, col('v').count, col('v').avg, col('v').max, "
                                           "col('v').min", [1, 2, 1]),
+    # COLLECT and LISTAGG on the processor too, in arrival order.
+    "unbounded_tumble_collect_listagg": unbounded("T2", "col('k'), col('v').collect, col('v').cast(DataTypes.STRING())"
+                                                  ".list_agg(';'), col('k').list_agg()", [1, 2, 1],
+                                                  take="take_multisets"),
     "unbounded_tumble_general_udaf": unbounded("T3", "col('k'), total(col('v'))", [1, 0, 2]),
     "unbounded_tumble_pandas": unbounded("T2", "col('k'), mean(col('v'))", [1, 2, 1]),
     "unbounded_tumble_without_key": unbounded("T2", "col('v').sum, total(col('v'))", [2, 1, 1], keyed=False),

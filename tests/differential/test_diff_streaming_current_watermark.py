@@ -6,8 +6,8 @@ late-row filter agrees on the files below; ``select_event_files`` pins the docum
 
 import pytest
 
-from harness import (EVENT_FILES, STREAMING_PRELUDE, Comparison, collect_while_publishing, differential,  # noqa: F401
-                     event_table, monitored_table)
+from harness import (EVENT_FILES, STREAMING_PRELUDE, TWO_EVENT_TABLES, Comparison, collect_while_publishing,  # noqa: F401
+                     differential, event_table)
 
 SETUP = STREAMING_PRELUDE + event_table() + "from pyflink.table.expressions import col, current_watermark\n"
 # Only each file's last row moves the watermark (1 s behind): the first file's row sees none, the
@@ -43,16 +43,6 @@ BOUNDED_WATERMARKS = ["<NULL>", "<NULL>", "1970-01-01 00:00:02.000", "1970-01-01
 EXACT = (STREAMING_PRELUDE + 't_env.get_config().set("pyflink_table.streaming.event-time", "flink-exact")\n'
          + event_table() + "from pyflink.table.expressions import col, current_watermark\n")
 
-# Two watermarked monitored directories: l (k, v, ts) over dl and r (k2, v2, ts2) over dr, both 1 s
-# behind; publish(d, text) publishes the program's next file in d.
-TWO_SOURCES = STREAMING_PRELUDE + """
-dl, dr = tempfile.mkdtemp(), tempfile.mkdtemp()
-n = [0]
-def publish(d, text):
-    n[0] += 1
-    publish_file(d, 'f%d.csv' % n[0], text)
-""" + monitored_table("l", "k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND", "dl") \
-    + monitored_table("r", "k2 STRING, v2 INT, ts2 TIMESTAMP(3), WATERMARK FOR ts2 AS ts2 - INTERVAL '1' SECOND", "dr")
 # Above a join the watermark is the minimum of the inputs' (NULL while r has none): a1 joins a2 once
 # r's row arrives (l at 00:04, r at none); a3 at 00:10 sees min(00:04, 00:02); a4 at 00:20 min(00:09, 00:02).
 JOIN = """
@@ -67,7 +57,7 @@ JOIN_ROWS = ("[['+I', 'a', '1', '2', 'None']]\n[['+I', 'a', '3', '2', '1970-01-0
              "[['+I', 'a', '1', '4', '1970-01-01 00:00:02'], ['+I', 'a', '3', '4', '1970-01-01 00:00:02']]\n")
 # Above a union PyFlink gives each row its own input's watermark (it evaluates the call in each input):
 # b at 00:20 sees r's 00:02, not min(00:09, 00:02) nor l's 00:09. Spark has one watermark per query.
-UNION = TWO_SOURCES + """
+UNION = TWO_EVENT_TABLES + """
 it = t_env.execute_sql("SELECT k, v, CURRENT_WATERMARK(ts) AS wm FROM "
                        "(SELECT k, v, ts FROM l UNION ALL SELECT k2, v2, ts2 FROM r)").collect()
 publish(dl, 'a,1,1970-01-01 00:00:05\\n'); take(it, 1)
@@ -105,8 +95,8 @@ programs = {
     "sql_not_rowtime": SETUP + "t_env.sql_query('SELECT CURRENT_WATERMARK(v) FROM ev')\n",
     "table_not_rowtime": SETUP + "t_env.from_path('ev').select(current_watermark(col('k')))\n",
     "sql_batch_mode": BATCH + "t_env.sql_query('SELECT CURRENT_WATERMARK(ts) FROM bv')\n",
-    "sql_join": TWO_SOURCES + JOIN_QUERY + JOIN,
-    "exact_sql_join": TWO_SOURCES.replace(STREAMING_PRELUDE, STREAMING_PRELUDE + 't_env.get_config().set('
+    "sql_join": TWO_EVENT_TABLES + JOIN_QUERY + JOIN,
+    "exact_sql_join": TWO_EVENT_TABLES.replace(STREAMING_PRELUDE, STREAMING_PRELUDE + 't_env.get_config().set('
                                           '"pyflink_table.streaming.event-time", "flink-exact")\n') + JOIN_QUERY + JOIN,
     "sql_union": UNION,
 }

@@ -39,10 +39,15 @@ CONDITION_STEPS = [("dl", "a,1"), ("dr", "a,1"), ("dr", "a,0"), ("dl", "a,5"), (
 
 # Tables tl and tr of dates, timestamps and decimals (their columns k, d, ts, tz, m, v, s; tr's end
 # in 2) over their own directories, for conditions comparing and computing them per pair.
-TYPED_SETUP = SETUP + "tdl, tdr = tempfile.mkdtemp(), tempfile.mkdtemp()\n" + "".join(
-    monitored_table(name, ", ".join(c.replace(" ", suffix + " ", 1) for c in (
-        "k STRING", "d DATE", "ts TIMESTAMP(3)", "tz TIMESTAMP_LTZ(3)", "m DECIMAL(10, 2)", "v INT", "s STRING")), d)
-    for name, suffix, d in (("tl", "", "tdl"), ("tr", "2", "tdr")))
+def _typed_tables(options=""):
+    return "tdl, tdr = tempfile.mkdtemp(), tempfile.mkdtemp()\n" + "".join(
+        monitored_table(name, ", ".join(c.replace(" ", suffix + " ", 1) for c in (
+            "k STRING", "d DATE", "ts TIMESTAMP(3)", "tz TIMESTAMP_LTZ(3)", "m DECIMAL(10, 2)", "v INT", "s STRING")), d,
+            options)
+        for name, suffix, d in (("tl", "", "tdl"), ("tr", "2", "tdr")))
+
+
+TYPED_SETUP = SETUP + _typed_tables()
 
 # a's left rows: one a millisecond after the right row (with the bigger day and value), one a day
 # before it; b's left row 2 s after its right row, which comes last (an earlier step whose changes
@@ -56,6 +61,21 @@ TYPED_STEPS = [("tdl", "a,2024-01-02,2024-01-02 10:00:00.123,2024-01-02 10:00:00
 
 def _typed(query, counts):
     return TYPED_SETUP + f"it = t_env.execute_sql({query!r}).collect()\n" + _steps(counts, TYPED_STEPS)
+
+
+# The same tables reading 'null' as NULL, for conditions choosing among values: a's first left row
+# has no v, the last right row no m2 and s2; b's rows differ in case only (b, B).
+NULLABLE_SETUP = SETUP + _typed_tables("'csv.null-literal' = 'null'")
+NULLABLE_STEPS = [("tdl", "a,2024-01-01,2024-01-01 00:00:00,2024-01-01 00:00:00Z,1.00,null,x"),
+                  ("tdr", "a,2024-01-01,2024-01-01 00:00:30,2024-01-01 00:00:30Z,2.00,3,Y"),
+                  ("tdl", "a,2024-01-02,2024-01-01 00:01:10,2024-01-01 00:01:10Z,3.00,5,y"),
+                  ("tdr", "b,2024-01-01,2024-01-01 00:00:00,2024-01-01 00:00:00Z,1.00,2,b"),
+                  ("tdl", "b,2024-01-01,2024-01-01 00:00:09,2024-01-01 00:00:09Z,1.00,1,B"),
+                  ("tdr", "a,2024-01-03,2023-12-31 23:59:00,2023-12-31 23:59:00Z,null,-2,null")]
+
+
+def _nullable(query, counts):
+    return NULLABLE_SETUP + f"it = t_env.execute_sql({query!r}).collect()\n" + _steps(counts, NULLABLE_STEPS)
 
 
 TOP_STEPS = ["a,5", "a,3", "a,7", "b,1", "a,9", "a,6"]
@@ -166,6 +186,40 @@ programs = {
     + "it = t_env.from_path('tl').left_outer_join(t_env.from_path('tr'), (col('k') == col('k2')) & "
     + "((col('m') + col('m2')) * col('v') > 20) & (col('v') / col('v2') <= 3)).select(col('k'), col('m'), col('v'), col('m2'))"
     + ".execute().collect()\n" + _steps([1, 2, 1, 1, 0], TYPED_STEPS),
+    # Full joins, so that every file's changes are awaited. CASE / IF / COALESCE of both inputs: a NULL
+    # condition takes the next branch (a's first left row takes s2 = 'Y' and does not match), a NULL
+    # result does not match (a's last right row, whose s2 is NULL, with a's second left row).
+    "sql_full_join_with_case_and_coalesce_of_both_inputs": _nullable(
+        "SELECT k, v, s, k2, v2, s2 FROM tl FULL JOIN tr ON k = k2 AND CASE WHEN v > v2 THEN s ELSE s2 END <> 'Y' "
+        "AND COALESCE(v, v2) > 0", [1, 1, 2, 1, 2, 1]),
+    "sql_full_join_with_if_and_case_of_both_inputs": _nullable(
+        "SELECT k, v, s, k2, v2, s2 FROM tl FULL JOIN tr ON k = k2 AND IF(v IS NULL OR v2 IS NULL, v2 > 0, "
+        "v <> v2 + 2) AND CASE WHEN s = s2 THEN FALSE WHEN v2 < 0 THEN NULL ELSE TRUE END", [1, 2, 1, 1, 2, 1]),
+    "sql_full_join_with_nullif_and_ifnull_of_both_inputs": _nullable(
+        "SELECT k, v, s, k2, v2, s2 FROM tl FULL JOIN tr ON k = k2 AND NULLIF(v, v2 + 2) IS NOT NULL "
+        "AND IFNULL(s2, s) <> ''", [1, 1, 1, 1, 2, 2]),
+    # TIMESTAMPDIFF truncates toward zero (40 s are 0 minutes, -130 s are -2 minutes); TIMESTAMPADD of
+    # a unit count of the other input; dates' day difference.
+    "sql_full_join_with_timestampdiff_of_both_inputs": _nullable(
+        "SELECT k, v, ts, k2, v2, ts2 FROM tl FULL JOIN tr ON k = k2 AND TIMESTAMPDIFF(SECOND, ts, ts2) < 10 "
+        "AND TIMESTAMPDIFF(MINUTE, tz2, tz) >= 0", [1, 1, 2, 1, 2, 3]),
+    "sql_full_join_with_timestampadd_of_both_inputs": _nullable(
+        "SELECT k, v, ts, k2, v2, ts2 FROM tl FULL JOIN tr ON k = k2 AND ts2 <= TIMESTAMPADD(SECOND, v2 * 10, ts) "
+        "AND TIMESTAMPDIFF(DAY, d, d2) >= 0", [1, 2, 1, 1, 2, 3]),
+    # String functions of both inputs (LOWER of each input alone is computed with its rows).
+    "sql_full_join_with_string_functions_of_both_inputs": _nullable(
+        "SELECT k, s, k2, s2 FROM tl FULL JOIN tr ON k = k2 AND UPPER(CONCAT(s, s2)) <> 'XY' AND LOWER(s2) = LOWER(s) "
+        "AND CHAR_LENGTH(TRIM(CONCAT(s, ' ', s2, ' '))) = 3", [1, 1, 2, 1, 2, 1]),
+    # BETWEEN SYMMETRIC takes its bounds in either order (5 is between 6 and 0, 1 between 4 and 0).
+    "sql_full_join_with_between_symmetric": _nullable(
+        "SELECT k, v, k2, v2 FROM tl FULL JOIN tr ON k = k2 AND v BETWEEN SYMMETRIC v2 * 2 AND 0 "
+        "AND v2 BETWEEN ASYMMETRIC -5 AND v + 5", [1, 1, 2, 1, 2, 1]),
+    # FLOAT arithmetic rounds to 4-byte floats: 5 * 3 * 1677721 = 25165815 is the float 25165816 (a's
+    # second left row matches its first right row, and its last one by the sum). Spark widens FLOAT
+    # with INT to DOUBLE (Flink keeps FLOAT), so the operands are FLOATs.
+    "sql_full_join_with_float_arithmetic": _nullable(
+        "SELECT k, v, k2, v2 FROM tl FULL JOIN tr ON k = k2 AND (CAST(v AS FLOAT) * CAST(v2 AS FLOAT) "
+        "* CAST(1677721 AS FLOAT) = 25165816 OR CAST(v AS FLOAT) + CAST(v2 AS FLOAT) = 3)", [1, 1, 2, 1, 2, 1]),
     # T11 and Top-N: with the row number, each row whose rank changes is updated.
     "top2_with_row_number": _top("SELECT k, a, rn FROM (SELECT k, a, ROW_NUMBER() OVER (PARTITION BY k "
                                  "ORDER BY a DESC) AS rn FROM l) WHERE rn <= 2", [1, 1, 4, 1, 4, 0]),

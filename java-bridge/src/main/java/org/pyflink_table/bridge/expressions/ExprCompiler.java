@@ -160,6 +160,8 @@ public final class ExprCompiler {
       r = StringCast.of(x, source, recordedType(call.arg(0), scope));
     } else {
       r = lenient ? x.try_cast(target.spark()) : x.cast(target.spark());
+      Integer p = timestampPrecision(target.flink());
+      if (p != null) r = TimestampPrecision.truncated(r, target.spark(), p);
     }
     if (target.flink().startsWith("CHAR(")) {
       int len = Integer.parseInt(target.flink().substring(5, target.flink().length() - 1));
@@ -171,8 +173,21 @@ public final class ExprCompiler {
     return r;
   }
 
-  /** The Flink type recorded on an input field (e.g. its timestamp precision), null when unknown. */
+  /** The p of a TIMESTAMP(p)/TIMESTAMP_LTZ(p) type string, null for other types. */
+  private static Integer timestampPrecision(String flinkType) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("^TIMESTAMP(?:_LTZ)?\\((\\d)\\)").matcher(flinkType);
+    return m.find() ? Integer.valueOf(m.group(1)) : null;
+  }
+
+  /**
+   * The Flink type recorded on an input field (e.g. its timestamp precision) or that a cast gives,
+   * null when unknown.
+   */
   private static String recordedType(Expr e, Scope scope) {
+    if (e instanceof Expr.Call && (FunctionCatalog.normalize(((Expr.Call) e).name).equals("cast")
+        || FunctionCatalog.normalize(((Expr.Call) e).name).equals("trycast"))) {
+      return FlinkTypes.parse(typeArg((Expr.Call) e)).flink();
+    }
     if (e instanceof Expr.FieldRef && scope.hasField(((Expr.FieldRef) e).name)) {
       for (StructField f : scope.input.schema().fields()) {
         if (f.name().equals(((Expr.FieldRef) e).name) && f.metadata().contains(FlinkTypes.METADATA_KEY)) {

@@ -10,12 +10,14 @@ import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DayTimeIntervalType;
 import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.YearMonthIntervalType;
 import org.pyflink_table.bridge.types.FlinkTypes;
 
 /**
@@ -23,7 +25,8 @@ import org.pyflink_table.bridge.types.FlinkTypes;
  * PyFlink 2.3): a TIMESTAMP(p)/TIMESTAMP_LTZ(p) with all its p fractional digits
  * ({@code 00:00:01.000}), a BOOLEAN as {@code TRUE}, a TIME(p > 0) with at least one fractional
  * digit ({@code 12:34:56.0}), an ARRAY as {@code [1, NULL]}, a MAP as {@code {k=1}}, a ROW as
- * {@code (1, a)}, nested values written the same way and NULL inside a collection as {@code NULL}.
+ * {@code (1, a)}, nested values written the same way and NULL inside a collection as {@code NULL},
+ * an INTERVAL DAY TO SECOND as {@code +1 02:03:04.500}, an INTERVAL YEAR TO MONTH as {@code -1-02}.
  * Numbers, strings, bytes and dates already read the same.
  *
  * <p>One translation for the Table API's {@code cast} and SQL's {@code CAST} (the analysed-plan
@@ -36,7 +39,8 @@ public final class StringCast {
   public static boolean differs(DataType type) {
     return type instanceof TimestampNTZType || type instanceof TimestampType || type instanceof BooleanType
         || type instanceof TimeType && ((TimeType) type).precision() > 0
-        || type instanceof ArrayType || type instanceof MapType || type instanceof StructType;
+        || type instanceof ArrayType || type instanceof MapType || type instanceof StructType
+        || type instanceof DayTimeIntervalType || type instanceof YearMonthIntervalType;
   }
 
   /**
@@ -52,6 +56,27 @@ public final class StringCast {
       return functions.date_format(x, "yyyy-MM-dd HH:mm:ss" + (p > 0 ? "." + "S".repeat(p) : ""));
     }
     if (type instanceof BooleanType) return functions.upper(x.cast(DataTypes.StringType));
+    if (type instanceof DayTimeIntervalType) {
+      // Flink: +D HH:MM:SS.mmm (days unpadded, milliseconds always), its sign in front.
+      x = x.cast(DayTimeIntervalType.apply()); // DAY TO SECOND: every field can be extracted
+      Column days = field("DAY", x);
+      Column hours = field("HOUR", x);
+      Column minutes = field("MINUTE", x);
+      Column seconds = functions.date_part(lit("SECOND"), x); // DECIMAL with the microseconds
+      Column negative = days.lt(0).or(hours.lt(0)).or(minutes.lt(0)).or(seconds.lt(0));
+      Column millis = functions.floor(functions.abs(seconds).multiply(lit(1000))).cast(DataTypes.LongType);
+      return functions.format_string("%s%d %02d:%02d:%02d.%03d", functions.when(negative, lit("-")).otherwise(lit("+")),
+          functions.abs(days), functions.abs(hours), functions.abs(minutes), functions.floor(millis.divide(1000)),
+          functions.pmod(millis, lit(1000L)));
+    }
+    if (type instanceof YearMonthIntervalType) {
+      // Flink: +Y-MM, its sign in front.
+      x = x.cast(YearMonthIntervalType.apply()); // YEAR TO MONTH: both fields can be extracted
+      Column years = field("YEAR", x);
+      Column months = field("MONTH", x);
+      return functions.format_string("%s%d-%02d", functions.when(years.lt(0).or(months.lt(0)), lit("-")).otherwise(lit("+")),
+          functions.abs(years), functions.abs(months));
+    }
     if (type instanceof TimeType && precision(flinkType, ((TimeType) type).precision()) > 0) {
       // Flink writes a TIME(p > 0) with its milliseconds' digits up to the last non-zero one, at least one.
       Column s = x.cast(DataTypes.StringType);
@@ -84,6 +109,11 @@ public final class StringCast {
       return functions.when(x.isNotNull(), row);
     }
     return x.cast(DataTypes.StringType);
+  }
+
+  /** A field of an interval as a BIGINT, negative for a negative interval. */
+  private static Column field(String name, Column interval) {
+    return functions.date_part(lit(name), interval).cast(DataTypes.LongType);
   }
 
   private static Column orNull(Column text) {

@@ -91,7 +91,8 @@ public final class Protocol {
   public static final String STREAM_WINDOW_KIND_OVER = "over";
   /**
    * Keys of one built-in aggregate of the layout: Flink's function name, DISTINCT, its argument column, integral
-   * result, the scale of a DECIMAL result (absent otherwise) and its FILTER column (absent without FILTER).
+   * result, the scale of a DECIMAL result (absent otherwise), its FILTER column (absent without FILTER) and
+   * LISTAGG's separator (absent for other functions).
    */
   public static final String BUILTIN_FUNCTION = "function";
   public static final String BUILTIN_DISTINCT = "distinct";
@@ -99,6 +100,7 @@ public final class Protocol {
   public static final String BUILTIN_INTEGRAL = "integral";
   public static final String BUILTIN_SCALE = "scale";
   public static final String BUILTIN_FILTER = "filter";
+  public static final String BUILTIN_SEPARATOR = "separator";
   /**
    * Its output columns: key {@code i} is {@code k<i>}, a time window's bounds {@code __pft_start}
    * and {@code __pft_end}, Python aggregate {@code j}'s result {@code r<j>}, built-in {@code j}'s {@code o<j>}.

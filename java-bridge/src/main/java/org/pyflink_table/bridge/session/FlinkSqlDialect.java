@@ -27,6 +27,11 @@ import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.DatetimeSub;
+import org.apache.spark.sql.catalyst.expressions.GetStructField;
+import org.apache.spark.sql.catalyst.expressions.SessionWindow$;
+import org.apache.spark.sql.catalyst.expressions.TimeWindow$;
+import org.apache.spark.sql.catalyst.expressions.TimestampAdd;
 import org.apache.spark.sql.catalyst.expressions.Concat;
 import org.apache.spark.sql.catalyst.expressions.ConcatWs;
 import org.apache.spark.sql.catalyst.expressions.Divide;
@@ -95,8 +100,10 @@ import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ItemAccess;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.SqlText;
+import org.pyflink_table.bridge.expressions.TimestampPrecision;
 import org.pyflink_table.bridge.expressions.ToTimestampLtz;
 import org.pyflink_table.bridge.types.FlinkTypes;
+import org.pyflink_table.bridge.window.SqlWindows;
 import scala.Function1;
 import scala.Option;
 import scala.PartialFunction;
@@ -121,6 +128,7 @@ import scala.runtime.AbstractPartialFunction;
  *   <li>{@code ARRAY[..]}, {@code MAP[..]}, {@code ROW(..)} value constructors;
  *   <li>{@code FLOOR/CEIL(ts TO unit)}, {@code LOCALTIMESTAMP}, {@code STR_TO_MAP(s)} with
  *       Flink's default delimiters, {@code LISTAGG(x)} with Flink's ',' separator, {@code TIMESTAMPDIFF} as INT;
+ *   <li>{@code x BETWEEN SYMMETRIC a AND b} as {@code x BETWEEN} the smaller {@code AND} the larger bound;
  *   <li>{@code FETCH FIRST n ROWS ONLY} and {@code OFFSET n ROWS FETCH NEXT m ROWS ONLY}.
  * </ul>
  */
@@ -131,7 +139,14 @@ public final class FlinkSqlDialect {
   private static final Set<String> SPECIAL = Set.of("CAST", "TRY_CAST", "ARRAY", "MAP", "ROW",
       "TIMESTAMP", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP", "NOW", "CURRENT_TIME",
       "LOCALTIME", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
-      "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK", "LISTAGG", "CURRENT_WATERMARK");
+      "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK", "LISTAGG", "CURRENT_WATERMARK",
+      "SYMMETRIC", "ASYMMETRIC");
+
+  /** Words that end a BETWEEN's upper bound. */
+  private static final Set<String> BETWEEN_ENDS = Set.of("AND", "OR", "IS", "NOT", "LIKE", "IN", "BETWEEN", "SIMILAR",
+      "THEN", "WHEN", "ELSE", "END", "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "EXCEPT",
+      "INTERSECT", "MINUS", "WINDOW", "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "ON", "AS", "FETCH", "OFFSET",
+      "ASC", "DESC", "NULLS", "ESCAPE");
 
   private enum Kind { SPACE, STRING, UNICODE_STRING, QUOTED, WORD, NUMBER, SYMBOL }
 
@@ -404,8 +419,14 @@ public final class FlinkSqlDialect {
           out.append("struct");
           i = after;
         } else if (k.is("TIMESTAMP") && after < to && t.get(after).kind == Kind.STRING) {
-          out.append("TIMESTAMP_NTZ ");
-          i = after;
+          // Flink's literal is TIMESTAMP(digits written), trailing zeros included; the value's own
+          // digits give the precision otherwise (flinkTypeOf).
+          String value = flinkStringValue(t.get(after).text);
+          int written = fractionDigits(value);
+          String literal = "TIMESTAMP_NTZ " + run(after, after + 1);
+          out.append(written == fractionDigits(value.replaceAll("0+$", ""))
+              && written <= 6 ? literal : TimestampPrecision.NAME + "(" + literal + ", " + written + ")");
+          i = after + 1;
         } else if (k.is("WEEK") && call) {
           out.append("weekofyear");
           i = after;
@@ -432,6 +453,22 @@ public final class FlinkSqlDialect {
         } else if ((k.is("CURRENT_TIME") || k.is("LOCALTIME")) && !call) {
           out.append('`').append(k.upper().toLowerCase(Locale.ROOT)).append("`(0)"); // quoted: reserved words
           i++;
+        } else if ((k.is("SYMMETRIC") || k.is("ASYMMETRIC")) && previousWord(i, from, "BETWEEN")) {
+          if (k.is("ASYMMETRIC")) {
+            i++; // Flink's default
+          } else {
+            int and = betweenAnd(i + 1, to);
+            int end = betweenEnd(and + 1, to);
+            String a = "(" + run(i + 1, and).strip() + ")";
+            String b = "(" + run(and + 1, end).strip() + ")";
+            // NULL bounds when either is NULL: Flink's (x BETWEEN a AND b) OR (x BETWEEN b AND a) is
+            // then NULL too (never TRUE, and FALSE only if x > b and x < b).
+            out.append("CASE WHEN ").append(a).append(" <= ").append(b).append(" THEN ").append(a).append(" WHEN ")
+                .append(a).append(" > ").append(b).append(" THEN ").append(b).append(" END AND CASE WHEN ").append(a)
+                .append(" <= ").append(b).append(" THEN ").append(b).append(" WHEN ").append(a).append(" > ").append(b)
+                .append(" THEN ").append(a).append(" END ");
+            i = end;
+          }
         } else if (k.is("TIMESTAMPDIFF") && call) {
           int close = Math.min(closing(after), to);
           out.append("CAST(timestampdiff(").append(run(after + 1, close)).append(") AS INT)");
@@ -549,6 +586,43 @@ public final class FlinkSqlDialect {
       return new int[] {count, i};
     }
 
+    /** Whether the token before {@code i} (spaces skipped, not before {@code from}) is {@code word}. */
+    boolean previousWord(int i, int from, String word) {
+      int prev = i - 1;
+      while (prev >= from && t.get(prev).kind == Kind.SPACE) prev--;
+      return prev >= from && t.get(prev).is(word);
+    }
+
+    /** The AND ending a BETWEEN's lower bound that starts at {@code from} (outside brackets and CASE). */
+    int betweenAnd(int from, int to) {
+      int depth = 0;
+      for (int i = from; i < to; i++) {
+        Token k = t.get(i);
+        if (k.sym("(") || k.sym("[") || k.is("CASE")) depth++;
+        if (k.sym(")") || k.sym("]") || k.is("END")) depth--;
+        if (depth == 0 && k.is("AND")) return i;
+      }
+      throw new SqlParserException("SQL parse failed. BETWEEN SYMMETRIC without AND.");
+    }
+
+    /**
+     * Where a BETWEEN's upper bound starting at {@code from} ends: at a logical or comparison operator,
+     * a CASE's or a clause's next word or a closing bracket or comma (BETWEEN binds tighter than them).
+     */
+    int betweenEnd(int from, int to) {
+      int depth = 0;
+      for (int i = from; i < to; i++) {
+        Token k = t.get(i);
+        if (depth == 0 && (k.sym(")") || k.sym("]") || k.sym(",") || k.sym(";") || k.sym("=") || k.sym("<")
+            || k.sym(">") || k.sym("!") || (k.kind == Kind.WORD && BETWEEN_ENDS.contains(k.upper())))) {
+          return i;
+        }
+        if (k.sym("(") || k.sym("[") || k.is("CASE")) depth++;
+        if (k.sym(")") || k.sym("]") || k.is("END")) depth--;
+      }
+      return to;
+    }
+
     /** Index of a word at bracket depth 1 inside the call whose '(' is at open, or -1. */
     int topLevelWord(int open, String word) {
       int close = closing(open);
@@ -613,10 +687,11 @@ public final class FlinkSqlDialect {
           return "substring(" + converted + ", 1, " + size + ")"; // VARCHAR(n) keeps n characters
         default: {
           // Spark's date_trunc unit that drops the digits a TIMESTAMP(p) does not keep (p = 0 or 3);
-          // 6 is Spark's own; 1, 2, 4, 5 keep microseconds (see docs/sql.rst)
+          // 6 is Spark's own; other precisions are TimestampPrecision's (7 to 9 keep microseconds).
           // Lower case: how withFlinkStringCasts tells this cast's precision from FLOOR(.. TO SECOND).
           String unit = size.equals("0") ? CAST_SECOND : size.equals("3") ? CAST_MILLISECOND : null;
-          return unit == null ? converted : "CAST(date_trunc('" + unit + "', " + converted + ") AS " + sparkType + ")";
+          if (unit != null) return "CAST(date_trunc('" + unit + "', " + converted + ") AS " + sparkType + ")";
+          return size.equals("6") ? converted : TimestampPrecision.NAME + "(" + converted + ", " + size + ")";
         }
       }
     }
@@ -638,6 +713,12 @@ public final class FlinkSqlDialect {
       return "STRUCT<" + String.join(", ", fields) + ">";
     }
     return type.sql();
+  }
+
+  /** The number of fractional-second digits a timestamp literal's text writes. */
+  private static int fractionDigits(String timestamp) {
+    Matcher m = Pattern.compile(":\\d+\\.(\\d*)\\s*$").matcher(timestamp);
+    return m.find() ? m.group(1).length() : 0;
   }
 
   /** The value of a Flink string literal: a doubled quote is a quote, nothing else escapes. */
@@ -687,6 +768,47 @@ public final class FlinkSqlDialect {
     if (named == null) return ds;
     SparkSession spark = (SparkSession) ds.sparkSession();
     return Dataset$.MODULE$.ofRows(spark, named);
+  }
+
+  /**
+   * The parsed query without the {@code ORDER BY} of its sub-queries (a sort without {@code LIMIT}
+   * or {@code OFFSET} below the query's top: a FROM sub-query, a set operation's input), which
+   * Calcite drops as Flink converts SQL (its {@code removeSortInSubQuery}): over an unbounded
+   * source the rows of {@code (SELECT * FROM ev ORDER BY ts)} come as they arrive, below a filter
+   * or an aggregation (measured on PyFlink 2.3). The query's own {@code ORDER BY} stays.
+   */
+  public static LogicalPlan withoutSubquerySorts(LogicalPlan parsed) {
+    if (parsed instanceof UnresolvedWith) return withoutCteSorts((UnresolvedWith) parsed, true);
+    if (parsed instanceof GlobalLimit || parsed instanceof LocalLimit || parsed instanceof Offset
+        || parsed instanceof Sort) {
+      // The query's top: its ORDER BY (under its LIMIT) stays; its inputs are sub-queries.
+      boolean top = !(parsed instanceof Sort);
+      return ScalaInterop.mapChildren(parsed, c -> top ? withoutSubquerySorts(c) : withoutSorts(c));
+    }
+    return withoutSorts(parsed);
+  }
+
+  /** {@code p} without the sorts of its sub-queries (a sort with a LIMIT or OFFSET above it stays). */
+  private static LogicalPlan withoutSorts(LogicalPlan p) {
+    if (p instanceof Sort && ((Sort) p).global()) return withoutSorts(((Sort) p).child());
+    if (p instanceof GlobalLimit || p instanceof LocalLimit || p instanceof Offset) return withoutSubquerySorts(p);
+    if (p instanceof UnresolvedWith) return withoutCteSorts((UnresolvedWith) p, false);
+    return ScalaInterop.mapChildren(p, FlinkSqlDialect::withoutSorts);
+  }
+
+  /** {@code w} without the sorts of its common table expressions (sub-queries) and of its body below its top. */
+  private static LogicalPlan withoutCteSorts(UnresolvedWith w, boolean top) {
+    // Common table expressions are inner children, which mapChildren does not visit.
+    List<scala.Tuple3<String, SubqueryAlias, Option<Object>>> ctes = new ArrayList<>();
+    boolean changed = false;
+    for (scala.Tuple3<String, SubqueryAlias, Option<Object>> c : ScalaInterop.list(w.cteRelations())) {
+      LogicalPlan query = withoutSorts(c._2());
+      changed |= query != c._2();
+      ctes.add(new scala.Tuple3<>(c._1(), (SubqueryAlias) query, c._3()));
+    }
+    LogicalPlan body = top ? withoutSubquerySorts(w.child()) : withoutSorts(w.child());
+    if (!changed && body == w.child()) return w;
+    return w.copy(body, ScalaInterop.seq(ctes), w.allowRecursion());
   }
 
   /**
@@ -938,6 +1060,8 @@ public final class FlinkSqlDialect {
 
   /** The precision of a timestamp-typed expression as {@link #flinkTypeOf} describes; null when unknown. */
   private static Integer timestampPrecision(Expression e, Map<Object, Expression> defined, int depth) {
+    Integer recorded = TimestampPrecision.of(e);
+    if (recorded != null) return recorded;
     if (e instanceof Literal) {
       Object v = ((Literal) e).value();
       if (!(v instanceof Long)) return null;
@@ -1048,14 +1172,16 @@ public final class FlinkSqlDialect {
         any = true;
       }
     }
-    return any ? retyped(ds, output, retype, recorded) : ds;
+    return any ? retyped(ds, output, retype, recorded, null) : ds;
   }
 
   /**
    * {@code ds}'s columns (by position: names may repeat) cast to {@code retype}'s types and with
-   * {@code recorded}'s Flink types in their metadata, where those are not null.
+   * {@code recorded}'s Flink types in their metadata, where those are not null, and those of
+   * {@code notNull} (when given) recorded NOT NULL.
    */
-  private static Dataset<Row> retyped(Dataset<Row> ds, List<Attribute> output, DataType[] retype, String[] recorded) {
+  private static Dataset<Row> retyped(Dataset<Row> ds, List<Attribute> output, DataType[] retype, String[] recorded,
+      boolean[] notNull) {
     String[] names = ds.columns();
     String[] positional = new String[names.length];
     for (int i = 0; i < names.length; i++) positional[i] = "_flink_col_" + i;
@@ -1064,9 +1190,16 @@ public final class FlinkSqlDialect {
     for (int i = 0; i < names.length; i++) {
       Column c = functions.col(positional[i]);
       Column typed = retype[i] == null ? c : narrow(c, output.get(i).dataType(), retype[i]);
-      cols.add(recorded[i] == null ? typed.as(names[i]) : typed.as(names[i],
-          new org.apache.spark.sql.types.MetadataBuilder().withMetadata(output.get(i).metadata())
-              .putString(FlinkTypes.METADATA_KEY, recorded[i]).build()));
+      boolean nn = notNull != null && notNull[i];
+      if (recorded[i] == null && !nn) {
+        cols.add(typed.as(names[i]));
+        continue;
+      }
+      org.apache.spark.sql.types.MetadataBuilder md = new org.apache.spark.sql.types.MetadataBuilder()
+          .withMetadata(output.get(i).metadata());
+      if (recorded[i] != null) md.putString(FlinkTypes.METADATA_KEY, recorded[i]);
+      if (nn) md.putBoolean(FlinkTypes.NOT_NULL_KEY, true);
+      cols.add(typed.as(names[i], md.build()));
     }
     return renamed.select(ScalaInterop.seq(cols));
   }
@@ -1082,23 +1215,65 @@ public final class FlinkSqlDialect {
     LogicalPlan plan = ds.queryExecution().analyzed();
     List<Attribute> output = ScalaInterop.list(plan.output());
     String[] recorded = new String[output.size()];
+    boolean[] notNull = new boolean[output.size()];
     Map<Object, Expression> defined = null; // the plan's aliases, collected once when a column needs them
     boolean any = false;
     for (int i = 0; i < output.size(); i++) {
       Attribute column = output.get(i);
-      if (column.metadata().contains(FlinkTypes.METADATA_KEY)
-          || !(column.dataType() instanceof TimestampType || column.dataType() instanceof TimestampNTZType)) {
-        continue;
-      }
+      if (!(column.dataType() instanceof TimestampType || column.dataType() instanceof TimestampNTZType)) continue;
       if (defined == null) {
         defined = new HashMap<>();
         aliases(plan, defined);
       }
-      String t = flinkTypeOf(column, defined, 0);
-      recorded[i] = t == null || t.endsWith("(6)") ? null : t;
-      any |= recorded[i] != null;
+      if (!column.metadata().contains(FlinkTypes.METADATA_KEY)) {
+        String t = flinkTypeOf(column, defined, 0);
+        recorded[i] = t == null || t.endsWith("(6)") ? null : t;
+      }
+      notNull[i] = column.nullable() && !column.metadata().contains(FlinkTypes.NOT_NULL_KEY)
+          && windowBound(column, defined, 0) && !outerJoin(plan);
+      any |= recorded[i] != null || notNull[i];
     }
-    return any ? retyped(ds, output, new DataType[output.size()], recorded) : ds;
+    return any ? retyped(ds, output, new DataType[output.size()], recorded, notNull) : ds;
+  }
+
+  /** Whether the plan has an outer join, which may make a window's bound NULL (Spark says which side is nullable). */
+  private static boolean outerJoin(LogicalPlan p) {
+    if (p instanceof Join j && !(j.joinType() instanceof org.apache.spark.sql.catalyst.plans.InnerLike)
+        && j.joinType() != org.apache.spark.sql.catalyst.plans.LeftSemi$.MODULE$
+        && j.joinType() != org.apache.spark.sql.catalyst.plans.LeftAnti$.MODULE$) {
+      return true;
+    }
+    for (LogicalPlan c : ScalaInterop.list(p.children())) if (outerJoin(c)) return true;
+    return false;
+  }
+
+  /**
+   * Whether {@code e} is a window's bound, which Flink types NOT NULL (measured on PyFlink 2.3, batch
+   * and streaming, also over a nullable time column): the start or end of a group window (or table
+   * function) window's struct, a fixed distance after one (a TUMBLE or CUMULATE table function's
+   * end), or a window table function's window_time (its end less a millisecond). A group window's
+   * {@code _ROWTIME} is not: Flink's is as nullable as the time column.
+   */
+  private static boolean windowBound(Expression e, Map<Object, Expression> defined, int depth) {
+    if (depth > 64) return false;
+    if (e instanceof Attribute) {
+      Expression d = defined.get(((Attribute) e).exprId());
+      return d != null && windowBound(d, defined, depth + 1);
+    }
+    if (e instanceof GetStructField g && g.child() instanceof Attribute a) {
+      return a.metadata().contains(TimeWindow$.MODULE$.marker()) || a.metadata().contains(SessionWindow$.MODULE$.marker());
+    }
+    if (e instanceof TimestampAdd t) return !t.quantity().nullable() && windowBound(t.timestamp(), defined, depth + 1);
+    if (e instanceof DatetimeSub d) {
+      // window_time: the table function's end column (by its name), not a group window's _ROWTIME
+      return d.start() instanceof Attribute a && a.name().startsWith(SqlWindows.TVF_END)
+          && windowBound(a, defined, depth + 1);
+    }
+    if (e instanceof Cast c && (c.child().dataType() instanceof TimestampType
+        || c.child().dataType() instanceof TimestampNTZType)) {
+      return windowBound(c.child(), defined, depth + 1); // a TIMESTAMP_LTZ time column's window_time
+    }
+    return false;
   }
 
   /**

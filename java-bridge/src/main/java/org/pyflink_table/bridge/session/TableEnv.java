@@ -31,6 +31,7 @@ import org.pyflink_table.bridge.expressions.CoreModule;
 import org.pyflink_table.bridge.expressions.FlinkFloatingComparisons;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.ItemAccess;
+import org.pyflink_table.bridge.expressions.TimestampPrecision;
 import org.pyflink_table.bridge.expressions.ToTimestampLtz;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.streaming.BoundedEventTime;
@@ -102,6 +103,7 @@ public final class TableEnv extends TableContext {
         List.of(new FlinkFloatingComparisons(), refusedScans, new ScalarProjections(spark), currentWatermark)));
     ItemAccess.register(spark);
     ToTimestampLtz.register(spark);
+    TimestampPrecision.register(spark);
   }
 
   /** A new environment on its own session of the running SparkContext. */
@@ -322,6 +324,8 @@ public final class TableEnv extends TableContext {
     org.apache.spark.sql.classic.SparkSession session = (org.apache.spark.sql.classic.SparkSession) spark;
     LogicalPlan parsed = session.sessionState().sqlParser().parsePlan(sparkSql);
     LogicalPlan named = withSessionNames(parsed);
+    // Calcite drops a sub-query's ORDER BY; kept in batch mode, where only the rows' order would differ.
+    if (isStreaming()) named = FlinkSqlDialect.withoutSubquerySorts(named);
     return named == parsed ? spark.sql(sparkSql) : org.apache.spark.sql.classic.Dataset.ofRows(session, named);
   }
 

@@ -3,13 +3,18 @@ package org.pyflink_table.bridge.streaming;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.expressions.Abs;
 import org.apache.spark.sql.catalyst.expressions.Add;
 import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Between;
+import org.apache.spark.sql.catalyst.expressions.CaseWhen;
 import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.Coalesce;
+import org.apache.spark.sql.catalyst.expressions.CommonExpressionDef;
+import org.apache.spark.sql.catalyst.expressions.CommonExpressionRef;
 import org.apache.spark.sql.catalyst.expressions.Concat;
 import org.apache.spark.sql.catalyst.expressions.Divide;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
@@ -17,21 +22,32 @@ import org.apache.spark.sql.catalyst.expressions.EvalMode;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GreaterThan;
 import org.apache.spark.sql.catalyst.expressions.GreaterThanOrEqual;
+import org.apache.spark.sql.catalyst.expressions.If;
 import org.apache.spark.sql.catalyst.expressions.IntegralDivide;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
 import org.apache.spark.sql.catalyst.expressions.IsNull;
+import org.apache.spark.sql.catalyst.expressions.Length;
 import org.apache.spark.sql.catalyst.expressions.LessThan;
 import org.apache.spark.sql.catalyst.expressions.LessThanOrEqual;
-import org.apache.spark.sql.catalyst.expressions.Multiply;
 import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.Lower;
+import org.apache.spark.sql.catalyst.expressions.Multiply;
 import org.apache.spark.sql.catalyst.expressions.Not;
 import org.apache.spark.sql.catalyst.expressions.Or;
 import org.apache.spark.sql.catalyst.expressions.PythonUDF;
 import org.apache.spark.sql.catalyst.expressions.Remainder;
+import org.apache.spark.sql.catalyst.expressions.RuntimeReplaceable;
+import org.apache.spark.sql.catalyst.expressions.StringTrim;
+import org.apache.spark.sql.catalyst.expressions.StringTrimLeft;
+import org.apache.spark.sql.catalyst.expressions.StringTrimRight;
 import org.apache.spark.sql.catalyst.expressions.Subtract;
+import org.apache.spark.sql.catalyst.expressions.TimestampAdd;
+import org.apache.spark.sql.catalyst.expressions.TimestampDiff;
 import org.apache.spark.sql.catalyst.expressions.UnaryMinus;
 import org.apache.spark.sql.catalyst.expressions.UnixDate;
 import org.apache.spark.sql.catalyst.expressions.UnixMicros;
+import org.apache.spark.sql.catalyst.expressions.Upper;
+import org.apache.spark.sql.catalyst.expressions.With;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
@@ -59,10 +75,12 @@ import scala.Option;
  * A part that reads one input only ({@code l.v + 1}, {@code UPPER(l.s)}, {@code r.ts - INTERVAL '5'
  * SECOND}, a Python function of one side's columns) is computed by Spark as an extra value of that
  * input's rows ({@link Pushed}), so only what combines both inputs is evaluated per pair:
- * comparisons (and BETWEEN), AND/OR/NOT, IS [NOT] NULL, {@code +}, {@code -}, {@code *}, {@code /} of integers
+ * comparisons (and BETWEEN), AND/OR/NOT, IS [NOT] NULL, CASE/IF/COALESCE/IFNULL/NULLIF (only the chosen value
+ * evaluated), {@code +}, {@code -}, {@code *}, {@code /} of integers
  * (wrapping around on overflow as Java's, and Flink's, integer arithmetic does; {@code /} truncated),
- * doubles and decimals (Flink's decimal arithmetic, of Spark's result type, which is Flink's), MOD of
- * integers (Java's remainder), ABS and CONCAT, over numeric, string, boolean, DATE and TIMESTAMP[_LTZ] values. A date crosses as its day
+ * doubles, FLOATs (rounded to 4-byte floats) and decimals (Flink's decimal arithmetic, of Spark's result type, which is Flink's), MOD of
+ * integers (Java's remainder), ABS, CONCAT, UPPER, LOWER, TRIM, CHAR_LENGTH, and TIMESTAMPDIFF and
+ * TIMESTAMPADD by units of fixed length (SECOND to WEEK), over numeric, string, boolean, DATE and TIMESTAMP[_LTZ] values. A date crosses as its day
  * number and a timestamp as microseconds since the epoch (a TIMESTAMP's wall clock read as UTC),
  * computed by Spark, so they compare exactly; a decimal crosses as its text. Anything else combining
  * both inputs is refused by name. Nodes: {@code {"col": [side, index]}}, {@code {"lit": value}},
@@ -99,7 +117,7 @@ final class JoinResidual {
       HashMap<String, Object> node = new HashMap<>(); // Map.of takes no null literal
       node.put("lit", v);
       if (e.dataType() instanceof DecimalType) node.put("type", "decimal");
-      if (fractional(e.dataType())) node.put("type", "double"); // NaN and infinities cross as text
+      if (fractional(e.dataType())) node.put("type", e.dataType().typeName()); // NaN and infinities cross as text
       return node;
     }
     int side = sideOf(e, left, 0) ? 0 : sideOf(e, right, 1) ? 1 : -1;
@@ -114,7 +132,7 @@ final class JoinResidual {
     if (arithmetic != null) {
       DataType t = e.dataType();
       // Spark divides integers in DOUBLE; Flink's integer division is matched as a cast of it below.
-      if (!(integral(t) || t instanceof DoubleType || t instanceof DecimalType)) throw refused(e);
+      if (!(numeric(t) || t instanceof DecimalType)) throw refused(e);
       return typed(arithmetic, t, children(e, left, right, pushed));
     }
     if (e instanceof Remainder && integral(e.dataType())) {
@@ -129,12 +147,89 @@ final class JoinResidual {
     if (e instanceof Concat && e.dataType() instanceof StringType) {
       return Map.of("op", "concat", "args", children(e, left, right, pushed));
     }
+    if (e instanceof RuntimeReplaceable r) {
+      // IFNULL / NVL / NULLIF as Spark runs them (COALESCE, IF); a replacement not supported is refused by the user's name.
+      try {
+        return tree(r.replacement(), left, right, pushed);
+      } catch (TableException x) {
+        throw refused(e);
+      }
+    }
+    if (e instanceof With w) {
+      // NULLIF's replacement: its common expression inlined (evaluated per reference; nothing has effects).
+      Map<Object, Expression> defs = new HashMap<>();
+      for (CommonExpressionDef d : ScalaInterop.list(w.defs())) defs.put(d.id(), d.child());
+      Expression inlined = w.child().transformUp(ScalaInterop.everywhere(
+          (Expression x) -> x instanceof CommonExpressionRef r && defs.containsKey(r.id()) ? defs.get(r.id()) : x));
+      return tree(inlined, left, right, pushed);
+    }
+    if (e instanceof CaseWhen w) {
+      // The first branch whose condition is TRUE (a NULL one is not), its value alone evaluated, as
+      // Flink's generated code: [condition, value, ..., else].
+      checkType(e.dataType(), e);
+      List<Object> args = new ArrayList<>();
+      for (scala.Tuple2<Expression, Expression> b : ScalaInterop.list(w.branches())) {
+        args.add(tree(b._1(), left, right, pushed));
+        args.add(tree(b._2(), left, right, pushed));
+      }
+      args.add(w.elseValue().isDefined() ? tree(w.elseValue().get(), left, right, pushed) : nullLiteral());
+      return Map.of("op", "case", "args", args);
+    }
+    if (e instanceof If || e instanceof Coalesce) {
+      checkType(e.dataType(), e);
+      return Map.of("op", e instanceof If ? "case" : "coalesce", "args", children(e, left, right, pushed));
+    }
+    if ((e instanceof Upper || e instanceof Lower || e instanceof StringTrim || e instanceof StringTrimLeft
+        || e instanceof StringTrimRight) && e.dataType() instanceof StringType) {
+      // A trim's children: the string, then the characters to remove if given (else spaces).
+      String op = e instanceof Upper ? "upper" : e instanceof Lower ? "lower" : e instanceof StringTrim ? "trim"
+          : e instanceof StringTrimLeft ? "ltrim" : "rtrim";
+      return Map.of("op", op, "args", children(e, left, right, pushed));
+    }
+    if (e instanceof Length l && l.child().dataType() instanceof StringType) {
+      return Map.of("op", "char_length", "args", children(e, left, right, pushed)); // in characters
+    }
+    if (e instanceof TimestampDiff d) {
+      // Flink's TIMESTAMPDIFF: the milliseconds between them divided by the unit, truncated; a
+      // TIMESTAMP (which Spark casts to TIMESTAMP_LTZ here) by its wall clock.
+      Long unit = UNIT_MS.get(d.unit().toUpperCase(Locale.ROOT));
+      Expression a = wallClock(d.startTimestamp());
+      Expression b = wallClock(d.endTimestamp());
+      if (unit == null || !a.dataType().sameType(b.dataType())) throw refused(e);
+      return Map.of("op", "timestampdiff", "unit_ms", unit, "args",
+          List.of(tree(a, left, right, pushed), tree(b, left, right, pushed)));
+    }
+    if (e instanceof TimestampAdd t) {
+      // A TIMESTAMP's wall clock plus whole units; a TIMESTAMP_LTZ's instant plus units of fixed
+      // length only (a day in a time zone may not be 24 hours).
+      Long unit = UNIT_MS.get(t.unit().toUpperCase(Locale.ROOT));
+      boolean local = t.timestamp().dataType() instanceof TimestampNTZType;
+      if (unit == null || (!local && unit > 3_600_000L) || !integral(t.quantity().dataType())) throw refused(e);
+      return Map.of("op", "timestampadd", "unit_ms", unit, "args",
+          List.of(tree(t.quantity(), left, right, pushed), tree(t.timestamp(), left, right, pushed)));
+    }
     String op = e instanceof EqualTo ? "=" : e instanceof LessThan ? "<" : e instanceof LessThanOrEqual ? "<="
         : e instanceof GreaterThan ? ">" : e instanceof GreaterThanOrEqual ? ">=" : e instanceof And ? "and"
         : e instanceof Or ? "or" : e instanceof Not ? "not" : e instanceof IsNull ? "is_null"
         : e instanceof IsNotNull ? "is_not_null" : null;
     if (op == null) throw refused(e);
     return Map.of("op", op, "args", children(e, left, right, pushed));
+  }
+
+  /** The units of TIMESTAMPDIFF and TIMESTAMPADD supported per pair, in milliseconds (others are refused). */
+  private static final Map<String, Long> UNIT_MS = Map.of("SECOND", 1_000L, "MINUTE", 60_000L, "HOUR", 3_600_000L,
+      "DAY", 86_400_000L, "WEEK", 604_800_000L);
+
+  /** {@code e} without Spark's cast of a TIMESTAMP to TIMESTAMP_LTZ (which reads it in the session time zone). */
+  private static Expression wallClock(Expression e) {
+    return e instanceof Cast c && c.dataType() instanceof TimestampType && c.child().dataType() instanceof TimestampNTZType
+        ? c.child() : e;
+  }
+
+  private static Object nullLiteral() {
+    HashMap<String, Object> node = new HashMap<>(); // Map.of takes no null
+    node.put("lit", null);
+    return node;
   }
 
   private static List<Object> children(Expression e, List<Attribute> left, List<Attribute> right, Pushed pushed) {
@@ -164,7 +259,7 @@ final class JoinResidual {
         : null;
     int index = value == null && own != null ? own : pushed.indexOf(side, value == null ? e : value, width);
     // A double's NaN and infinities cross as JSON text ("NaN"), which the processor reads back.
-    String type = t instanceof DecimalType ? "decimal" : fractional(t) ? "double" : null;
+    String type = t instanceof DecimalType ? "decimal" : fractional(t) ? t.typeName() : null; // "double", "float"
     return type == null ? Map.of("col", List.of(side, index)) : Map.of("col", List.of(side, index), "type", type);
   }
 
@@ -182,8 +277,17 @@ final class JoinResidual {
         && integral(d.right().dataType())) {
       return typed("cast", to, List.of(typed("/", d.dataType(), children(d, left, right, pushed))));
     }
-    // Spark widens numbers for comparisons (INT vs BIGINT, INT vs DOUBLE); values compare the same.
-    if (numeric(from) && numeric(to) && (fractional(to) || !fractional(from))) return tree(c.child(), left, right, pushed);
+    // A narrowing integer cast (TIMESTAMPDIFF's BIGINT as INT) wraps around as Java's.
+    if (integral(from) && integral(to) && to.defaultSize() < from.defaultSize()) {
+      return typed("cast", to, List.of(tree(c.child(), left, right, pushed)));
+    }
+    // Spark widens numbers for comparisons (INT vs BIGINT, INT vs DOUBLE, FLOAT vs DOUBLE): the value is
+    // kept, but a BIGINT as DOUBLE and anything as FLOAT are rounded (to the nearest, as Java's casts).
+    boolean rounded = to instanceof FloatType || (to instanceof DoubleType && from instanceof LongType);
+    if (numeric(from) && numeric(to) && (from.sameType(to) || (!rounded && (fractional(to) || !fractional(from))))) {
+      return tree(c.child(), left, right, pushed);
+    }
+    if (numeric(from) && rounded) return typed("cast", to, List.of(tree(c.child(), left, right, pushed)));
     // Spark's decimal widening (INT vs DECIMAL, DECIMAL vs DOUBLE) is done on the value.
     if ((to instanceof DecimalType && (integral(from) || from instanceof DecimalType))
         || (to instanceof DoubleType && from instanceof DecimalType)) {
@@ -239,8 +343,9 @@ final class JoinResidual {
   private static TableException refused(Expression e) {
     return TableException.unsupported("the join condition part " + e.sql().replace("`", "")
         + " over unbounded sources in streaming mode (besides the key equalities, expressions of one input, and "
-        + "comparisons, AND/OR/NOT, IS [NOT] NULL, +, -, *, / of integers, doubles and decimals, MOD, ABS and CONCAT "
-        + "combining both inputs' numeric, string, boolean, date and timestamp values are supported; compute it in "
-        + "a projection of the inputs or filter the result)");
+        + "comparisons, AND/OR/NOT, IS [NOT] NULL, CASE, IF, COALESCE, IFNULL, NULLIF, +, -, *, / of integers, doubles, "
+        + "floats and decimals, MOD, ABS, CONCAT, UPPER, LOWER, TRIM, CHAR_LENGTH, TIMESTAMPDIFF and TIMESTAMPADD by SECOND to "
+        + "WEEK combining both inputs' numeric, string, boolean, date and timestamp values are supported; compute it "
+        + "in a projection of the inputs or filter the result)");
   }
 }

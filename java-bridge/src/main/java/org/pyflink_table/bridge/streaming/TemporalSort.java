@@ -8,6 +8,7 @@ import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Ascending$;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
@@ -20,6 +21,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.Sort;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.Union;
 import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.classic.RelationalGroupedDataset;
 import org.apache.spark.sql.classic.SparkSession;
@@ -41,9 +43,14 @@ import org.pyflink_table.bridge.window.TimeAttributes;
  * before the last rowtime it emitted; Spark has no such operator, so the sort becomes a
  * {@code transformWithStateInPandas} processor with one constant key
  * ({@code pyflink_table._worker.stream_sorts}). The watermark is the source's, placed at its scan
- * as for group windows; Spark's own dropping of late input is turned off (the operator's event-time
- * column never lies at or before a watermark), the processor judging lateness by Flink's rule. Its
+ * as for group windows (over a {@code UNION ALL} of sources, each input's at its own scan: Spark's
+ * global watermark is then their minimum, as Flink's union forwards); Spark's own dropping of late
+ * input is turned off (the operator's event-time column never lies at or before a watermark), the
+ * processor judging lateness by Flink's rule. Its
  * output, one partition in the processor's order, keeps that order to collect(), print() and sinks.
+ * A sort by a processing-time attribute and further keys runs on the same processor without time:
+ * Flink's {@code ProcTimeSortOperator} sorts the rows buffered until its next processing-time timer
+ * (a file's rows, measured on PyFlink 2.3), here a micro-batch's.
  */
 final class TemporalSort {
   private TemporalSort() {}
@@ -63,10 +70,10 @@ final class TemporalSort {
     return rowtime != null && ScalaInterop.list(s.order()).get(0).direction() == Ascending$.MODULE$;
   }
 
-  /** Whether {@code s} sorts by a processing-time attribute ascending only (the rows' arrival order). */
+  /** Whether {@code s} sorts by a processing-time attribute ascending first (the rows' arrival order). */
   static boolean byArrival(Sort s) {
     List<SortOrder> order = ScalaInterop.list(s.order());
-    if (order.size() != 1 || order.get(0).direction() != Ascending$.MODULE$) return false;
+    if (order.isEmpty() || order.get(0).direction() != Ascending$.MODULE$) return false;
     Expression first = order.get(0).child();
     return first instanceof Attribute && ((Attribute) first).metadata().contains(TimeAttributes.PROCTIME);
   }
@@ -80,18 +87,36 @@ final class TemporalSort {
   }
 
   /**
+   * Whether {@code input} numbers rows by a rowtime ascending (ROW_NUMBER() OVER (... ORDER BY ts)):
+   * with {@code rn = 1} Flink plans an insert-only Deduplicate, which it sorts (measured on PyFlink
+   * 2.3), where ours is a Top-N: refused by name then.
+   */
+  static boolean ranksByRowtime(LogicalPlan input) {
+    return input.exists(n -> n instanceof org.apache.spark.sql.catalyst.plans.logical.Window
+        && !((org.apache.spark.sql.catalyst.plans.logical.Window) n).orderSpec().isEmpty()
+        && isRowtimeAscending(((org.apache.spark.sql.catalyst.plans.logical.Window) n).orderSpec().head()));
+  }
+
+  private static boolean isRowtimeAscending(SortOrder o) {
+    return o.direction() == Ascending$.MODULE$ && o.child() instanceof Attribute
+        && ((Attribute) o.child()).metadata().contains(StreamSources.WATERMARK_DELAY_MS);
+  }
+
+  /**
    * {@code p} with a temporal sort at its top (under projections and filters only) replaced by the
-   * processor, its input read from the rowtime's source through projections and filters only;
+   * processor, its input read from the rowtime's source through projections and filters only (or
+   * from a union of such inputs);
    * {@code p} itself otherwise ({@link Jobs#checkSorts} then refuses what is left).
    */
   static LogicalPlan planned(TableContext env, LogicalPlan p) {
     if (p instanceof Sort && ((Sort) p).global() && p.isStreaming() && isTemporal((Sort) p)
-        && fromSource(((Sort) p).child(), rowtimeKey((Sort) p))) {
-      return processed(env, (Sort) p);
+        && fromSource(((Sort) p).child(), rowtimeKey((Sort) p), true)) {
+      return processed(env, (Sort) p, false);
     }
     if (p instanceof Sort && ((Sort) p).global() && p.isStreaming() && byArrival((Sort) p)) {
-      // Flink's ProcTimeSortOperator without further keys emits the rows as they arrive.
-      return ((Sort) p).child();
+      // Flink's ProcTimeSortOperator without further keys emits the rows as they arrive; with them,
+      // the rows buffered until its next processing-time timer sorted by them: a micro-batch's.
+      return ((Sort) p).order().size() == 1 ? ((Sort) p).child() : processed(env, (Sort) p, true);
     }
     if (p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias || p instanceof View) {
       LogicalPlan child = p.children().head();
@@ -112,7 +137,7 @@ final class TemporalSort {
    */
   static LogicalPlan bounded(TableContext env, LogicalPlan p) {
     if (p instanceof Sort && ((Sort) p).global() && !p.isStreaming() && isTemporal((Sort) p)
-        && fromSource(((Sort) p).child(), rowtimeKey((Sort) p))) {
+        && fromSource(((Sort) p).child(), rowtimeKey((Sort) p), false)) {
       return boundedSort(env, (Sort) p);
     }
     if (p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias || p instanceof View) {
@@ -169,34 +194,100 @@ final class TemporalSort {
     return new Project(ScalaInterop.seq(restored), sorted);
   }
 
-  /** Whether {@code rowtime} reaches {@code p}'s output from its source through projections and filters only. */
-  private static boolean fromSource(LogicalPlan p, Attribute rowtime) {
+  /**
+   * Whether {@code rowtime} reaches {@code p}'s output from its source through projections and
+   * filters only; with {@code unions}, also from a {@code UNION ALL} whose every input's column at
+   * its position is a rowtime that reaches it so (a projection renaming the rowtime is followed).
+   */
+  private static boolean fromSource(LogicalPlan p, Attribute rowtime, boolean unions) {
+    if (unions && p instanceof Union) {
+      int at = position(p, rowtime);
+      for (LogicalPlan c : ScalaInterop.list(p.children())) {
+        Attribute input = ScalaInterop.list(c.output()).get(at);
+        if (!input.metadata().contains(StreamSources.WATERMARK_DELAY_MS) || !fromSource(c, input, true)) return false;
+      }
+      return true;
+    }
     boolean below = false;
     for (LogicalPlan c : ScalaInterop.list(p.children())) below |= c.outputSet().contains(rowtime);
-    if (!below) return true; // p first outputs it: the source's scan or its projection
-    if (!(p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias || p instanceof View)) return false;
-    return fromSource(p.children().head(), rowtime);
+    if (!(p instanceof Project || p instanceof Filter || p instanceof SubqueryAlias || p instanceof View)) return !below;
+    if (below) return fromSource(p.children().head(), rowtime, unions);
+    if (!unions) return true; // p first outputs it: the source's scan or its projection
+    // A renamed column is followed (to a union's, say); one computed from a union's columns is refused.
+    Attribute renamed = p instanceof Project ? renamed((Project) p, rowtime) : null;
+    return renamed != null ? fromSource(p.children().head(), renamed, true) : !containsUnion(p);
   }
 
-  private static LogicalPlan processed(TableContext env, Sort s) {
+  /**
+   * {@code p} with Spark's watermark at the scan of each source {@code rowtime} comes from ({@link
+   * #fromSource}): over a union, each input's own (Spark's global watermark is then their minimum),
+   * the filters above the union kept above them as {@link Jobs#watermarkedAtSource} keeps its own.
+   */
+  private static LogicalPlan watermarked(SparkSession spark, LogicalPlan p, Attribute rowtime, boolean perRow) {
+    if (!containsUnion(p)) {
+      return Jobs.watermarkedAtSource(spark, p, rowtime, rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS),
+          perRow);
+    }
+    if (p instanceof Union) {
+      int at = position(p, rowtime);
+      return ScalaInterop.mapChildren(p, c -> watermarked(spark, c, ScalaInterop.list(c.output()).get(at), false));
+    }
+    Attribute renamed = p instanceof Project ? renamed((Project) p, rowtime) : null;
+    Attribute below = renamed != null ? renamed : rowtime;
+    return Jobs.keptAbove(ScalaInterop.mapChildren(p, c -> watermarked(spark, c, below, false)));
+  }
+
+  private static boolean containsUnion(LogicalPlan p) {
+    return p.exists(n -> n instanceof Union);
+  }
+
+  /** The attribute {@code p} renames to {@code rowtime} ({@code x AS rowtime}), or null. */
+  private static Attribute renamed(Project p, Attribute rowtime) {
+    for (NamedExpression e : ScalaInterop.list(p.projectList())) {
+      if (e instanceof Alias && e.exprId().equals(rowtime.exprId()) && ((Alias) e).child() instanceof Attribute) {
+        return (Attribute) ((Alias) e).child();
+      }
+    }
+    return null;
+  }
+
+  private static int position(LogicalPlan p, Attribute a) {
+    List<Attribute> out = ScalaInterop.list(p.output());
+    for (int i = 0; i < out.size(); i++) if (out.get(i).exprId().equals(a.exprId())) return i;
+    throw new IllegalStateException("no column " + a + " in " + p.nodeName());
+  }
+
+  /**
+   * The processor sorting {@code s}'s rows: by the rowtime as the watermark passes it, or, {@code
+   * byArrival} (a processing-time attribute first), each micro-batch's rows by the further keys.
+   */
+  private static LogicalPlan processed(TableContext env, Sort s, boolean byArrival) {
     SparkSession spark = (SparkSession) env.spark;
-    Attribute rowtime = rowtimeKey(s);
-    long delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
-    boolean perRow = ArrivalWatermark.on(spark);
-    LogicalPlan input = Jobs.watermarkedAtSource(spark, s.child(), rowtime, delayMs, perRow);
-    Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(spark, input);
     List<Column> cols = new ArrayList<>();
     cols.add(functions.lit(0).as("k0"));
-    // Epoch milliseconds of the rowtime as Spark's watermark reads it (as TIMESTAMP_LTZ).
-    cols.add(functions.unix_millis(Jobs.column(rowtime).cast(DataTypes.TimestampType)).as("t"));
-    if (perRow) {
-      Attribute met = ArrivalWatermark.rowWatermark(input);
-      if (met == null) {
-        throw ArrivalWatermark.unsupported("a sort by the time attribute " + rowtime.name() + " whose rows come from "
-            + "the source through other than projections and filters");
+    boolean perRow = false;
+    LogicalPlan input = s.child();
+    long delayMs = 0;
+    if (!byArrival) {
+      Attribute rowtime = rowtimeKey(s);
+      delayMs = rowtime.metadata().getLong(StreamSources.WATERMARK_DELAY_MS);
+      perRow = ArrivalWatermark.on(spark);
+      if (perRow && containsUnion(s.child())) {
+        throw ArrivalWatermark.unsupported("a sort by the time attribute " + rowtime.name() + " over a union");
       }
-      cols.add(functions.unix_millis(Jobs.column(met)).as("w"));
+      input = watermarked(spark, s.child(), rowtime, perRow);
+      // Epoch milliseconds of the rowtime as Spark's watermark reads it (as TIMESTAMP_LTZ).
+      cols.add(functions.unix_millis(Jobs.column(rowtime).cast(DataTypes.TimestampType)).as("t"));
+      if (perRow) {
+        Attribute met = ArrivalWatermark.rowWatermark(input);
+        if (met == null) {
+          throw ArrivalWatermark.unsupported("a sort by the time attribute " + rowtime.name() + " whose rows come from "
+              + "the source through other than projections and filters");
+        }
+        cols.add(functions.unix_millis(Jobs.column(met)).as("w"));
+      }
     }
+    Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(spark, input);
     List<SortOrder> order = ScalaInterop.list(s.order());
     List<List<Boolean>> further = new ArrayList<>();
     for (int i = 1; i < order.size(); i++) {
@@ -206,12 +297,15 @@ final class TemporalSort {
     }
     List<Attribute> attrs = ScalaInterop.list(s.child().output());
     cols.add(RetractingStreams.asJson(attrs).as("row"));
-    cols.add(functions.timestamp_millis(functions.lit(NEVER_LATE_MS))
-        .as(NEVER_LATE, new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build()));
+    if (!byArrival) {
+      cols.add(functions.timestamp_millis(functions.lit(NEVER_LATE_MS))
+          .as(NEVER_LATE, new MetadataBuilder().putLong("spark.watermarkDelayMs", delayMs).build()));
+    }
     Dataset<Row> rows = in.select(cols.toArray(new Column[0]));
 
     StructType output = new StructType().add("row", DataTypes.StringType, true);
-    String layout = PythonCommand.json(Map.of("order", further, "per_row", perRow, "output", output.json()));
+    String layout = PythonCommand.json(Map.of("order", further, "per_row", perRow, "by_arrival", byArrival,
+        "output", output.json()));
     // transformWithStateInPandas keeps its state in RocksDB only; users should not have to know.
     rows.sparkSession().conf().set("spark.sql.streaming.stateStore.providerClass", ROCKSDB);
     SimplePythonFunction t = RetractingAggregates.worker(env);
@@ -224,7 +318,7 @@ final class TemporalSort {
     for (String c : rows.columns()) all.add(rows.col(c));
     RelationalGroupedDataset grouped = (RelationalGroupedDataset) rows.groupBy(rows.col("k0"));
     Dataset<Row> sorted = grouped.transformWithStateInPandas(udf.apply(ScalaInterop.seq(all)), output, "Append",
-        "EventTime", null, "");
+        byArrival ? "None" : "EventTime", null, "");
 
     // The sort's output: the rows' columns under their ids, metadata (the rowtime's mark) kept.
     List<Column> values = RetractingStreams.fromJson(sorted.col("row"), attrs);

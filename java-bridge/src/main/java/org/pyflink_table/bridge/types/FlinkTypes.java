@@ -44,6 +44,11 @@ import org.pyflink_table.bridge.errors.ValidationException;
  */
 public final class FlinkTypes {
   public static final String METADATA_KEY = "flink.type";
+  /**
+   * Metadata key: the column is NOT NULL in Flink where Spark's type says nullable (a window's bounds,
+   * which Spark computes from a struct of nullable fields).
+   */
+  public static final String NOT_NULL_KEY = "flink.not_null";
 
   private FlinkTypes() {}
 
@@ -169,7 +174,8 @@ public final class FlinkTypes {
     if (base == null) {
       base = fromSpark(f.dataType());
     }
-    return f.nullable() ? base : base + " NOT NULL";
+    boolean notNull = !f.nullable() || f.metadata().contains(NOT_NULL_KEY) && f.metadata().getBoolean(NOT_NULL_KEY);
+    return notNull ? base + " NOT NULL" : base;
   }
 
   /** The Flink type string of a Spark type (nested fields nullable unless Spark says otherwise). */

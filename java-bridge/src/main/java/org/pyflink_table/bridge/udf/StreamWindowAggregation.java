@@ -43,14 +43,20 @@ public final class StreamWindowAggregation {
 
   /**
    * A built-in aggregate computed by the processor next to the Python ones: Flink's {@code function}
-   * (sum, sum0, count, min, max, avg, and in time windows stddev_pop, stddev_samp, var_pop, var_samp)
-   * of {@code argument}, with Flink's result {@code type}, over the rows {@code filter} (a BOOLEAN
-   * column, null without FILTER) holds true for.
+   * (sum, sum0, count, min, max, avg, and in group windows stddev_pop, stddev_samp, var_pop, var_samp,
+   * collect, listagg) of {@code argument}, with Flink's result {@code type} and the result column's
+   * {@code metadata} (COLLECT's MULTISET type; empty otherwise), over the rows {@code filter} (a
+   * BOOLEAN column, null without FILTER) holds true for; LISTAGG joins with {@code separator}.
    */
   public record BuiltIn(String function, boolean distinct, Column argument, DataType type, String resultName,
-      Column filter) {
+      Column filter, String separator, Metadata metadata) {
     public BuiltIn(String function, boolean distinct, Column argument, DataType type, String resultName) {
-      this(function, distinct, argument, type, resultName, null);
+      this(function, distinct, argument, type, resultName, null, null, Metadata.empty());
+    }
+
+    public BuiltIn(String function, boolean distinct, Column argument, DataType type, String resultName,
+        Column filter) {
+      this(function, distinct, argument, type, resultName, filter, null, Metadata.empty());
     }
   }
 
@@ -168,7 +174,8 @@ public final class StreamWindowAggregation {
       out.add(fired.col(Protocol.STREAM_WINDOW_RESULT_PREFIX + j).as(resultNames.get(j)));
     }
     for (int j = 0; j < builtIns.size(); j++) {
-      out.add(fired.col(Protocol.STREAM_WINDOW_BUILTIN_PREFIX + j).as(builtIns.get(j).resultName()));
+      out.add(fired.col(Protocol.STREAM_WINDOW_BUILTIN_PREFIX + j).as(builtIns.get(j).resultName(),
+          builtIns.get(j).metadata()));
     }
     return out.toArray(new Column[0]);
   }
@@ -235,6 +242,7 @@ public final class StreamWindowAggregation {
         projected.add(functions.coalesce(b.filter(), functions.lit(false)).as("f" + j));
         spec.put(Protocol.BUILTIN_FILTER, "f" + j);
       }
+      if (b.separator() != null) spec.put(Protocol.BUILTIN_SEPARATOR, b.separator());
       others.add(spec);
     }
     return arguments;

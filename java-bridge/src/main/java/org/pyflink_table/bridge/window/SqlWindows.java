@@ -48,7 +48,7 @@ public final class SqlWindows {
 
   // The columns a window table function's subquery computes its window_start/_end/_time from.
   static final String TVF_WINDOW = "__pft_w";
-  static final String TVF_END = "__pft_e";
+  public static final String TVF_END = "__pft_e";
 
   /** The statement with Flink's windowing rewritten; unchanged when it has none. */
   public static String rewrite(String sql, SparkSession spark) {

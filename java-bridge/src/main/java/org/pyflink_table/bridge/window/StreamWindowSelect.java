@@ -11,6 +11,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
@@ -141,12 +142,33 @@ final class StreamWindowSelect {
   private static final List<String> PROCESSOR_BUILT_INS = List.of("sum", "sum0", "count", "min", "max", "avg");
 
   /**
-   * Those its group windows compute, the statistical ones too (over windows keep running values of
-   * the former only): normalized names and the worker's.
+   * Those its group windows compute, the statistical ones, COLLECT and LISTAGG too (over windows keep
+   * running values of the former only): normalized names and the worker's.
    */
-  private static final Map<String, String> WINDOW_BUILT_INS = Map.of("sum", "sum", "sum0", "sum0", "count", "count",
-      "min", "min", "max", "max", "avg", "avg", "stddevpop", "stddev_pop", "stddevsamp", "stddev_samp",
-      "varpop", "var_pop", "varsamp", "var_samp");
+  private static final Map<String, String> WINDOW_BUILT_INS = Map.ofEntries(Map.entry("sum", "sum"),
+      Map.entry("sum0", "sum0"), Map.entry("count", "count"), Map.entry("min", "min"), Map.entry("max", "max"),
+      Map.entry("avg", "avg"), Map.entry("stddevpop", "stddev_pop"), Map.entry("stddevsamp", "stddev_samp"),
+      Map.entry("varpop", "var_pop"), Map.entry("varsamp", "var_samp"), Map.entry("collect", "collect"),
+      Map.entry("listagg", "listagg"));
+
+  /** Flink's LISTAGG separator without one. */
+  private static final String LISTAGG_SEPARATOR = ",";
+
+  /**
+   * The separator of {@code call} (normalized name {@code function}): LISTAGG's string literal or
+   * Flink's default; null for other functions, and for LISTAGG's other separators (not computed here).
+   */
+  private static String separator(String function, Expr.Call call) {
+    if (!function.equals("listagg")) return null;
+    if (call.args.size() == 1) return LISTAGG_SEPARATOR;
+    return call.args.size() == 2 && call.arg(1) instanceof Expr.Literal l && l.value instanceof String text
+        ? text : null;
+  }
+
+  /** Whether the processor takes {@code call}'s arguments: one at most, LISTAGG's literal separator too. */
+  private static boolean arguments(String function, Expr.Call call) {
+    return call.args.size() <= 1 || separator(function, call) != null;
+  }
 
   /** Aggregates whose accumulators Flink cannot merge, so that a streaming session window refuses them. */
   private static final Map<String, String> UNMERGEABLE = Map.of("firstvalue", "FIRST_VALUE", "lastvalue", "LAST_VALUE");
@@ -158,7 +180,7 @@ final class StreamWindowSelect {
       Expr.Call inner = distinct ? (Expr.Call) call.arg(0) : call;
       String function = FunctionCatalog.normalize(inner.name);
       if (UNMERGEABLE.containsKey(function)) throw ValidationException.unmergeable(UNMERGEABLE.get(function));
-      if (!WINDOW_BUILT_INS.containsKey(function) || inner.args.size() > 1) return false;
+      if (!WINDOW_BUILT_INS.containsKey(function) || !arguments(function, inner)) return false;
     }
     return true;
   }
@@ -190,13 +212,15 @@ final class StreamWindowSelect {
       String normalized = FunctionCatalog.normalize(inner.name);
       String function = window ? WINDOW_BUILT_INS.get(normalized)
           : PROCESSOR_BUILT_INS.contains(normalized) ? normalized : null;
-      if (function == null || inner.args.size() > 1) {
+      if (function == null || !arguments(normalized, inner)) {
         throw TableException.unsupported("the built-in aggregate " + e.getKey() + " " + where
             + " over an unbounded source (supported there: " + String.join(", ",
             window ? List.of("SUM", "SUM0", "COUNT", "MIN", "MAX", "AVG", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP",
-                "VAR_SAMP") : PROCESSOR_BUILT_INS) + ")" + instead);
+                "VAR_SAMP", "COLLECT", "LISTAGG with a literal separator") : PROCESSOR_BUILT_INS) + ")" + instead);
       }
-      DataType type = table.df.select(ExprCompiler.compile(call, scope)).schema().fields()[0].dataType();
+      // Named: Spark cannot name a LISTAGG itself (an unresolved alias); a name keeps the metadata.
+      StructField result = table.df.select(ExprCompiler.compile(call, scope).as("__pft_result")).schema().fields()[0];
+      DataType type = result.dataType();
       // Over windows keep a running sum, whose DECIMAL average is not rounded as Flink's yet.
       if (!window && function.equals("avg") && type instanceof DecimalType) {
         throw TableException.unsupported("AVG of a DECIMAL (" + e.getKey() + ") " + where
@@ -204,7 +228,9 @@ final class StreamWindowSelect {
       }
       Column arg = inner.args.isEmpty() ? functions.lit(1) : ExprCompiler.compile(inner.arg(0), scope);
       String column = "__pft_builtin" + out.size();
-      out.add(new StreamWindowAggregation.BuiltIn(function, distinct, arg, type, column));
+      // The result's metadata keeps COLLECT's MULTISET type (the map Spark holds it in).
+      out.add(new StreamWindowAggregation.BuiltIn(function, distinct, arg, type, column, null,
+          separator(normalized, inner), function.equals("collect") ? result.metadata() : Metadata.empty()));
       replacements.put(e.getKey(), new Expr.FieldRef(column));
     }
     return out;

@@ -21,6 +21,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
 import org.apache.spark.sql.catalyst.expressions.aggregate.First;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Last;
+import org.apache.spark.sql.catalyst.expressions.aggregate.ListAgg;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
 import org.apache.spark.sql.catalyst.expressions.aggregate.StddevPop;
@@ -35,9 +36,11 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.classic.ExpressionColumnNode;
 import org.apache.spark.sql.classic.SparkSession;
+import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.unsafe.types.UTF8String;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
@@ -143,17 +146,31 @@ public final class StreamWindowSql {
     for (Expression call : calls) {
       if (!(call instanceof AggregateExpression aggregate) || pythonCall(call) != null) return false;
       AggregateFunction f = aggregate.aggregateFunction();
-      if (workerName(f) == null || f.children().size() != 1) return false;
+      if (workerName(f) == null) return false;
     }
     return true;
   }
 
-  /** The worker's name of the built-in aggregate {@code f} the window processor computes, else null. */
+  /**
+   * The worker's name of the built-in aggregate {@code f} the window processor computes (of one
+   * argument, LISTAGG's literal separator aside), else null.
+   */
   private static String workerName(AggregateFunction f) {
+    if (f instanceof ListAgg) return separator(f) != null ? "listagg" : null;
+    if (f.children().size() != 1) return null;
     return f instanceof Sum ? "sum" : f instanceof Count ? "count" : f instanceof Min ? "min"
         : f instanceof Max ? "max" : f instanceof Average ? "avg" : f instanceof StddevPop ? "stddev_pop"
         : f instanceof StddevSamp ? "stddev_samp" : f instanceof VariancePop ? "var_pop"
         : f instanceof VarianceSamp ? "var_samp" : null;
+  }
+
+  /** LISTAGG's separator when it is a literal and there is no WITHIN GROUP order, else null. */
+  private static String separator(AggregateFunction f) {
+    if (!(f instanceof ListAgg l) || !l.orderExpressions().isEmpty() || !(l.delimiter() instanceof Literal d)) {
+      return null;
+    }
+    Object value = d.value();
+    return value instanceof UTF8String text ? text.toString() : null;
   }
 
   /** The window struct (start, end) an aggregation groups by, or null. */
@@ -240,14 +257,14 @@ public final class StreamWindowSql {
       AggregateFunction f = aggregate.aggregateFunction();
       List<Expression> children = ScalaInterop.list(f.children());
       String function = workerName(f);
-      if (function == null || children.size() != 1) {
+      if (function == null) {
         throw refused("the built-in aggregate " + call.sql() + " next to Python aggregate functions");
       }
       slot[c] = -1 - builtIns.size();
       // Spark's type (Flink's is a cast above): the worker rounds a DECIMAL result to its scale, as Spark would.
       builtIns.add(new StreamWindowAggregation.BuiltIn(function, aggregate.isDistinct(), column(children.get(0)),
           f.dataType(), "__pft_builtin" + builtIns.size(),
-          aggregate.filter().isDefined() ? column(aggregate.filter().get()) : null));
+          aggregate.filter().isDefined() ? column(aggregate.filter().get()) : null, separator(f), Metadata.empty()));
       builtInCalls.add(call);
     }
 
@@ -304,14 +321,15 @@ public final class StreamWindowSql {
 
   /**
    * Whether the pandas-only fast path of the Table API's stream windows ({@link CollectedWindowSelect})
-   * applies: a tumbling or sliding window, only pandas UDAFs, no DISTINCT built-in, and not switched
+   * applies: a tumbling or sliding window, only pandas UDAFs, no DISTINCT built-in nor LISTAGG, and not switched
    * off ({@code pyflink_table.streaming.python-window = processor}).
    */
   private static boolean collectable(TableContext env, Attribute window, List<PythonAggregateFunction> functions,
       List<StreamWindowAggregation.BuiltIn> builtIns) {
     if (window.metadata().contains(SESSION_WINDOW_MARKER)) return false;
     for (PythonAggregateFunction f : functions) if (!f.isPandas()) return false;
-    for (StreamWindowAggregation.BuiltIn b : builtIns) if (b.distinct()) return false;
+    // LISTAGG's order is the arrival order the processor keeps, not a streaming aggregation's merges.
+    for (StreamWindowAggregation.BuiltIn b : builtIns) if (b.distinct() || b.separator() != null) return false;
     return CollectedWindowAggregation.enabled(env.spark.emptyDataFrame());
   }
 
@@ -434,6 +452,6 @@ public final class StreamWindowSql {
   private static TableException refused(String what) {
     return TableException.unsupported("Python aggregate functions in a SQL group window over an unbounded source "
         + "with " + what + " (supported: TUMBLE, HOP and SESSION on the rowtime, with Python aggregate functions and "
-        + "SUM, COUNT, MIN, MAX, AVG, STDDEV_POP/SAMP, VAR_POP/SAMP)");
+        + "SUM, COUNT, MIN, MAX, AVG, STDDEV_POP/SAMP, VAR_POP/SAMP, LISTAGG)");
   }
 }

@@ -27,6 +27,14 @@ public final class FlinkSqlDialectTest {
     // The unit in lower case marks a cast's precision for the STRING cast pass (FLOOR(.. TO SECOND) is upper case).
     rewrites("SELECT CAST(a AS TIMESTAMP(3)) FROM t",
         "SELECT CAST(date_trunc('millisecond', CAST(a AS TIMESTAMP_NTZ)) AS TIMESTAMP_NTZ) FROM t");
+    // Other precisions than 0, 3 and 6: the session function that truncates and records p.
+    rewrites("SELECT CAST(a AS TIMESTAMP(2)), CAST(a AS TIMESTAMP_LTZ(9)) FROM t",
+        "SELECT pyflink_timestamp_precision(CAST(a AS TIMESTAMP_NTZ), 2), "
+            + "pyflink_timestamp_precision(CAST(a AS TIMESTAMP_LTZ), 9) FROM t");
+    // A literal is TIMESTAMP(digits written): recorded where its value's digits say less.
+    rewrites("SELECT TIMESTAMP '2024-01-01 00:00:01.500', TIMESTAMP '2024-01-01 00:00:01.5', TIMESTAMP '2024-01-01 00:00:01'",
+        "SELECT pyflink_timestamp_precision(TIMESTAMP_NTZ '2024-01-01 00:00:01.500', 3), "
+            + "TIMESTAMP_NTZ '2024-01-01 00:00:01.5', TIMESTAMP_NTZ '2024-01-01 00:00:01'");
     rewrites("SELECT TRY_CAST(a AS TIMESTAMP(0) WITH LOCAL TIME ZONE) FROM t",
         "SELECT CAST(date_trunc('second', TRY_CAST(a AS TIMESTAMP_LTZ)) AS TIMESTAMP_LTZ) FROM t");
     rewrites("SELECT CAST(a AS TIME) FROM t", "SELECT CAST(a AS TIME(0)) FROM t");
