@@ -461,12 +461,13 @@ def test_window_table_function_aggregation_over_a_stream_needs_both_window_colum
     # The windowed rows themselves, and the group window form, still plan.
     s_env.sql_query(f"SELECT k, v, window_start, window_end FROM {tvf}")
     # SESSION: a window aggregation when grouped by its PARTITION BY keys (as Flink plans it). Other
-    # keys (measured on PyFlink 2.3 without PARTITION BY, grouped by k: an updating aggregation) are
-    # refused by name; the windowed rows themselves are emitted when their session closes.
+    # keys (measured on PyFlink 2.3: an updating aggregation of the sessions' rows, each emitted when
+    # its session closes) are refused by name over a stream (Spark cannot chain its session
+    # aggregation and an updating one); over bounded input they run (tests/test_window_sql.py).
     session = "TABLE(SESSION(TABLE ev PARTITION BY k, DESCRIPTOR(ts), INTERVAL '2' SECOND))"
     s_env.sql_query(f"SELECT k, window_start, window_end, SUM(v) FROM {session} GROUP BY k, window_start, window_end")
-    with pytest.raises(TableException, match=r"keys besides window_start and window_end \[\] differ from its "
-                                             r"PARTITION BY keys \[k\]"):
+    with pytest.raises(TableException, match=r"over an unbounded source whose keys besides window_start and "
+                                             r"window_end \[\] differ from its PARTITION BY keys \[k\]"):
         s_env.sql_query(f"SELECT window_start, window_end, SUM(v) FROM {session} GROUP BY window_start, window_end")
     s_env.sql_query(f"SELECT k, v, window_start, window_end FROM {session}")
     s_env.sql_query("SELECT k, TUMBLE_END(ts, INTERVAL '5' SECOND), SUM(v) FROM ev "

@@ -145,7 +145,8 @@ public final class TvfWindowAggregates {
       if (node instanceof Project) {
         collect((Project) node);
         String id = rowsOf.isEmpty() ? null : sessionDefinedBy((Project) node);
-        if (id != null) return sessionRows((Project) node, id);
+        // Bottom-up, the function's own projection comes first; projections above keep its columns.
+        if (id != null && !consumed.contains(id)) return sessionRows((Project) node, id);
       }
       if (node instanceof Aggregate) return windowed((Aggregate) node);
       return node;
@@ -191,6 +192,10 @@ public final class TvfWindowAggregates {
       grouping.add(end);
       for (Attribute c : columns) {
         if (partition.contains(c.name().toLowerCase(java.util.Locale.ROOT))) grouping.add(c);
+      }
+      if (grouping.size() != 2 + partition.size()) {
+        throw TableException.unsupported("the rows of a SESSION window table function without its PARTITION BY keys "
+            + new java.util.TreeSet<>(partition));
       }
       List<Expression> fields = new ArrayList<>();
       for (int i = 0; i < columns.size(); i++) {
@@ -318,6 +323,18 @@ public final class TvfWindowAggregates {
             + "window_end and other keys, as Flink's window aggregation requires)");
       }
       String python = pythonAggregate(a);
+      if (session != null && !groupedByPartition(a, session)) {
+        // Flink plans an updating group aggregation of the sessions' rows (each emitted when its
+        // session closes) then: left as it is, it reads the function's rows and runs as one. Over a
+        // stream that would chain Spark's session aggregation and an updating one, which Spark refuses.
+        if (a.isStreaming()) {
+          throw TableException.unsupported("a SESSION window table function aggregation over an unbounded source whose "
+              + "keys besides window_start and window_end " + new java.util.TreeSet<>(keyNames(a)) + " differ from its "
+              + "PARTITION BY keys " + new java.util.TreeSet<>(SqlWindows.Session.of(session).partitionKeys())
+              + " (Flink plans an updating aggregation of the sessions' rows there; partition by the grouping keys)");
+        }
+        return a;
+      }
       if (session != null) {
         // Python aggregates, and built-ins the processor computes all of, run on the window processor
         // of GROUP BY SESSION, which reads the sessions from a session window on the rowtime.
@@ -389,6 +406,30 @@ public final class TvfWindowAggregates {
       return found;
     }
 
+    /** {@code a}'s grouping keys other than a table function's window columns. */
+    private List<Expression> keys(Aggregate a) {
+      List<Expression> keys = new ArrayList<>();
+      for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
+        if (definitions.containsKey(g instanceof Attribute ? ((Attribute) g).exprId() : null) || !defined(g).equals(g)) continue;
+        keys.add(g);
+      }
+      return keys;
+    }
+
+    /** The names of {@code a}'s keys besides the window columns, as PARTITION BY keys are named. */
+    private Set<String> keyNames(Aggregate a) {
+      Set<String> names = new HashSet<>();
+      for (Expression g : keys(a)) {
+        names.add(g instanceof Attribute ? ((Attribute) g).name().toLowerCase(java.util.Locale.ROOT) : g.sql());
+      }
+      return names;
+    }
+
+    /** Whether {@code a}'s keys besides the window columns are the SESSION function {@code id}'s PARTITION BY keys. */
+    private boolean groupedByPartition(Aggregate a, String id) {
+      return keyNames(a).equals(SqlWindows.Session.of(id).partitionKeys());
+    }
+
     /** The SESSION table function {@code a} groups by, or null. */
     private String sessionOf(Aggregate a) {
       for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
@@ -409,22 +450,8 @@ public final class TvfWindowAggregates {
      * (Flink plans a window aggregation only then); the window columns read the merged session.
      */
     private Aggregate sessions(Aggregate a, Attribute start, String id) {
-      SqlWindows.Session session = SqlWindows.Session.of(id);
-      long gapMs = session.gapMs();
-      Set<String> partition = session.partitionKeys();
-      List<Expression> keys = new ArrayList<>();
-      Set<String> keyNames = new HashSet<>();
-      for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
-        if (definitions.containsKey(g instanceof Attribute ? ((Attribute) g).exprId() : null) || !defined(g).equals(g)) continue;
-        keys.add(g);
-        keyNames.add(g instanceof Attribute ? ((Attribute) g).name().toLowerCase(java.util.Locale.ROOT) : g.sql());
-      }
-      if (!keyNames.equals(partition)) {
-        throw TableException.unsupported("a SESSION window table function aggregation whose keys besides window_start "
-            + "and window_end " + new java.util.TreeSet<>(keyNames) + " differ from its PARTITION BY keys "
-            + new java.util.TreeSet<>(partition) + " (Flink plans an updating aggregation of the sessions' rows there; "
-            + "partition by the grouping keys)");
-      }
+      long gapMs = SqlWindows.Session.of(id).gapMs();
+      List<Expression> keys = keys(a);
       Dataset<Row> child = org.apache.spark.sql.classic.Dataset.ofRows(spark, a.child());
       if (keys.isEmpty() && a.isStreaming()) {
         // Spark refuses a streaming session aggregation without keys: one constant key for all rows.
