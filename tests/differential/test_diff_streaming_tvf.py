@@ -48,6 +48,15 @@ programs = {
                            [1, 1, 1], ["'a,1,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:02\\na,2,1970-01-01 00:00:03\\n"
                                        "b,3,1970-01-01 00:00:06\\n'", FILES[1],
                                        "'a,5,1970-01-01 00:00:13\\na,4,1970-01-01 00:00:14\\na,6,1970-01-01 00:00:20\\n'"]),
+    # DISTINCT with FILTER: the filter picks the values first (an empty pick: COUNT 0, AVG NULL).
+    "tumble_distinct_filter": tvf(f"SELECT k, window_start, COUNT(DISTINCT v) FILTER (WHERE v > 1) AS cd, "
+                                  "SUM(DISTINCT v) FILTER (WHERE v <> 2) AS sd, AVG(DISTINCT v) FILTER (WHERE v > 4) AS ad, "
+                                  f"MAX(DISTINCT v) FILTER (WHERE v < 5) AS md FROM {TUMBLE} "
+                                  "GROUP BY k, window_start, window_end",
+                                  [1, 1, 1], ["'a,1,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:02\\na,2,1970-01-01 00:00:03\\n"
+                                              "b,3,1970-01-01 00:00:06\\n'", FILES[1],
+                                              "'a,5,1970-01-01 00:00:13\\na,4,1970-01-01 00:00:14\\na,5,1970-01-01 00:00:14\\n"
+                                              "a,6,1970-01-01 00:00:20\\n'"]),
     # SUM, COUNT and AVG (DISTINCT) of a DECIMAL: a's 1.00 twice in [0, 5) counts once.
     "tumble_distinct_decimal": tvf(f"SELECT k, window_start, SUM(DISTINCT CAST(v AS DECIMAL(10, 2))) AS sd, "
                                    f"COUNT(DISTINCT CAST(v AS DECIMAL(10, 2))) AS cd, "

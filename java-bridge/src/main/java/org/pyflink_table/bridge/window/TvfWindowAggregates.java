@@ -50,7 +50,7 @@ import org.pyflink_table.bridge.udf.PythonAggregateFunction;
  * and a row is dropped from each of its windows that has already fired (Flink's window
  * aggregation: a HOP or CUMULATE row late for one window still counts in its later ones).
  * Grouping by only one of the two columns, or by an expression of them, is refused by name.
- * DISTINCT aggregates are computed from {@code collect_set} of their argument. A SESSION table
+ * DISTINCT aggregates (with FILTER too) are computed from {@code collect_set} of their argument. A SESSION table
  * function's aggregation (over bounded sources too) is replanned as Spark's session window
  * aggregation over the rows' own windows, grouped by its PARTITION BY keys (with Python aggregates,
  * over the rowtime, for the window processor of {@link StreamWindowSql}); read otherwise, its rows
@@ -512,14 +512,15 @@ public final class TvfWindowAggregates {
       return new AggregateExpression(f, ae.mode(), false, ae.filter(), ae.resultId());
     }
     boolean numeric = args.size() == 1 && args.get(0).dataType() instanceof NumericType;
-    if (ae.filter().isDefined() || args.size() != 1 || (!(f instanceof Count) && !numeric)
+    if (args.size() != 1 || (!(f instanceof Count) && !numeric)
         || !(f instanceof Count || f instanceof Sum || f instanceof Average)) {
       throw TableException.unsupported("the DISTINCT aggregate " + f.prettyName().toUpperCase(java.util.Locale.ROOT)
           + " of " + args.size() + " argument(s) of type " + (args.isEmpty() ? "none" : args.get(0).dataType().sql())
-          + (ae.filter().isDefined() ? " with FILTER" : "") + " in a window table function aggregation over an "
+          + " in a window table function aggregation over an "
           + "unbounded source in streaming mode (COUNT of any one value, SUM, AVG, MIN and MAX of one number run)");
     }
-    Expression set = new AggregateExpression(new CollectSet(args.get(0)), ae.mode(), false, scala.Option.empty(),
+    // A FILTER clause filters the set's values (an empty set: COUNT 0, SUM and AVG NULL, as Flink's).
+    Expression set = new AggregateExpression(new CollectSet(args.get(0)), ae.mode(), false, ae.filter(),
         NamedExpression.newExprId());
     String type = ae.dataType().sql();
     // AVG sums a DECIMAL exactly (Spark's decimal division then rounds half up, as Flink's), others in DOUBLE.
