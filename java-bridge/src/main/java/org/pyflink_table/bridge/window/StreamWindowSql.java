@@ -40,7 +40,6 @@ import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
-import org.apache.spark.unsafe.types.UTF8String;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
@@ -169,8 +168,10 @@ public final class StreamWindowSql {
     if (!(f instanceof ListAgg l) || !l.orderExpressions().isEmpty() || !(l.delimiter() instanceof Literal d)) {
       return null;
     }
+    // A string literal's value is a UTF8String; its type is not named here, since its interfaces
+    // (Kryo's) are not on the Maven build's class path.
     Object value = d.value();
-    return value instanceof UTF8String text ? text.toString() : null;
+    return d.dataType() instanceof org.apache.spark.sql.types.StringType && value != null ? value.toString() : null;
   }
 
   /** The window struct (start, end) an aggregation groups by, or null. */
