@@ -95,19 +95,23 @@ def _millis(series: Any) -> Any:
 
 def _builtin(spec: Dict[str, Any], frame: Any) -> Any:
     """Flink's built-in aggregate ``spec[BUILTIN_FUNCTION]`` of one window's rows ``frame``: its
-    argument's values, of the rows its FILTER column holds true for; nulls are skipped; SUM/MIN/MAX/AVG
-    of no value is null, COUNT and SUM0 of none 0; AVG of an integral type is integral, truncated
+    argument's values, of the rows its FILTER column holds true for; nulls are skipped (but by
+    ARRAY_AGG); SUM/MIN/MAX/AVG of no value is null, COUNT and SUM0 of none 0; AVG of an integral type is integral, truncated
     toward zero as Java's division; STDDEV/VAR as Flink rewrites them (``sum(x * x)``, ``sum(x)``
     and ``count(x)`` in DOUBLE, the square root as ``POWER(.., 0.5)``), truncated for an integral
     result; a DECIMAL result rounded half up to its scale; COLLECT a dict of each value's count
-    (empty without values), LISTAGG the values in the window's order joined by its separator."""
+    (empty without values), LISTAGG the values in the window's order joined by its separator,
+    ARRAY_AGG the values in that order, nulls kept (null without values)."""
     values = _python_values(frame[spec[_protocol.BUILTIN_ARGUMENT]])
     if spec.get(_protocol.BUILTIN_FILTER):
         values = [v for v, keep in zip(values, frame[spec[_protocol.BUILTIN_FILTER]].tolist()) if keep is True]
-    values = [v for v in values if v is not None]
+    function = spec[_protocol.BUILTIN_FUNCTION]
+    if function != "array_agg":
+        values = [v for v in values if v is not None]
     if spec[_protocol.BUILTIN_DISTINCT]:
         values = list(dict.fromkeys(values))
-    function = spec[_protocol.BUILTIN_FUNCTION]
+    if function == "array_agg":
+        return values if values else None
     if function == "count":
         return len(values)
     if function == "collect":

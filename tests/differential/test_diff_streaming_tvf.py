@@ -96,10 +96,12 @@ programs = {
                                           ["'b,0,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:08\\na,2,1970-01-01 00:00:10\\n"
                                            "a,3,1970-01-01 00:00:12\\nc,4,1970-01-01 00:00:12\\n'",
                                            "'a,5,1970-01-01 00:00:07\\nc,6,1970-01-01 00:00:30\\n'"]),
-    # LISTAGG too (Flink's ',' and given separators, DISTINCT, FILTER): the late a, 5 joins last.
+    # LISTAGG (Flink's ',' and given separators, DISTINCT, FILTER) and ARRAY_AGG too: the late a, 5
+    # joins last.
     "session_late_touches_open_listagg": tvf("SELECT k, window_start, LISTAGG(CAST(v AS STRING)), "
                                              "LISTAGG(CAST(v AS STRING), ';'), LISTAGG(DISTINCT k, ''), "
-                                             "LISTAGG(CAST(v AS STRING), '-') FILTER (WHERE v <> 2) "
+                                             "LISTAGG(CAST(v AS STRING), '-') FILTER (WHERE v <> 2), "
+                                             "ARRAY_AGG(v), ARRAY_AGG(v) FILTER (WHERE v <> 2) "
                                              f"FROM {SESSION} GROUP BY k, window_start, window_end", [1, 2],
                                              ["'b,0,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:08\\n"
                                               "a,2,1970-01-01 00:00:10\\na,3,1970-01-01 00:00:12\\n"

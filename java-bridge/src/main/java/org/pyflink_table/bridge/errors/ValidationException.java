@@ -19,4 +19,13 @@ public class ValidationException extends RuntimeException {
         + "': a session window in streaming mode merges the accumulators of its aggregate functions, and " + function
         + " has none");
   }
+
+  /**
+   * PyFlink 2.3's refusal of the aggregate {@code function} (JSON_ARRAYAGG_ABSENT_ON_NULL, ...) in a
+   * group window in streaming mode: its planner finds no {@code accumulate} method for the arguments.
+   */
+  public static ValidationException noAccumulate(String function) {
+    return new ValidationException("Could not find an implementation method 'accumulate' for function '" + function
+        + "': a group window over an unbounded source cannot run it (PyFlink 2.3 refuses it in its group windows)");
+  }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -44,6 +45,7 @@ final class StreamWindowSelect {
     for (Expr e : expanded) PythonAggregateSelect.collectCalls(e, windowScope, calls, builtIns);
     // Row-count windows always run on the processor, which counts the rows of each key.
     boolean counted = grouped.isCountWindow();
+    if (!counted) refuseJsonAggregates(builtIns);
     // A session of built-ins runs here too when the processor computes them all: Spark's session
     // aggregation drops a row whose own window has ended before it meets the key's open sessions,
     // where Flink merges it into an open session it touches (the processor merges first).
@@ -142,14 +144,14 @@ final class StreamWindowSelect {
   private static final List<String> PROCESSOR_BUILT_INS = List.of("sum", "sum0", "count", "min", "max", "avg");
 
   /**
-   * Those its group windows compute, the statistical ones, COLLECT and LISTAGG too (over windows keep
+   * Those its group windows compute, the statistical ones, COLLECT, LISTAGG and ARRAY_AGG too (over windows keep
    * running values of the former only): normalized names and the worker's.
    */
   private static final Map<String, String> WINDOW_BUILT_INS = Map.ofEntries(Map.entry("sum", "sum"),
       Map.entry("sum0", "sum0"), Map.entry("count", "count"), Map.entry("min", "min"), Map.entry("max", "max"),
       Map.entry("avg", "avg"), Map.entry("stddevpop", "stddev_pop"), Map.entry("stddevsamp", "stddev_samp"),
       Map.entry("varpop", "var_pop"), Map.entry("varsamp", "var_samp"), Map.entry("collect", "collect"),
-      Map.entry("listagg", "listagg"));
+      Map.entry("listagg", "listagg"), Map.entry("arrayagg", "array_agg"));
 
   /** Flink's LISTAGG separator without one. */
   private static final String LISTAGG_SEPARATOR = ",";
@@ -172,6 +174,27 @@ final class StreamWindowSelect {
 
   /** Aggregates whose accumulators Flink cannot merge, so that a streaming session window refuses them. */
   private static final Map<String, String> UNMERGEABLE = Map.of("firstvalue", "FIRST_VALUE", "lastvalue", "LAST_VALUE");
+
+  /** The JSON aggregates, by normalized name, and Flink's name of their function without the ON NULL part. */
+  private static final Map<String, String> JSON_AGGREGATES = Map.of("jsonarrayagg", "JSON_ARRAYAGG",
+      "jsonobjectagg", "JSON_OBJECTAGG");
+
+  /**
+   * Refuses JSON_ARRAYAGG and JSON_OBJECTAGG in a time group window over an unbounded source, as
+   * PyFlink 2.3 does (Tumble and Session, measured): its group window aggregation finds no
+   * {@code accumulate} method of them for its arguments.
+   */
+  private static void refuseJsonAggregates(Map<String, Expr.Call> builtIns) {
+    for (Expr.Call call : builtIns.values()) {
+      boolean distinct = FunctionCatalog.normalize(call.name).equals("distinct");
+      Expr.Call inner = distinct ? (Expr.Call) call.arg(0) : call;
+      String base = JSON_AGGREGATES.get(FunctionCatalog.normalize(inner.name));
+      if (base == null) continue;
+      // Flink names the function by its ON NULL behaviour: JSON_ARRAYAGG_ABSENT_ON_NULL.
+      String onNull = !inner.args.isEmpty() && inner.arg(0) instanceof Expr.Literal l ? String.valueOf(l.value) : "";
+      throw ValidationException.noAccumulate(base + "_" + onNull.toUpperCase(Locale.ROOT) + "_ON_NULL");
+    }
+  }
 
   /** Whether the window processor computes every one of {@code builtIns} in a group window ({@link #builtIns}). */
   private static boolean processorComputes(Map<String, Expr.Call> builtIns, JTable table, Scope scope) {
@@ -216,7 +239,7 @@ final class StreamWindowSelect {
         throw TableException.unsupported("the built-in aggregate " + e.getKey() + " " + where
             + " over an unbounded source (supported there: " + String.join(", ",
             window ? List.of("SUM", "SUM0", "COUNT", "MIN", "MAX", "AVG", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP",
-                "VAR_SAMP", "COLLECT", "LISTAGG with a literal separator") : PROCESSOR_BUILT_INS) + ")" + instead);
+                "VAR_SAMP", "COLLECT", "LISTAGG with a literal separator", "ARRAY_AGG") : PROCESSOR_BUILT_INS) + ")" + instead);
       }
       // Named: Spark cannot name a LISTAGG itself (an unresolved alias); a name keeps the metadata.
       StructField result = table.df.select(ExprCompiler.compile(call, scope).as("__pft_result")).schema().fields()[0];

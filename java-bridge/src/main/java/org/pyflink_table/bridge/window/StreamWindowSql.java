@@ -5,11 +5,15 @@ import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.IsNotNull;
+import org.apache.spark.sql.catalyst.expressions.KnownNotNull;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.PythonFuncExpression;
@@ -18,6 +22,7 @@ import org.apache.spark.sql.catalyst.expressions.PythonUDF;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
+import org.apache.spark.sql.catalyst.expressions.aggregate.CollectList;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
 import org.apache.spark.sql.catalyst.expressions.aggregate.First;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Last;
@@ -34,8 +39,11 @@ import org.apache.spark.sql.catalyst.plans.logical.Expand;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.classic.ColumnNodeToExpressionConverter$;
 import org.apache.spark.sql.classic.ExpressionColumnNode;
 import org.apache.spark.sql.classic.SparkSession;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
@@ -152,15 +160,29 @@ public final class StreamWindowSql {
 
   /**
    * The worker's name of the built-in aggregate {@code f} the window processor computes (of one
-   * argument, LISTAGG's literal separator aside), else null.
+   * argument, LISTAGG's literal separator aside), else null. ARRAY_AGG is Spark's collect_list.
    */
   private static String workerName(AggregateFunction f) {
     if (f instanceof ListAgg) return separator(f) != null ? "listagg" : null;
     if (f.children().size() != 1) return null;
-    return f instanceof Sum ? "sum" : f instanceof Count ? "count" : f instanceof Min ? "min"
+    return f instanceof CollectList ? "array_agg" : f instanceof Sum ? "sum" : f instanceof Count ? "count" : f instanceof Min ? "min"
         : f instanceof Max ? "max" : f instanceof Average ? "avg" : f instanceof StddevPop ? "stddev_pop"
         : f instanceof StddevSamp ? "stddev_samp" : f instanceof VariancePop ? "var_pop"
         : f instanceof VarianceSamp ? "var_samp" : null;
+  }
+
+  /**
+   * The rows {@code aggregate} takes (a BOOLEAN column), null for all: its FILTER, and for a
+   * collect_list that ignores nulls the rows whose value is not null (the worker's ARRAY_AGG keeps
+   * nulls, as the Table API's does).
+   */
+  private static Column filter(AggregateExpression aggregate) {
+    Expression filter = aggregate.filter().isDefined() ? aggregate.filter().get() : null;
+    if (aggregate.aggregateFunction() instanceof CollectList list && list.ignoreNulls()) {
+      Expression notNull = new IsNotNull(list.child());
+      filter = filter == null ? notNull : new And(filter, notNull);
+    }
+    return filter == null ? null : column(filter);
   }
 
   /** LISTAGG's separator when it is a literal and there is no WITHIN GROUP order, else null. */
@@ -264,8 +286,7 @@ public final class StreamWindowSql {
       slot[c] = -1 - builtIns.size();
       // Spark's type (Flink's is a cast above): the worker rounds a DECIMAL result to its scale, as Spark would.
       builtIns.add(new StreamWindowAggregation.BuiltIn(function, aggregate.isDistinct(), column(children.get(0)),
-          f.dataType(), "__pft_builtin" + builtIns.size(),
-          aggregate.filter().isDefined() ? column(aggregate.filter().get()) : null, separator(f), Metadata.empty()));
+          f.dataType(), "__pft_builtin" + builtIns.size(), filter(aggregate), separator(f), Metadata.empty()));
       builtInCalls.add(call);
     }
 
@@ -348,7 +369,7 @@ public final class StreamWindowSql {
     List<Column> values = new ArrayList<>();
     values.add(renamed.col(names[0]).cast(window.dataType()));
     for (int i = 0; i < grouping.size(); i++) values.add(renamed.col(names[1 + i]).cast(grouping.get(i).dataType()));
-    for (int c = 0; c < calls.size(); c++) values.add(renamed.col(names[positions[c]]).cast(calls.get(c).dataType()));
+    for (int c = 0; c < calls.size(); c++) values.add(typed(renamed.col(names[positions[c]]), calls.get(c).dataType()));
     LogicalPlan selected = renamed.select(values.toArray(new Column[0])).queryExecution().analyzed();
     List<Attribute> out = ScalaInterop.list(selected.output());
     Replacer replacer = new Replacer(window, out.get(0), grouping, out.subList(1, 1 + grouping.size()), calls,
@@ -360,6 +381,18 @@ public final class StreamWindowSql {
           scala.Option.apply(ne.metadata()), ScalaInterop.seq(List.of())));
     }
     return new Project(ScalaInterop.seq(restored), selected);
+  }
+
+  /**
+   * The processor's column {@code v} as {@code type}: cast, and an array whose elements Spark types
+   * not null (collect_list's, which ignores nulls) marked so, since the processor's output is typed
+   * nullable throughout and no cast narrows that.
+   */
+  private static Column typed(Column v, DataType type) {
+    if (type instanceof ArrayType t && !t.containsNull()) {
+      v = functions.transform(v, x -> column(new KnownNotNull(ColumnNodeToExpressionConverter$.MODULE$.apply(x.node()))));
+    }
+    return v.cast(type);
   }
 
   /** The aggregation's expressions over the processor's columns: the window, the keys and each call replaced. */
@@ -453,6 +486,6 @@ public final class StreamWindowSql {
   private static TableException refused(String what) {
     return TableException.unsupported("Python aggregate functions in a SQL group window over an unbounded source "
         + "with " + what + " (supported: TUMBLE, HOP and SESSION on the rowtime, with Python aggregate functions and "
-        + "SUM, COUNT, MIN, MAX, AVG, STDDEV_POP/SAMP, VAR_POP/SAMP, LISTAGG)");
+        + "SUM, COUNT, MIN, MAX, AVG, STDDEV_POP/SAMP, VAR_POP/SAMP, LISTAGG, ARRAY_AGG)");
   }
 }
