@@ -160,12 +160,15 @@ public final class StreamWindowSql {
 
   /**
    * The worker's name of the built-in aggregate {@code f} the window processor computes (of one
-   * argument, LISTAGG's literal separator aside), else null. ARRAY_AGG is Spark's collect_list.
+   * argument, LISTAGG's literal separator aside), else null. ARRAY_AGG is Spark's collect_list (of
+   * no ROW: those stay on Spark's aggregation).
    */
   private static String workerName(AggregateFunction f) {
     if (f instanceof ListAgg) return separator(f) != null ? "listagg" : null;
     if (f.children().size() != 1) return null;
-    return f instanceof CollectList ? "array_agg" : f instanceof Sum ? "sum" : f instanceof Count ? "count" : f instanceof Min ? "min"
+    // Not of a struct: the SESSION table function's rows (TvfWindowAggregates) are a collect_list of them.
+    if (f instanceof CollectList list) return list.child().dataType() instanceof StructType ? null : "array_agg";
+    return f instanceof Sum ? "sum" : f instanceof Count ? "count" : f instanceof Min ? "min"
         : f instanceof Max ? "max" : f instanceof Average ? "avg" : f instanceof StddevPop ? "stddev_pop"
         : f instanceof StddevSamp ? "stddev_samp" : f instanceof VariancePop ? "var_pop"
         : f instanceof VarianceSamp ? "var_samp" : null;
