@@ -500,7 +500,7 @@ public final class FlinkSqlDialect {
           int first = next(after + 1);
           boolean distinct = first < close && t.get(first).is("DISTINCT");
           out.append(Multisets.NAME).append(distinct ? "(collect_set(" : "(collect_list(")
-              .append(run(distinct ? first + 1 : after + 1, close)).append(')');
+              .append(run(distinct ? first + 1 : after + 1, close).strip()).append(')');
           i = close + 1;
           int filter = next(i);
           int open = filter < to ? next(filter + 1) : to;

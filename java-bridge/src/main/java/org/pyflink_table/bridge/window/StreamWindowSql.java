@@ -380,7 +380,9 @@ public final class StreamWindowSql {
     for (int c = 0; c < calls.size(); c++) {
       Column value = renamed.col(names[positions[c]]);
       // The processor's COLLECT counts may be NULL in their type (never in value): no cast makes them NOT NULL.
-      if (collectList(calls.get(c)) != null) value = functions.transform_values(value, (k, v) -> functions.coalesce(v, functions.lit(0)));
+      if (collectList(calls.get(c)) != null) {
+        value = functions.transform_values(value, (k, v) -> functions.coalesce(v, functions.lit(0)));
+      }
       values.add(value.cast(calls.get(c).dataType()));
     }
     LogicalPlan selected = renamed.select(values.toArray(new Column[0])).queryExecution().analyzed();
