@@ -5,7 +5,7 @@ file is written (an engine that answers only at the end of its input fails)."""
 
 import pytest
 
-from harness import STREAMING_PRELUDE, Comparison, differential, event_table  # noqa: F401 - the fixture
+from harness import STREAMING_PRELUDE, TAKE_MULTISETS, Comparison, differential, event_table  # noqa: F401 - the fixture
 
 SETUP = STREAMING_PRELUDE + event_table()
 
@@ -18,11 +18,13 @@ FILES = ["'a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\nb,3,1970-01-01 00
          "'a,5,1970-01-01 00:00:13\\na,6,1970-01-01 00:00:20\\n'"]
 
 
-def tvf(query: str, fired: list, files: list = FILES) -> str:
-    """``query``'s changes after each of ``files``, ``fired[i]`` of them after file i."""
-    program = SETUP + f"it = t_env.execute_sql(\"{query}\").collect()\n"
+def tvf(query: str, fired: list, files: list = FILES, take: str = "take") -> str:
+    """``query``'s changes after each of ``files``, ``fired[i]`` of them after file i, taken with
+    ``take`` (``take_multisets`` for a MULTISET, whose items' order differs)."""
+    program = (SETUP + (TAKE_MULTISETS if take == "take_multisets" else "")
+               + f"it = t_env.execute_sql(\"{query}\").collect()\n")
     for i, n in enumerate(fired):
-        program += f"publish('f{i + 1}.csv', {files[i]})\ntake(it, {n})\n"
+        program += f"publish('f{i + 1}.csv', {files[i]})\n{take}(it, {n})\n"
     return program + "it.close()\n"
 
 
@@ -107,6 +109,27 @@ programs = {
                                               "a,2,1970-01-01 00:00:10\\na,3,1970-01-01 00:00:12\\n"
                                               "c,4,1970-01-01 00:00:12\\n'",
                                               "'a,5,1970-01-01 00:00:07\\nc,6,1970-01-01 00:00:30\\n'"]),
+    # COLLECT (a MULTISET: each value with its count; DISTINCT counts each once; FILTER picks the
+    # values), in a TUMBLE table function's and a GROUP BY TUMBLE window (a, 1 twice in [0, 5)) and
+    # in sessions, where the late a, 5 joins a's open session (a, 2 twice there).
+    "tumble_collect": tvf(f"SELECT k, window_start, COLLECT(v) AS c, COLLECT(DISTINCT v) AS cd, "
+                          f"COLLECT(v) FILTER (WHERE v > 1) AS cf FROM {TUMBLE} GROUP BY k, window_start, window_end",
+                          [1, 1, 1], ["'a,1,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:02\\na,2,1970-01-01 00:00:03\\n"
+                                      "b,3,1970-01-01 00:00:06\\n'", FILES[1], FILES[2]], take="take_multisets"),
+    "group_window_tumble_collect": tvf("SELECT k, TUMBLE_END(ts, INTERVAL '5' SECOND) AS e, COLLECT(v) AS c, "
+                                       "COLLECT(DISTINCT v) AS cd, COLLECT(v) FILTER (WHERE v > 1) AS cf FROM ev "
+                                       "GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)",
+                                       [1, 1, 1], ["'a,1,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:02\\n"
+                                                   "a,2,1970-01-01 00:00:03\\nb,3,1970-01-01 00:00:06\\n'",
+                                                   FILES[1], FILES[2]], take="take_multisets"),
+    "session_late_touches_open_collect": tvf("SELECT k, window_start, COLLECT(v) AS c, COLLECT(DISTINCT v) AS cd, "
+                                             "COLLECT(v) FILTER (WHERE v <> 2) AS cf, COUNT(*) AS n "
+                                             f"FROM {SESSION} GROUP BY k, window_start, window_end", [1, 2],
+                                             ["'b,0,1970-01-01 00:00:01\\na,1,1970-01-01 00:00:08\\n"
+                                              "a,2,1970-01-01 00:00:10\\na,2,1970-01-01 00:00:11\\n"
+                                              "a,3,1970-01-01 00:00:12\\nc,4,1970-01-01 00:00:12\\n'",
+                                              "'a,5,1970-01-01 00:00:07\\nc,6,1970-01-01 00:00:30\\n'"],
+                                             take="take_multisets"),
 }
 
 

@@ -296,12 +296,9 @@ public final class FunctionCatalog {
   /** Flink's COLLECT returns a MULTISET, i.e. a map from value to its count; NULLs are skipped. */
   static Column collect(CallContext c) {
     Column values = ScalaInterop.call("collect_list", false, c.args);
-    Column distinct = functions.array_distinct(values);
-    Column counts = functions.transform(distinct,
-        v -> functions.size(functions.filter(values, e -> e.equalTo(v))));
     // The map is Flink's MULTISET<element>: record that type for the schema.
     String element = FlinkTypes.fromSpark(c.type(0));
-    return functions.map_from_arrays(distinct, counts).as("collect", new MetadataBuilder()
+    return Multisets.counted(values).as("collect", new MetadataBuilder()
         .putString(FlinkTypes.METADATA_KEY, "MULTISET<" + element + ">").build());
   }
 

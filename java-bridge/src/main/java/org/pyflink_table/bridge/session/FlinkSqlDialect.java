@@ -98,6 +98,7 @@ import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
 import org.pyflink_table.bridge.expressions.ItemAccess;
+import org.pyflink_table.bridge.expressions.Multisets;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.expressions.SqlText;
 import org.pyflink_table.bridge.expressions.TimestampPrecision;
@@ -127,7 +128,8 @@ import scala.runtime.AbstractPartialFunction;
  *       {@code TO_TIMESTAMP_LTZ} takes epoch numbers too ({@link ToTimestampLtz});
  *   <li>{@code ARRAY[..]}, {@code MAP[..]}, {@code ROW(..)} value constructors;
  *   <li>{@code FLOOR/CEIL(ts TO unit)}, {@code LOCALTIMESTAMP}, {@code STR_TO_MAP(s)} with
- *       Flink's default delimiters, {@code LISTAGG(x)} with Flink's ',' separator, {@code TIMESTAMPDIFF} as INT;
+ *       Flink's default delimiters, {@code LISTAGG(x)} with Flink's ',' separator, {@code TIMESTAMPDIFF} as INT,
+ *       {@code COLLECT} as {@link Multisets}' function over {@code collect_list};
  *   <li>{@code x BETWEEN SYMMETRIC a AND b} as {@code x BETWEEN} the smaller {@code AND} the larger bound;
  *   <li>{@code FETCH FIRST n ROWS ONLY} and {@code OFFSET n ROWS FETCH NEXT m ROWS ONLY}.
  * </ul>
@@ -140,7 +142,7 @@ public final class FlinkSqlDialect {
       "TIMESTAMP", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP", "NOW", "CURRENT_TIME",
       "LOCALTIME", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
       "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK", "LISTAGG", "CURRENT_WATERMARK",
-      "SYMMETRIC", "ASYMMETRIC");
+      "SYMMETRIC", "ASYMMETRIC", "COLLECT");
 
   /** Words that end a BETWEEN's upper bound. */
   private static final Set<String> BETWEEN_ENDS = Set.of("AND", "OR", "IS", "NOT", "LIKE", "IN", "BETWEEN", "SIMILAR",
@@ -491,6 +493,23 @@ public final class FlinkSqlDialect {
           if (args.size() == 1) args.add("','");
           out.append("listagg(").append(String.join(", ", args)).append(')');
           i = close + 1;
+        } else if (k.is("COLLECT") && call) {
+          // Flink's MULTISET aggregate: Spark's collect_list (of DISTINCT values collect_set) takes
+          // FILTER, the session function counts its values (Multisets).
+          int close = Math.min(closing(after), to);
+          int first = next(after + 1);
+          boolean distinct = first < close && t.get(first).is("DISTINCT");
+          out.append(Multisets.NAME).append(distinct ? "(collect_set(" : "(collect_list(")
+              .append(run(distinct ? first + 1 : after + 1, close).strip()).append(')');
+          i = close + 1;
+          int filter = next(i);
+          int open = filter < to ? next(filter + 1) : to;
+          if (filter < to && t.get(filter).is("FILTER") && open < to && t.get(open).sym("(")) {
+            int filterClose = Math.min(closing(open), to);
+            out.append(" FILTER (").append(run(open + 1, filterClose)).append(')');
+            i = filterClose + 1;
+          }
+          out.append(')');
         } else if (k.is("CURRENT_WATERMARK") && call) {
           // The session's function (streaming.CurrentWatermark), which checks the rowtime argument.
           out.append(CurrentWatermark.SQL_NAME);
@@ -1153,6 +1172,7 @@ public final class FlinkSqlDialect {
     List<Attribute> output = ScalaInterop.list(plan.output());
     DataType[] retype = new DataType[output.size()];
     String[] recorded = new String[output.size()];
+    boolean[] notNull = new boolean[output.size()];
     boolean any = false;
     for (int i = 0; i < output.size(); i++) {
       Expression e = output.get(i);
@@ -1171,8 +1191,16 @@ public final class FlinkSqlDialect {
         recorded[i] = ltz;
         any = true;
       }
+      // COLLECT's MULTISET is a map in Spark: recorded as the Table API records it, NOT NULL as in
+      // Flink (a streaming window aggregation's output is nullable in Spark).
+      String multiset = output.get(i).metadata().contains(FlinkTypes.METADATA_KEY) ? null : Multisets.flinkType(e);
+      if (multiset != null) {
+        recorded[i] = multiset;
+        notNull[i] = true;
+        any = true;
+      }
     }
-    return any ? retyped(ds, output, retype, recorded, null) : ds;
+    return any ? retyped(ds, output, retype, recorded, notNull) : ds;
   }
 
   /**

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.spark.api.python.SimplePythonFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -339,7 +340,11 @@ public final class RetractingAggregates {
       calls.environment = (SimplePythonFunction) found[1];
     } else {
       String name = BUILT_INS.get(f.prettyName());
-      if (name == null) throw unsupported("the aggregate function " + f.prettyName() + " (" + text(e) + ")");
+      if (name == null) {
+        // SQL's COLLECT is Spark's collect_list or collect_set below the counting (expressions.Multisets).
+        String shown = Set.of("collect_list", "collect_set").contains(f.prettyName()) ? "COLLECT" : f.prettyName();
+        throw unsupported("the aggregate function " + shown + " (" + text(e) + ")");
+      }
       spec.put("function", name);
       if (name.equals("listagg")) {
         if (args.size() > 2) throw unsupported("LISTAGG with an order (" + text(e) + ")");

@@ -23,6 +23,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
 import org.apache.spark.sql.catalyst.expressions.aggregate.CollectList;
+import org.apache.spark.sql.catalyst.expressions.aggregate.CollectSet;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
 import org.apache.spark.sql.catalyst.expressions.aggregate.First;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Last;
@@ -45,14 +46,17 @@ import org.apache.spark.sql.classic.SparkSession;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.Multisets;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.TableContext;
+import org.pyflink_table.bridge.types.FlinkTypes;
 import org.pyflink_table.bridge.udf.CollectedWindowAggregation;
 import org.pyflink_table.bridge.udf.PythonAggregateFunction;
 import org.pyflink_table.bridge.udf.StreamWindowAggregation;
@@ -151,6 +155,7 @@ public final class StreamWindowSql {
   private static boolean processorComputes(List<Expression> calls) {
     if (calls.isEmpty()) return false;
     for (Expression call : calls) {
+      if (collectList(call) != null) continue;
       if (!(call instanceof AggregateExpression aggregate) || pythonCall(call) != null) return false;
       AggregateFunction f = aggregate.aggregateFunction();
       if (workerName(f) == null) return false;
@@ -199,6 +204,13 @@ public final class StreamWindowSql {
     return d.dataType() instanceof org.apache.spark.sql.types.StringType && value != null ? value.toString() : null;
   }
 
+  /** The collect_list (collect_set: DISTINCT) call SQL's COLLECT {@code call} counts ({@link Multisets}), else null. */
+  private static AggregateExpression collectList(Expression call) {
+    Expression list = Multisets.counts(call);
+    return list instanceof AggregateExpression a && (a.aggregateFunction() instanceof CollectList
+        || a.aggregateFunction() instanceof CollectSet) ? a : null;
+  }
+
   /** The window struct (start, end) an aggregation groups by, or null. */
   private static Attribute windowKey(Aggregate a) {
     for (Expression g : ScalaInterop.list(a.groupingExpressions())) {
@@ -212,7 +224,8 @@ public final class StreamWindowSql {
 
   /** Each aggregate call of {@code e} (built-in or Python), once per semantically equal call. */
   private static void collectCalls(Expression e, List<Expression> out) {
-    if (e instanceof AggregateExpression || e instanceof PythonUDAF || isPandasAggregate(e)) {
+    // SQL's COLLECT is one call (the processor's collect), not its collect_list.
+    if (collectList(e) != null || e instanceof AggregateExpression || e instanceof PythonUDAF || isPandasAggregate(e)) {
       if (indexOf(out, e) < 0) out.add(e);
       return;
     }
@@ -230,6 +243,7 @@ public final class StreamWindowSql {
 
   /** The Python function a call runs, or null for a built-in aggregate. */
   private static PythonFuncExpression pythonCall(Expression call) {
+    if (collectList(call) != null) return null;
     if (!(call instanceof AggregateExpression)) return (PythonFuncExpression) call;
     AggregateFunction f = ((AggregateExpression) call).aggregateFunction();
     return f instanceof PythonFuncExpression ? (PythonFuncExpression) f : null;
@@ -278,6 +292,19 @@ public final class StreamWindowSql {
         for (Expression e : ScalaInterop.list(((Expression) python).children())) arguments.add(column(e));
         args.add(arguments);
         resultNames.add("__pft_python" + slot[c]);
+        continue;
+      }
+      AggregateExpression collected = collectList(call);
+      if (collected != null) {
+        slot[c] = -1 - builtIns.size();
+        // The result's metadata keeps COLLECT's MULTISET type, as the Table API's collect.
+        builtIns.add(new StreamWindowAggregation.BuiltIn("collect",
+            collected.isDistinct() || collected.aggregateFunction() instanceof CollectSet,
+            column(collected.aggregateFunction().children().apply(0)), call.dataType(),
+            "__pft_builtin" + builtIns.size(),
+            collected.filter().isDefined() ? column(collected.filter().get()) : null, null,
+            new MetadataBuilder().putString(FlinkTypes.METADATA_KEY, Multisets.flinkType(call)).build()));
+        builtInCalls.add(call);
         continue;
       }
       AggregateFunction f = aggregate.aggregateFunction();
@@ -372,7 +399,14 @@ public final class StreamWindowSql {
     List<Column> values = new ArrayList<>();
     values.add(renamed.col(names[0]).cast(window.dataType()));
     for (int i = 0; i < grouping.size(); i++) values.add(renamed.col(names[1 + i]).cast(grouping.get(i).dataType()));
-    for (int c = 0; c < calls.size(); c++) values.add(typed(renamed.col(names[positions[c]]), calls.get(c).dataType()));
+    for (int c = 0; c < calls.size(); c++) {
+      Column value = renamed.col(names[positions[c]]);
+      // The processor's COLLECT counts may be NULL in their type (never in value): no cast makes them NOT NULL.
+      if (collectList(calls.get(c)) != null) {
+        value = functions.transform_values(value, (k, v) -> functions.coalesce(v, functions.lit(0)));
+      }
+      values.add(typed(value, calls.get(c).dataType()));
+    }
     LogicalPlan selected = renamed.select(values.toArray(new Column[0])).queryExecution().analyzed();
     List<Attribute> out = ScalaInterop.list(selected.output());
     Replacer replacer = new Replacer(window, out.get(0), grouping, out.subList(1, 1 + grouping.size()), calls,
@@ -489,6 +523,6 @@ public final class StreamWindowSql {
   private static TableException refused(String what) {
     return TableException.unsupported("Python aggregate functions in a SQL group window over an unbounded source "
         + "with " + what + " (supported: TUMBLE, HOP and SESSION on the rowtime, with Python aggregate functions and "
-        + "SUM, COUNT, MIN, MAX, AVG, STDDEV_POP/SAMP, VAR_POP/SAMP, LISTAGG, ARRAY_AGG)");
+        + "SUM, COUNT, MIN, MAX, AVG, STDDEV_POP/SAMP, VAR_POP/SAMP, COLLECT, LISTAGG, ARRAY_AGG)");
   }
 }

@@ -51,6 +51,12 @@ public final class FlinkSqlDialectTest {
     // LISTAGG's separator defaults to Flink's ','.
     rewrites("SELECT LISTAGG(s) FROM t", "SELECT listagg(s, ',') FROM t");
     rewrites("SELECT LISTAGG(DISTINCT s, '|') FROM t", "SELECT listagg(DISTINCT s, '|') FROM t");
+    // COLLECT: the multiset session function over collect_list (collect_set for DISTINCT), FILTER inside.
+    rewrites("SELECT COLLECT(v) FROM t", "SELECT pyflink_collect(collect_list(v)) FROM t");
+    rewrites("SELECT COLLECT( DISTINCT v + 1) AS c FROM t", "SELECT pyflink_collect(collect_set(v + 1)) AS c FROM t");
+    rewrites("SELECT COLLECT(v) FILTER (WHERE v > 1), COUNT(*) FROM t",
+        "SELECT pyflink_collect(collect_list(v) FILTER (WHERE v > 1)), COUNT(*) FROM t");
+    rewrites("SELECT collect FROM t", "SELECT collect FROM t");
     // The current times hold Flink's precisions (3, TIME 0); NOW() keeps its parentheses' meaning.
     rewrites("SELECT CURRENT_TIMESTAMP, NOW(), CURRENT_TIME, LOCALTIME FROM t",
         "SELECT timestamp_millis(unix_millis(CURRENT_TIMESTAMP)), timestamp_millis(unix_millis(now())), `current_time`(0), "
