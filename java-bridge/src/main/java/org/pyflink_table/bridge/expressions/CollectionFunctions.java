@@ -79,11 +79,12 @@ final class CollectionFunctions {
     return functions.struct(fields);
   }
 
-  /** ARRAY_AGG keeps NULL elements, which Spark's collect_list drops. */
+  /** ARRAY_AGG keeps NULL elements, which Spark's collect_list drops, and is NULL of no value (as SQL's). */
   static Column arrayAgg(CallContext c) {
     Column wrapped = ScalaInterop.call("collect_list", c.distinct,
         Collections.singletonList(functions.struct(c.arg(0).as("v"))));
-    return functions.transform(wrapped, s -> s.getField("v"));
+    Column values = functions.transform(wrapped, s -> s.getField("v"));
+    return ArrayAggregates.orNull(values, values);
   }
 
   static Column arrayJoin(CallContext c) {
@@ -96,8 +97,7 @@ final class CollectionFunctions {
     Column n = functions.size(c.arg(0));
     if (t instanceof MapType && c.exprs.get(0) instanceof Expr.Call
         && FunctionCatalog.normalize(((Expr.Call) c.exprs.get(0)).name).equals("collect")) {
-      // A MULTISET counts every occurrence.
-      n = functions.aggregate(functions.map_values(c.arg(0)), lit(0), (acc, v) -> acc.plus(v));
+      n = Multisets.cardinality(c.arg(0));
     }
     // With ANSI on (Spark 4's default) SIZE(NULL) is NULL, as Flink's CARDINALITY(NULL).
     return n.cast(DataTypes.IntegerType);

@@ -46,6 +46,11 @@ public final class Multisets {
     return functions.map_from_arrays(distinct, counts);
   }
 
+  /** A multiset's CARDINALITY: every occurrence counts (its counts' sum), NULL for a NULL multiset. */
+  public static Column cardinality(Column multiset) {
+    return functions.aggregate(functions.map_values(multiset), functions.lit(0), (acc, n) -> acc.plus(n));
+  }
+
   /** The list a multiset {@link #counted} built (analyzed) counts (SQL's: a collect_list call), else null. */
   public static Expression counts(Expression e) {
     return flinkType(e) == null ? null : ((MapFromArrays) e).left().children().apply(0);

@@ -42,6 +42,7 @@ import org.apache.spark.sql.catalyst.expressions.CurrentDate;
 import org.apache.spark.sql.catalyst.expressions.CurrentTimestamp;
 import org.apache.spark.sql.catalyst.expressions.KnownNotNull;
 import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.Size;
 import org.apache.spark.sql.catalyst.expressions.MillisToTimestamp;
 import org.apache.spark.sql.catalyst.expressions.LocalTimestamp;
 import org.apache.spark.sql.catalyst.expressions.Now;
@@ -97,6 +98,7 @@ import org.pyflink_table.bridge.streaming.CurrentWatermark;
 import org.pyflink_table.bridge.errors.SqlParserException;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.ArrayAggregates;
 import org.pyflink_table.bridge.expressions.ItemAccess;
 import org.pyflink_table.bridge.expressions.Multisets;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
@@ -129,7 +131,8 @@ import scala.runtime.AbstractPartialFunction;
  *   <li>{@code ARRAY[..]}, {@code MAP[..]}, {@code ROW(..)} value constructors;
  *   <li>{@code FLOOR/CEIL(ts TO unit)}, {@code LOCALTIMESTAMP}, {@code STR_TO_MAP(s)} with
  *       Flink's default delimiters, {@code LISTAGG(x)} with Flink's ',' separator, {@code TIMESTAMPDIFF} as INT,
- *       {@code COLLECT} as {@link Multisets}' function over {@code collect_list};
+ *       {@code COLLECT} as {@link Multisets}' function over {@code collect_list}, {@code ARRAY_AGG} as
+ *       {@link ArrayAggregates}' over {@code array_agg .. RESPECT NULLS};
  *   <li>{@code x BETWEEN SYMMETRIC a AND b} as {@code x BETWEEN} the smaller {@code AND} the larger bound;
  *   <li>{@code FETCH FIRST n ROWS ONLY} and {@code OFFSET n ROWS FETCH NEXT m ROWS ONLY}.
  * </ul>
@@ -142,7 +145,7 @@ public final class FlinkSqlDialect {
       "TIMESTAMP", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP", "NOW", "CURRENT_TIME",
       "LOCALTIME", "TIMESTAMPDIFF", "FLOOR", "CEIL", "CEILING", "STR_TO_MAP",
       "SIMILAR", "FETCH", "OFFSET", "REGEXP_EXTRACT", "SPLIT_INDEX", "WEEK", "LISTAGG", "CURRENT_WATERMARK",
-      "SYMMETRIC", "ASYMMETRIC", "COLLECT");
+      "SYMMETRIC", "ASYMMETRIC", "COLLECT", "ARRAY_AGG");
 
   /** Words that end a BETWEEN's upper bound. */
   private static final Set<String> BETWEEN_ENDS = Set.of("AND", "OR", "IS", "NOT", "LIKE", "IN", "BETWEEN", "SIMILAR",
@@ -311,6 +314,13 @@ public final class FlinkSqlDialect {
     /** Index of the next non-space token at or after i (t.size() when none). */
     int next(int i) {
       while (i < t.size() && t.get(i).kind == Kind.SPACE) i++;
+      return i;
+    }
+
+    /** Index of the last non-space token before i, not before {@code from} (from - 1 when none). */
+    int previous(int i, int from) {
+      i--;
+      while (i >= from && t.get(i).kind == Kind.SPACE) i--;
       return i;
     }
 
@@ -508,6 +518,48 @@ public final class FlinkSqlDialect {
             int filterClose = Math.min(closing(open), to);
             out.append(" FILTER (").append(run(open + 1, filterClose)).append(')');
             i = filterClose + 1;
+          }
+          out.append(')');
+        } else if (k.is("ARRAY_AGG") && call) {
+          // Spark's array_agg (collect_list) RESPECT NULLS unless IGNORE NULLS is asked (inside the
+          // call too, as Flink's parser takes it), FILTER before it as Spark's grammar wants; the
+          // session function types and finishes it as Flink (ArrayAggregates: DISTINCT, no value).
+          int close = Math.min(closing(after), to);
+          int first = next(after + 1);
+          boolean distinct = first < close && t.get(first).is("DISTINCT");
+          int argFrom = distinct ? first + 1 : after + 1;
+          int argTo = close;
+          String nulls = "RESPECT";
+          int last = previous(close, argFrom);
+          int treatment = last > argFrom ? previous(last, argFrom) : -1;
+          if (last > argFrom && t.get(last).is("NULLS") && treatment > argFrom
+              && (t.get(treatment).is("RESPECT") || t.get(treatment).is("IGNORE"))) {
+            nulls = t.get(treatment).upper();
+            argTo = treatment;
+          }
+          i = close + 1;
+          String filter = "";
+          for (int clause = 0; clause < 2; clause++) {
+            int w = next(i);
+            int w2 = w < to ? next(w + 1) : to;
+            if (w < to && (t.get(w).is("RESPECT") || t.get(w).is("IGNORE")) && w2 < to && t.get(w2).is("NULLS")) {
+              nulls = t.get(w).upper();
+              i = w2 + 1;
+            } else if (w < to && t.get(w).is("FILTER") && w2 < to && t.get(w2).sym("(")) {
+              int filterClose = Math.min(closing(w2), to);
+              filter = " FILTER (" + run(w2 + 1, filterClose) + ")";
+              i = filterClose + 1;
+            }
+          }
+          out.append(distinct ? ArrayAggregates.DISTINCT_NAME : ArrayAggregates.NAME).append("(array_agg(")
+              .append(run(argFrom, argTo).strip()).append(')').append(filter).append(' ').append(nulls)
+              .append(" NULLS");
+          int over = next(i);
+          if (over < to && t.get(over).is("OVER")) {
+            int spec = next(over + 1);
+            int specEnd = spec < to && t.get(spec).sym("(") ? Math.min(closing(spec), to) : spec;
+            out.append(" OVER ").append(run(spec, Math.min(specEnd + 1, to)));
+            i = Math.min(specEnd + 1, to);
           }
           out.append(')');
         } else if (k.is("CURRENT_WATERMARK") && call) {
@@ -979,6 +1031,49 @@ public final class FlinkSqlDialect {
     LogicalPlan rewritten = outsideViews(plan, flinkText);
     if (!changed[0]) return ds;
     return Dataset$.MODULE$.ofRows((SparkSession) ds.sparkSession(), rewritten);
+  }
+
+  /**
+   * The query with each CARDINALITY (Spark's size) of a MULTISET (COLLECT's map from value to
+   * count, also through a subquery's or a table's column) counting every occurrence, as Flink's
+   * Table API counts (PyFlink 2.3's SQL fails there: CodeGenException), not the distinct values.
+   */
+  public static Dataset<Row> withMultisetCardinality(Dataset<Row> ds) {
+    LogicalPlan plan = ds.queryExecution().analyzed();
+    Map<Object, Expression> defined = new HashMap<>();
+    aliases(plan, defined);
+    boolean[] changed = {false};
+    PartialFunction<Expression, Expression> counted = new AbstractPartialFunction<>() {
+      @Override
+      public boolean isDefinedAt(Expression e) {
+        return e instanceof Size && multiset(((Size) e).child(), defined, 0);
+      }
+
+      @Override
+      public <A1 extends Expression, B1> B1 applyOrElse(A1 e, Function1<A1, B1> otherwise) {
+        if (!isDefinedAt(e)) return otherwise.apply(e);
+        changed[0] = true;
+        Column n = Multisets.cardinality(ExpressionUtils.column(((Size) e).child()));
+        @SuppressWarnings("unchecked")
+        B1 result = (B1) ColumnNodeToExpressionConverter$.MODULE$.apply(n.node());
+        return result;
+      }
+    };
+    LogicalPlan rewritten = plan.transformUp(ScalaInterop.everywhere((LogicalPlan p) -> p.transformExpressionsUp(counted)));
+    if (!changed[0]) return ds;
+    return Dataset$.MODULE$.ofRows((SparkSession) ds.sparkSession(), rewritten);
+  }
+
+  /** Whether {@code e} is a MULTISET: COLLECT's map ({@link Multisets}), or a column recorded or defined as one. */
+  private static boolean multiset(Expression e, Map<Object, Expression> defined, int depth) {
+    if (depth > 64) return false;
+    if (Multisets.flinkType(e) != null) return true;
+    if (!(e instanceof Attribute a)) return false;
+    if (a.metadata().contains(FlinkTypes.METADATA_KEY)) {
+      return a.metadata().getString(FlinkTypes.METADATA_KEY).startsWith("MULTISET<");
+    }
+    Expression d = defined.get(a.exprId());
+    return d != null && multiset(d, defined, depth + 1);
   }
 
   /**

@@ -31,6 +31,7 @@ import org.pyflink_table.bridge.expressions.CoreModule;
 import org.pyflink_table.bridge.expressions.FlinkFloatingComparisons;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.ItemAccess;
+import org.pyflink_table.bridge.expressions.ArrayAggregates;
 import org.pyflink_table.bridge.expressions.Multisets;
 import org.pyflink_table.bridge.expressions.TimestampPrecision;
 import org.pyflink_table.bridge.expressions.ToTimestampLtz;
@@ -106,6 +107,7 @@ public final class TableEnv extends TableContext {
     ToTimestampLtz.register(spark);
     TimestampPrecision.register(spark);
     Multisets.register(spark);
+    ArrayAggregates.register(spark);
   }
 
   /** A new environment on its own session of the running SparkContext. */
@@ -289,8 +291,10 @@ public final class TableEnv extends TableContext {
     String sparkSql = toSparkSql(sql);
     connectors.refresh();
     try {
-      // CAST(.. AS STRING) writes Flink's text, as the Table API's cast does.
-      Dataset<Row> ds = FlinkSqlDialect.withFlinkStringCasts(FlinkSqlDialect.withFlinkColumnNames(sql(sparkSql)));
+      // CAST(.. AS STRING) writes Flink's text, as the Table API's cast does; a MULTISET's
+      // CARDINALITY counts every occurrence.
+      Dataset<Row> ds = FlinkSqlDialect.withMultisetCardinality(
+          FlinkSqlDialect.withFlinkStringCasts(FlinkSqlDialect.withFlinkColumnNames(sql(sparkSql))));
       refusedScans.check(ds.queryExecution().analyzed()); // Flink plans a SQL query here
       CoreModule.checkSqlAggregates(ds.queryExecution().analyzed(), functions);
       if (!isStreaming()) {
