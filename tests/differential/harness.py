@@ -75,12 +75,12 @@ EVENT_COLUMNS = "k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTE
 EVENT_PT_COLUMNS = "k STRING, v INT, ts TIMESTAMP(3), pt AS PROCTIME(), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND"
 
 
-def event_table(columns: str = EVENT_COLUMNS) -> str:
+def event_table(columns: str = EVENT_COLUMNS, options: str = "") -> str:
     """Program text: a fresh directory ``d``, ``publish(name, text)`` publishing a file in it, and the
-    table ``ev`` (``columns``) monitoring it."""
+    table ``ev`` (``columns``, further table ``options`` if given) monitoring it."""
     return ("d = tempfile.mkdtemp()\n"
             "publish = lambda name, text: publish_file(d, name, text)\n"
-            + monitored_table("ev", columns))
+            + monitored_table("ev", columns, options=options))
 
 
 # Three files of events for ``ev`` (k, v, ts), published in turn: after the first the watermark is
