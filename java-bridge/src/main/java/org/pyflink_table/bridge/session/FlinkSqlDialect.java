@@ -530,12 +530,14 @@ public final class FlinkSqlDialect {
           int argFrom = distinct ? first + 1 : after + 1;
           int argTo = close;
           String nulls = "RESPECT";
+          boolean treated = false;
           int last = previous(close, argFrom);
           int treatment = last > argFrom ? previous(last, argFrom) : -1;
           if (last > argFrom && t.get(last).is("NULLS") && treatment > argFrom
               && (t.get(treatment).is("RESPECT") || t.get(treatment).is("IGNORE"))) {
             nulls = t.get(treatment).upper();
             argTo = treatment;
+            treated = true;
           }
           i = close + 1;
           String filter = "";
@@ -544,12 +546,17 @@ public final class FlinkSqlDialect {
             int w2 = w < to ? next(w + 1) : to;
             if (w < to && (t.get(w).is("RESPECT") || t.get(w).is("IGNORE")) && w2 < to && t.get(w2).is("NULLS")) {
               nulls = t.get(w).upper();
+              treated = true;
               i = w2 + 1;
             } else if (w < to && t.get(w).is("FILTER") && w2 < to && t.get(w2).sym("(")) {
               int filterClose = Math.min(closing(w2), to);
               filter = " FILTER (" + run(w2 + 1, filterClose) + ")";
               i = filterClose + 1;
             }
+          }
+          if (treated && !filter.isEmpty()) {
+            // As PyFlink 2.3 (measured), which takes RESPECT/IGNORE NULLS for the aggregate call.
+            throw new ValidationException("SQL validation failed. FILTER must be applied to aggregate function");
           }
           out.append(distinct ? ArrayAggregates.DISTINCT_NAME : ArrayAggregates.NAME).append("(array_agg(")
               .append(run(argFrom, argTo).strip()).append(')').append(filter).append(' ').append(nulls)
