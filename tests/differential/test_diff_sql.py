@@ -65,6 +65,8 @@ programs = {
         "r.execute().print()\n"
         "t_env.sql_query('SELECT ARRAY_AGG(DISTINCT MOD(qty, 2)) AS d FROM orders').execute().print()\n"
         "t_env.sql_query('SELECT ARRAY_AGG(price) AS n FROM orders WHERE oid > 10').execute().print()\n"),
+    # The Table API's array_agg of no row: NULL, ARRAY<INT> (Spark's collect_list: [], NOT NULL).
+    "table_array_agg_of_no_row": VIEWS + "result = orders.where(col('oid') > 10).select(col('qty').array_agg.alias('a'))",
     # RESPECT/IGNORE NULLS with FILTER: refused (ValidationException).
     "sql_array_agg_nulls_and_filter": VIEWS + ("result = t_env.sql_query('SELECT ARRAY_AGG(qty IGNORE NULLS) "
                                                "FILTER (WHERE price > 5) FROM orders')"),
