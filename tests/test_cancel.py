@@ -35,13 +35,27 @@ CHILD = textwrap.dedent("""
 """)
 
 
+def _run_at_once(*argvs: list[str]) -> list[subprocess.CompletedProcess[str]]:
+    """Each child program run to its end, all at the same time: they spend most of their time asleep."""
+    children = [subprocess.Popen([sys.executable, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                for argv in argvs]
+    done = []
+    for argv, child in zip(argvs, children):
+        try:
+            out, err = child.communicate(timeout=900)
+        except subprocess.TimeoutExpired:
+            for c in children:
+                c.kill()
+            raise
+        done.append(subprocess.CompletedProcess(argv, child.returncode, out, err))
+    return done
+
+
 def test_ctrl_c_cancels_the_insert_and_keeps_the_sink(tmp_path: Any) -> None:
     script = tmp_path / "child.py"
     script.write_text(CHILD)
-    for delay in ("3", "6"):
-        out = tmp_path / f"out{delay}"
-        p = subprocess.run([sys.executable, str(script), str(out), delay], capture_output=True, text=True,
-                           timeout=900)
+    delays = ("3", "6")
+    for p in _run_at_once(*([str(script), str(tmp_path / f"out{delay}"), delay] for delay in delays)):
         assert p.returncode == 0, p.stderr[-3000:]
         assert "INTERRUPTED" in p.stdout, p.stdout
         rows = [json.loads(line[5:]) for line in p.stdout.splitlines() if line.startswith("ROWS ")]
@@ -92,15 +106,14 @@ READ_CHILD = textwrap.dedent("""
 def test_ctrl_c_cancels_collect_and_to_pandas(tmp_path: Any) -> None:
     script = tmp_path / "read_child.py"
     script.write_text(READ_CHILD)
-    for how in ("collect", "to_pandas"):
-        calls = tmp_path / f"calls-{how}"
-        calls.write_text("")
-        p = subprocess.run([sys.executable, str(script), str(calls), how], capture_output=True, text=True,
-                           timeout=900)
+    hows = ("collect", "to_pandas")
+    for how in hows:
+        (tmp_path / f"calls-{how}").write_text("")
+    for p in _run_at_once(*([str(script), str(tmp_path / f"calls-{how}"), how] for how in hows)):
         assert p.returncode == 0, p.stderr[-3000:]
         assert "INTERRUPTED" in p.stdout, p.stdout
         before, after = next(line.split()[1:] for line in p.stdout.splitlines() if line.startswith("CALLS "))
-        # 200 calls of 0.2 s on 2 cores take 20 s: a job that ran on would have added calls
+        # 200 calls of 0.2 s on 2 cores take 20 s or more: a job that ran on would have added calls
         assert int(before) < 200 and before == after, p.stdout
         assert "NEXT 1" in p.stdout, p.stdout
         assert "Traceback" not in p.stderr, p.stderr[-3000:]

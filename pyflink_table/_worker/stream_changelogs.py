@@ -204,15 +204,18 @@ class JoinProcessor(_KeyedState):
 
 
 class TopNProcessor(_KeyedState):
-    """Top-N (ROW_NUMBER() ... WHERE rn <= N) of one partition of an insert-only stream.
+    """Top-N (ROW_NUMBER() ... WHERE rn <= N, or ranks ``start`` to N) of one partition of an
+    insert-only stream.
 
     Input columns: the partition keys, the sort keys, the row (JSON text). Output: the row, its row
     number (null unless ``row_number`` is set), the change kind.
     """
 
-    def __init__(self, keys: int, order: List[Tuple[bool, bool]], limit: int, row_number: bool, output: Any) -> None:
+    def __init__(self, keys: int, order: List[Tuple[bool, bool]], limit: int, row_number: bool, output: Any,
+                 start: int = 1) -> None:
         self.keys = keys
         self.order = order  # (ascending, nulls first) per sort key
+        self.start = start
         self.limit = limit
         self.row_number = row_number
         self.output = output
@@ -227,7 +230,7 @@ class TopNProcessor(_KeyedState):
         for chunk in rows:
             for r in _values(chunk):
                 sort_key, row = r[self.keys:self.keys + n], r[self.keys + n]
-                if self.limit == 1:
+                if self.limit == 1 and self.start == 1:
                     self._top1(buffer, sort_key, row, changes)
                 else:
                     self._top_n(buffer, sort_key, row, changes)
@@ -265,14 +268,16 @@ class TopNProcessor(_KeyedState):
                 break
         if position >= 0:
             buffer.insert(position, [sort_key, [row]])
-        if self.row_number:
+        if self.row_number or self.start > 1:
+            # Flink's AppendOnlyTopNFunction updates rank by rank with an offset too, row number or not.
             self._with_row_number(buffer, sort_key, row, changes)
         else:
             self._without_row_number(buffer, row, changes, size + 1)
 
     def _with_row_number(self, buffer: List[List[Any]], sort_key: Tuple[Any, ...], row: str,
                          changes: List[Change]) -> None:
-        # Every row from the new one's rank down to N moves one rank down.
+        # Every row from the new one's rank down to N moves one rank down; the ranks before the
+        # range's start change silently.
         rank, found, current, i = 0, False, row, 0
         while i < len(buffer) and rank <= self.limit:
             k, rows = buffer[i]
@@ -283,13 +288,14 @@ class TopNProcessor(_KeyedState):
                 j = 0
                 while j < len(rows) and rank <= self.limit:
                     previous = rows[j]
-                    self._change(changes, "-U", previous, rank)
-                    self._change(changes, "+U", current, rank)
+                    if rank >= self.start:
+                        self._change(changes, "-U", previous, rank)
+                        self._change(changes, "+U", current, rank)
                     current, rank, j = previous, rank + 1, j + 1
             else:
                 rank += len(rows)
             i += 1
-        if rank <= self.limit:
+        if self.start <= rank <= self.limit:
             self._change(changes, "+I", current, rank)
         del buffer[i:]
 
@@ -897,7 +903,8 @@ def stream_join(layout: str) -> Tuple[Any, Any]:
 def stream_top_n(layout: str) -> Tuple[Any, Any]:
     """The command Spark's Python worker runs for a Top-N: (function, output type).
 
-    :param layout: JSON ``{"keys": n, "order": [[ascending, nulls first], ...], "limit": N,
+    :param layout: JSON ``{"keys": n, "order": [[ascending, nulls first], ...], "start": the first rank
+        (1 but for an insert-only input), "limit": N,
         "row_number": bool, "input": "append" (insert-only), "retract" (a changelog, its rows with
         their kind) or "upsert" (an aggregation's changes with its unique key), "output": the output
         struct type as Spark's JSON text}``.
@@ -906,7 +913,8 @@ def stream_top_n(layout: str) -> Tuple[Any, Any]:
     output = _parse_datatype_json_string(spec["output"])
     order = [(bool(a), bool(f)) for a, f in spec["order"]]
     kind = {"retract": RetractTopNProcessor, "upsert": UpsertTopNProcessor}.get(spec.get("input"), TopNProcessor)
-    processor = kind(int(spec["keys"]), order, int(spec["limit"]), bool(spec["row_number"]), output)
+    processor = kind(int(spec["keys"]), order, int(spec["limit"]), bool(spec["row_number"]), output,
+                     int(spec.get("start", 1)))
     return _udf(processor), output
 
 

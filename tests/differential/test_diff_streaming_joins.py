@@ -82,7 +82,10 @@ TOP_STEPS = ["a,5", "a,3", "a,7", "b,1", "a,9", "a,6"]
 
 
 def _top(query, counts):
-    out = SETUP + "publish(dl, 'a,5\\n')\n" + f"it = t_env.execute_sql({query!r}).collect()\n"
+    """``query`` (SQL text, or a Table API expression after ``=``) collected while TOP_STEPS are
+    published into l, ``counts`` changes awaited after each."""
+    collected = f"({query[1:]}).execute()" if query.startswith("=") else f"t_env.execute_sql({query!r})"
+    out = SETUP + "publish(dl, 'a,5\\n')\n" + f"it = {collected}.collect()\n"
     for i, (text, count) in enumerate(zip(TOP_STEPS, counts)):
         if i:
             out += f"publish(dl, '{text}\\n')\n"
@@ -230,6 +233,13 @@ programs = {
                         "WHERE rn = 1", [1, 0, 2, 0, 2, 0]),
     "top3_ascending_with_row_number": _top("SELECT a, rn, k FROM (SELECT k, a, ROW_NUMBER() OVER (ORDER BY a) "
                                            "AS rn FROM l) WHERE rn < 4", [1, 3, 1, 6, 0, 0]),
+    # Rank ranges starting after 1 (Flink's AppendOnlyTopNFunction with an offset): rank by rank,
+    # -U/+U with or without the row number; ranks before the range change silently.
+    "sql_order_by_limit_offset": _top("SELECT k, a FROM l ORDER BY a DESC LIMIT 2 OFFSET 1", [0, 1, 3, 0, 4, 2]),
+    "top_ranks_2_to_3_with_row_number": _top("SELECT k, a, rn FROM (SELECT k, a, ROW_NUMBER() OVER (PARTITION BY k "
+                                             "ORDER BY a DESC) AS rn FROM l) WHERE rn BETWEEN 2 AND 3",
+                                             [0, 1, 3, 0, 4, 2]),
+    "table_api_order_by_offset_fetch": _top("=L.order_by(col('a')).offset(1).fetch(2)", [0, 1, 1, 4, 0, 0]),
 }
 
 

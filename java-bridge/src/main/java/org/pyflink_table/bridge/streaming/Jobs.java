@@ -144,18 +144,21 @@ public final class Jobs {
    * Refuses the sorts of a stream that are no Top-N (ORDER BY ... LIMIT n) and that {@link
    * TemporalSort} did not plan: with Flink's message when the first key is no ascending time
    * attribute, by name otherwise (a temporal sort elsewhere than over the source's rows through
-   * projections and filters, at the query's top), and an OFFSET (a rank range not starting at 1).
+   * projections and filters, at the query's top), and an OFFSET other than of a Top-N's sort.
    */
   static void checkSorts(LogicalPlan p) {
     if (!p.isStreaming()) return;
     if (p instanceof Offset) {
-      throw TableException.unsupported("an OFFSET over an unbounded source in streaming mode (ORDER BY ... LIMIT n "
-          + "without an offset is supported)");
+      throw TableException.unsupported("an OFFSET over an unbounded source in streaming mode other than ORDER BY ... "
+          + "LIMIT n OFFSET m (a Top-N)");
     }
     LogicalPlan next = p;
     if (p instanceof GlobalLimit && ((GlobalLimit) p).child() instanceof LocalLimit
         && ((LocalLimit) ((GlobalLimit) p).child()).child() instanceof Sort) {
       next = ((LocalLimit) ((GlobalLimit) p).child()).child(); // a Top-N: its sort is fine
+    } else if (p instanceof GlobalLimit && ((GlobalLimit) p).child() instanceof LocalLimit
+        && offsetSort(((LocalLimit) ((GlobalLimit) p).child()).child()) != null) {
+      next = offsetSort(((LocalLimit) ((GlobalLimit) p).child()).child()); // a Top-N from rank m + 1
     } else if (p instanceof Sort && ((Sort) p).global()) {
       List<SortOrder> order = ScalaInterop.list(((Sort) p).order());
       Expression first = order.isEmpty() ? null : order.get(0).child();
@@ -189,6 +192,13 @@ public final class Jobs {
       throw new TableException("Sort on a non-time-attribute field is not supported.");
     }
     for (LogicalPlan c : ScalaInterop.list(next.children())) checkSorts(c);
+  }
+
+  /** The sort under {@code p} when {@code p} is an OFFSET m (a constant) of a sort, else null. */
+  static Sort offsetSort(LogicalPlan p) {
+    if (!(p instanceof Offset) || !(((Offset) p).child() instanceof Sort) || !((Offset) p).offsetExpr().foldable()
+        || !(((Offset) p).offsetExpr().eval(null) instanceof Number)) return null;
+    return (Sort) ((Offset) p).child();
   }
 
   /**

@@ -14,6 +14,7 @@ import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Ascending$;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Between;
 import org.apache.spark.sql.catalyst.expressions.BinaryComparison;
 import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
@@ -45,6 +46,7 @@ import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
+import org.apache.spark.sql.catalyst.plans.logical.Offset;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.Sort;
@@ -217,8 +219,11 @@ public final class RetractingStreams {
     }
   }
 
-  /** ORDER BY ... LIMIT n (or LIMIT n of an updating input) over a stream: Flink's Top-N without partitions. */
-  record SortLimit(List<SortOrder> sorts, LogicalPlan child, long limit) {}
+  /**
+   * ORDER BY ... LIMIT n [OFFSET m] (or LIMIT n of an updating input) over a stream: Flink's Top-N
+   * without partitions, ranks {@code start} (m + 1) to {@code limit} (m + n).
+   */
+  record SortLimit(List<SortOrder> sorts, LogicalPlan child, long limit, long start) {}
 
   /**
    * {@code p} as a {@link SortLimit}: a LIMIT of a sort, or of an updating input (Flink ranks it
@@ -231,14 +236,24 @@ public final class RetractingStreams {
     if (!n.foldable() || !(n.eval(null) instanceof Number)) return null;
     LogicalPlan below = ((LocalLimit) ((GlobalLimit) p).child()).child();
     long limit = ((Number) n.eval(null)).longValue();
-    if (below instanceof Sort) return new SortLimit(ScalaInterop.list(((Sort) below).order()), ((Sort) below).child(), limit);
-    return kinds.of(below) != Kind.APPEND ? new SortLimit(List.of(), below, limit) : null;
+    long offset = 0;
+    Sort sort = Jobs.offsetSort(below);
+    if (sort != null) {
+      // LIMIT n OFFSET m: Spark's Limit(n) of an Offset(m) of the sort, Flink's ranks m + 1 to m + n.
+      offset = ((Number) ((Offset) below).offsetExpr().eval(null)).longValue();
+      below = sort;
+    }
+    if (below instanceof Sort) {
+      return new SortLimit(ScalaInterop.list(((Sort) below).order()), ((Sort) below).child(), offset + limit, offset + 1);
+    }
+    return kinds.of(below) != Kind.APPEND ? new SortLimit(List.of(), below, limit, 1) : null;
   }
 
   private static String sortLimitName(SortLimit s) {
     List<String> order = new ArrayList<>();
     for (SortOrder o : s.sorts()) order.add(o.child().sql().replace("`", "") + (o.direction() == Ascending$.MODULE$ ? " ASC" : " DESC"));
-    return "SortLimit(orderBy=[" + String.join(", ", order) + "], offset=[0], fetch=[" + s.limit() + "])";
+    return "SortLimit(orderBy=[" + String.join(", ", order) + "], offset=[" + (s.start() - 1) + "], fetch=["
+        + (s.limit() - s.start() + 1) + "])";
   }
 
   /**
@@ -290,8 +305,9 @@ public final class RetractingStreams {
     final Set<ExprId> needed;
     /** What each node of the plan carries, decided once per node. */
     final Kinds kinds = new Kinds();
-    /** The Top-N being rewritten: its row number's id and N. */
+    /** The Top-N being rewritten: its row number's id and its rank range, start to limit (N). */
     ExprId rankId;
+    long start;
     long limit;
 
     Context(TableContext env, Set<ExprId> needed) {
@@ -337,7 +353,7 @@ public final class RetractingStreams {
       // Flink's Top-N without partitions and without the row number.
       if (sortLimit.limit() < 1) throw unsupported("a LIMIT " + sortLimit.limit() + " over an unbounded source");
       for (Attribute a : ScalaInterop.list(sortLimit.child().output())) cx.needed.add(a.exprId());
-      return topN(p, List.of(), sortLimit.sorts(), sortLimit.child(), sortLimit.limit(), false, cx);
+      return topN(p, List.of(), sortLimit.sorts(), sortLimit.child(), sortLimit.start(), sortLimit.limit(), false, cx);
     }
     if (p instanceof Union) {
       // Flink's union merges its inputs' changes as they are: each input's changes, OP last.
@@ -361,15 +377,40 @@ public final class RetractingStreams {
     if (p instanceof Filter) {
       Filter f = (Filter) p;
       List<Expression> rest = new ArrayList<>();
+      // The bounds of one row number make its rank range (rn <= N, rn BETWEEN a AND b, rn = n);
+      // Flink ranks without an upper bound nowhere, so a lower bound alone stays a plain filter.
+      ExprId rank = null;
+      long start = 1;
+      Long end = null;
+      List<Expression> bounds = new ArrayList<>();
       for (Expression c : conjuncts(f.condition())) {
-        if (cx.rankId == null && rankBound(c, f.child()) != null) {
-          Object[] bound = rankBound(c, f.child());
-          cx.rankId = (ExprId) bound[0];
-          cx.limit = (Long) bound[1];
-        } else {
-          rest.add(c);
-          for (Attribute a : ScalaInterop.list(c.references().toSeq())) cx.needed.add(a.exprId());
+        List<Object[]> found = new ArrayList<>();
+        for (Expression b : c instanceof Between ? List.of(new GreaterThanOrEqual(((Between) c).input(),
+            ((Between) c).lower()), new LessThanOrEqual(((Between) c).input(), ((Between) c).upper())) : List.of(c)) {
+          Object[] bound = cx.rankId == null ? rankBound(b, f.child()) : null;
+          if (bound != null && (rank == null || rank.equals(bound[0]))) found.add(bound);
         }
+        if (found.isEmpty() || (c instanceof Between && found.size() < 2)) {
+          rest.add(c);
+          continue;
+        }
+        for (Object[] bound : found) {
+          rank = (ExprId) bound[0];
+          if (bound[1] != null) start = Math.max(start, (Long) bound[1]);
+          if (bound[2] != null) end = end == null ? (Long) bound[2] : Math.min(end, (Long) bound[2]);
+        }
+        bounds.add(c);
+      }
+      if (rank != null && end == null) {
+        rest.addAll(bounds);
+      } else if (rank != null) {
+        if (end < start) throw unsupported("a Top-N filter with no row (" + f.condition().sql() + ")");
+        cx.rankId = rank;
+        cx.start = start;
+        cx.limit = end;
+      }
+      for (Expression c : rest) {
+        for (Attribute a : ScalaInterop.list(c.references().toSeq())) cx.needed.add(a.exprId());
       }
       LogicalPlan child = rewrite(f.child(), cx);
       if (rest.isEmpty()) return child;
@@ -423,24 +464,32 @@ public final class RetractingStreams {
     return null;
   }
 
-  /** [row number id, N] when {@code c} bounds a ROW_NUMBER() computed below as rn <= N (or rn < N+1, rn = 1). */
+  /**
+   * [row number id, lowest rank or null, highest rank or null] when {@code c} compares a
+   * ROW_NUMBER() computed below with a constant (rn <= N, rn < N + 1, rn >= a, rn > a - 1, rn = n,
+   * either side), or null.
+   */
   private static Object[] rankBound(Expression c, LogicalPlan below) {
-    boolean rankLeft = c instanceof LessThanOrEqual || c instanceof LessThan || c instanceof EqualTo;
-    if (!rankLeft && !(c instanceof GreaterThanOrEqual || c instanceof GreaterThan)) return null;
+    if (!(c instanceof LessThanOrEqual || c instanceof LessThan || c instanceof EqualTo
+        || c instanceof GreaterThanOrEqual || c instanceof GreaterThan)) return null;
     BinaryComparison comparison = (BinaryComparison) c;
-    Expression rank = rankLeft ? comparison.left() : comparison.right();
+    Expression left = comparison.left() instanceof Cast ? ((Cast) comparison.left()).child() : comparison.left();
+    Expression right = comparison.right() instanceof Cast ? ((Cast) comparison.right()).child() : comparison.right();
+    boolean rankLeft = left instanceof Attribute && producesRowNumber(below, ((Attribute) left).exprId());
+    Expression rank = rankLeft ? left : right;
     Expression bound = rankLeft ? comparison.right() : comparison.left();
-    long adjust = c instanceof LessThan || c instanceof GreaterThan ? -1 : 0;
-    boolean equal = c instanceof EqualTo;
-    if (rank instanceof Cast) rank = ((Cast) rank).child();
-    if (!(rank instanceof Attribute) || bound == null || !bound.foldable()) return null;
-    if (!producesRowNumber(below, ((Attribute) rank).exprId())) return null;
+    if (!(rank instanceof Attribute) || !bound.foldable()) return null;
+    if (!rankLeft && !producesRowNumber(below, ((Attribute) rank).exprId())) return null;
     Object value = bound.eval(null);
     if (!(value instanceof Number)) return null;
-    long n = ((Number) value).longValue() + adjust;
-    if (equal && n != 1) throw unsupported("a Top-N filter rn = " + n + " (a rank range not starting at 1)");
-    if (n < 1) throw unsupported("a Top-N filter with no row (" + c.sql() + ")");
-    return new Object[] {((Attribute) rank).exprId(), n};
+    long n = ((Number) value).longValue();
+    // As rn OP n: a bound on the right flips the comparison.
+    boolean upper = rankLeft ? c instanceof LessThanOrEqual || c instanceof LessThan
+        : c instanceof GreaterThanOrEqual || c instanceof GreaterThan;
+    boolean strict = c instanceof LessThan || c instanceof GreaterThan;
+    if (c instanceof EqualTo) return new Object[] {((Attribute) rank).exprId(), n, n};
+    if (upper) return new Object[] {((Attribute) rank).exprId(), null, strict ? n - 1 : n};
+    return new Object[] {((Attribute) rank).exprId(), strict ? n + 1 : n, null};
   }
 
   private static boolean producesRowNumber(LogicalPlan p, ExprId id) {
@@ -458,20 +507,26 @@ public final class RetractingStreams {
 
   private static LogicalPlan topN(Window w, Context cx) {
     boolean withRowNumber = cx.needed.contains(cx.rankId);
+    long start = cx.start;
     long limit = cx.limit;
     cx.rankId = null;
-    return topN(w, ScalaInterop.list(w.partitionSpec()), ScalaInterop.list(w.orderSpec()), w.child(), limit,
+    return topN(w, ScalaInterop.list(w.partitionSpec()), ScalaInterop.list(w.orderSpec()), w.child(), start, limit,
         withRowNumber, cx);
   }
 
   /**
-   * The Top-N {@code node} of {@code child}'s rows: its output is {@code child}'s, then the row
-   * number when {@code node} computes one (a ROW_NUMBER window; not a SortLimit).
+   * The Top-N {@code node} of {@code child}'s rows, ranks {@code start} to {@code limit}: its output
+   * is {@code child}'s, then the row number when {@code node} computes one (a ROW_NUMBER window; not
+   * a SortLimit).
    */
   private static LogicalPlan topN(LogicalPlan node, List<Expression> partition, List<SortOrder> sorts,
-      LogicalPlan child, long limit, boolean withRowNumber, Context cx) {
+      LogicalPlan child, long start, long limit, boolean withRowNumber, Context cx) {
     // An updating input (an aggregation, a join of changes) brings its changes, each with its kind.
     boolean changelog = cx.kinds.of(child) != Kind.APPEND;
+    if (changelog && start > 1) {
+      throw unsupported("a Top-N whose rank range starts after 1 (an OFFSET, rn >= n) over the changes of "
+          + (cx.kinds.retracting(child, false) != null ? cx.kinds.retracting(child, false) : cx.kinds.updating(child)));
+    }
     List<Attribute> uniqueKey = changelog ? upsertKey(partition, sorts, child, cx.kinds) : null;
     LogicalPlan input = changelog ? rewrite(child, cx) : child;
     Dataset<Row> in = org.apache.spark.sql.classic.Dataset.ofRows(cx.spark, input);
@@ -491,7 +546,7 @@ public final class RetractingStreams {
     if (changelog) cols.add(Jobs.column(op(input)).as("op"));
     StructType output = new StructType().add("row", DataTypes.StringType, true).add("rn", DataTypes.LongType, true)
         .add("op", DataTypes.StringType, true);
-    String layout = PythonCommand.json(Map.of("keys", keyCount, "order", order, "limit", limit,
+    String layout = PythonCommand.json(Map.of("keys", keyCount, "order", order, "start", start, "limit", limit,
         "row_number", withRowNumber, "input", uniqueKey != null ? "upsert" : changelog ? "retract" : "append",
         "output", output.json()));
     Dataset<Row> changes = process(in.select(cols.toArray(new Column[0])), keyCount, Protocol.STREAM_TOP_N_FUNCTION,
