@@ -21,10 +21,15 @@ FILES = ["'a,1,1970-01-01 00:00:01\\na,2,1970-01-01 00:00:03\\nb,3,1970-01-01 00
          "'a,5,1970-01-01 00:00:13\\na,6,1970-01-01 00:00:20\\n'"]
 
 
-def tvf(query: str, fired: list, files: list = FILES, take: str = "take", setup: str = SETUP) -> str:
+def tvf(query: str, fired: list, files: list = FILES, take: str = "take", setup: str = SETUP,
+        schema: bool = False) -> str:
     """``query``'s changes after each of ``files``, ``fired[i]`` of them after file i, taken with
-    ``take`` (``take_multisets`` for a MULTISET, whose items' order differs), over ``setup``'s ``ev``."""
+    ``take`` (``take_multisets`` for a MULTISET, whose items' order differs), over ``setup``'s ``ev``;
+    with ``schema``, its schema printed first, without PyFlink's *ROWTIME* mark (which the schema
+    here does not say)."""
     program = (setup + (TAKE_MULTISETS if take == "take_multisets" else "")
+               + (f"print(str(t_env.sql_query(\"{query}\").get_resolved_schema()).replace(' *ROWTIME*', ''))\n"
+                  if schema else "")
                + f"it = t_env.execute_sql(\"{query}\").collect()\n")
     for i, n in enumerate(fired):
         program += f"publish('f{i + 1}.csv', {files[i]})\n{take}(it, {n})\n"
@@ -81,14 +86,18 @@ programs = {
     # The function's rows themselves: each emitted once its session fires, with the merged
     # session's bounds (a, 10 at 00:02 is late and dropped); a filter above applies to the rows, not
     # to the sessions (a, 1 still starts a's first session).
-    "session_rows": tvf(f"SELECT * FROM {SESSION}", [2, 2, 2]),
-    "session_rows_filtered": tvf(f"SELECT k, v, window_start, window_end FROM {SESSION} WHERE v > 1", [1, 2, 2]),
+    "session_rows": tvf(f"SELECT * FROM {SESSION}", [2, 2, 2], schema=True),
+    "session_rows_filtered": tvf(f"SELECT k, v, window_start, window_end FROM {SESSION} WHERE v > 1", [1, 2, 2],
+                                 schema=True),
     # Flink's late boundary (end - 1 ms): b, 4 at 00:09.001 meets the watermark 00:11, the last
     # instant of its own window [00:09.001, 00:11.001), after b's session fired: dropped.
-    "session_late_boundary": tvf(f"SELECT k, window_end, SUM(v) FROM {SESSION} GROUP BY k, window_start, window_end",
+    # Its schema printed too (window_end, window_time a TIMESTAMP(3) NOT NULL; the aggregations with
+    # COUNT are not: a nullable BIGINT here, docs/streaming.rst).
+    "session_late_boundary": tvf(f"SELECT k, window_end, window_time, SUM(v) FROM {SESSION} "
+                                 "GROUP BY k, window_start, window_end, window_time",
                                  [1, 1, 1], ["'b,1,1970-01-01 00:00:06\\na,2,1970-01-01 00:00:12\\n'",
                                              "'b,4,1970-01-01 00:00:09.001\\nc,8,1970-01-01 00:00:30\\n'",
-                                             "'d,16,1970-01-01 00:00:50\\n'"]),
+                                             "'d,16,1970-01-01 00:00:50\\n'"], schema=True),
     # A row late for its own window that touches its key's open session joins it, as in
     # test_diff_streaming_windows.py: a, 5 at 00:07 joins a's [00:08, 00:14) at the watermark 00:11.
     "session_late_touches_open": tvf(f"SELECT k, window_start, window_end, SUM(v), COUNT(*) FROM {SESSION} "

@@ -107,6 +107,7 @@ import org.pyflink_table.bridge.expressions.TimestampPrecision;
 import org.pyflink_table.bridge.expressions.ToTimestampLtz;
 import org.pyflink_table.bridge.types.FlinkTypes;
 import org.pyflink_table.bridge.window.SqlWindows;
+import org.pyflink_table.bridge.window.TvfWindowAggregates;
 import scala.Function1;
 import scala.Option;
 import scala.PartialFunction;
@@ -1112,6 +1113,12 @@ public final class FlinkSqlDialect {
 
   /** Every alias of the plan by the id of the attribute it defines. */
   private static void aliases(LogicalPlan p, Map<Object, Expression> defined) {
+    aliasesOfNode(p, defined);
+    for (LogicalPlan c : ScalaInterop.list(p.children())) aliases(c, defined);
+  }
+
+  /** The aliases of {@code p}'s own expressions (not its children's). */
+  private static void aliasesOfNode(LogicalPlan p, Map<Object, Expression> defined) {
     if (p instanceof Expand) {
       // A sliding window's rows: each output column as the first projection computes it (its type
       // is the same in every projection).
@@ -1122,11 +1129,13 @@ public final class FlinkSqlDialect {
       }
     }
     for (Expression e : ScalaInterop.list(p.expressions())) aliases(e, defined);
-    for (LogicalPlan c : ScalaInterop.list(p.children())) aliases(c, defined);
   }
 
   private static void aliases(Expression e, Map<Object, Expression> defined) {
-    if (e instanceof Alias) defined.putIfAbsent(((Alias) e).exprId(), ((Alias) e).child());
+    // An alias of the attribute itself (a plan rewrite keeping a column's id) defines nothing.
+    if (e instanceof Alias a && !(a.child() instanceof Attribute c && c.exprId().equals(a.exprId()))) {
+      defined.putIfAbsent(a.exprId(), a.child());
+    }
     for (Expression c : ScalaInterop.list(e.children())) aliases(c, defined);
   }
 
@@ -1347,6 +1356,7 @@ public final class FlinkSqlDialect {
     String[] recorded = new String[output.size()];
     boolean[] notNull = new boolean[output.size()];
     Map<Object, Expression> defined = null; // the plan's aliases, collected once when a column needs them
+    Map<Object, Expression> deepest = null;
     boolean any = false;
     for (int i = 0; i < output.size(); i++) {
       Attribute column = output.get(i);
@@ -1354,9 +1364,11 @@ public final class FlinkSqlDialect {
       if (defined == null) {
         defined = new HashMap<>();
         aliases(plan, defined);
+        deepest = new HashMap<>();
+        deepestAliases(plan, deepest);
       }
       if (!column.metadata().contains(FlinkTypes.METADATA_KEY)) {
-        String t = flinkTypeOf(column, defined, 0);
+        String t = flinkTypeOf(column, deepest, 0);
         recorded[i] = t == null || t.endsWith("(6)") ? null : t;
       }
       notNull[i] = column.nullable() && !column.metadata().contains(FlinkTypes.NOT_NULL_KEY)
@@ -1364,6 +1376,17 @@ public final class FlinkSqlDialect {
       any |= recorded[i] != null || notNull[i];
     }
     return any ? retyped(ds, output, new DataType[output.size()], recorded, notNull) : ds;
+  }
+
+  /**
+   * Every alias of the plan by the id of the attribute it defines, the deepest where several define
+   * one id: a SESSION table function's aggregation (window.TvfWindowAggregates) defines window_start
+   * again above the row's own window_start that its session window reads, a cycle for the precision's
+   * trace; both have the time column's precision.
+   */
+  private static void deepestAliases(LogicalPlan p, Map<Object, Expression> defined) {
+    for (LogicalPlan c : ScalaInterop.list(p.children())) deepestAliases(c, defined);
+    aliasesOfNode(p, defined);
   }
 
   /** Whether the plan has an outer join, which may make a window's bound NULL (Spark says which side is nullable). */
@@ -1395,9 +1418,18 @@ public final class FlinkSqlDialect {
     }
     if (e instanceof TimestampAdd t) return !t.quantity().nullable() && windowBound(t.timestamp(), defined, depth + 1);
     if (e instanceof DatetimeSub d) {
-      // window_time: the table function's end column (by its name), not a group window's _ROWTIME
-      return d.start() instanceof Attribute a && a.name().startsWith(SqlWindows.TVF_END)
-          && windowBound(a, defined, depth + 1);
+      // window_time: a window bound column less a millisecond (the table function's end column, or
+      // the merged session's end of a SESSION table function), or its session's end in a SESSION
+      // table function's aggregation; not a group window's _ROWTIME (its struct's end). Read in the
+      // replacement, which the plan rewrites of window.TvfWindowAggregates keep current (not start).
+      Expression time = d.replacement();
+      while (!(time instanceof Attribute || time instanceof GetStructField) && !time.children().isEmpty()) {
+        time = time.children().apply(0);
+      }
+      if (time instanceof GetStructField g && g.child() instanceof Attribute w && TvfWindowAggregates.isWindow(w)) {
+        return windowBound(g, defined, depth + 1);
+      }
+      return time instanceof Attribute a && windowBound(a, defined, depth + 1);
     }
     if (e instanceof Cast c && (c.child().dataType() instanceof TimestampType
         || c.child().dataType() instanceof TimestampNTZType)) {

@@ -20,6 +20,7 @@ import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.connectors.Connectors;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.expressions.Scope;
+import org.pyflink_table.bridge.expressions.TimestampPrecision;
 import org.pyflink_table.bridge.protocol.Protocol;
 
 /**
@@ -121,13 +122,20 @@ public final class StreamWindowAggregation {
     Dataset<Row> fired = run(rows, keyCount, output, layout, calls, "EventTime", template);
 
     List<Column> out = new ArrayList<>();
-    out.add(functions.struct(fired.col(Protocol.STREAM_WINDOW_START).as("start"),
-        fired.col(Protocol.STREAM_WINDOW_END).as("end")).as(windowColumn));
+    // Flink's window bounds are TIMESTAMP(3): the precision recorded as on a SQL cast, so that a SQL
+    // query's schema reads it (the processor's millisecond bounds keep their value).
+    out.add(functions.struct(bound(fired.col(Protocol.STREAM_WINDOW_START)).as("start"),
+        bound(fired.col(Protocol.STREAM_WINDOW_END)).as("end")).as(windowColumn));
     for (int i = 0; i < keyCols.size(); i++) {
       Metadata md = rowSchema.fields()[i].metadata();
       out.add(fired.col(Protocol.STREAM_WINDOW_KEY_PREFIX + i).as(keyNames.get(i), md));
     }
     return fired.select(withResults(out, fired, calls, resultNames, builtIns));
+  }
+
+  /** A window bound of the processor's output with Flink's precision 3 recorded ({@link TimestampPrecision}). */
+  private static Column bound(Column c) {
+    return functions.call_function(TimestampPrecision.NAME, c, functions.lit(3));
   }
 
   /** The processor's output key fields: {@code k<i>} with the types of {@code rowSchema}'s first {@code keyCount} fields. */

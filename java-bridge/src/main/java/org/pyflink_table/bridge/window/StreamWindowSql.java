@@ -397,7 +397,9 @@ public final class StreamWindowSql {
     for (int i = 0; i < names.length; i++) names[i] = "__pft_c" + i;
     Dataset<Row> renamed = fired.toDF(names);
     List<Column> values = new ArrayList<>();
-    values.add(renamed.col(names[0]).cast(window.dataType()));
+    // Under the window's name and marks, so that the schema types its bounds as Flink's window bounds
+    // (FlinkSqlDialect.withFlinkTimestampTypes: NOT NULL, and the processor's precision).
+    values.add(renamed.col(names[0]).cast(window.dataType()).as(window.name(), window.metadata()));
     for (int i = 0; i < grouping.size(); i++) values.add(renamed.col(names[1 + i]).cast(grouping.get(i).dataType()));
     for (int c = 0; c < calls.size(); c++) {
       Column value = renamed.col(names[positions[c]]);

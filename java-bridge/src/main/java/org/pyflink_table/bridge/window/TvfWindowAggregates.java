@@ -62,7 +62,7 @@ public final class TvfWindowAggregates {
   /** The hidden grouping column: Spark's window struct of a table function's window. */
   private static final String WINDOW = "__pft_tvf_window";
   /** Whether {@code window} is the window struct this class groups a table function's aggregation by. */
-  static boolean isWindow(Attribute window) {
+  public static boolean isWindow(Attribute window) {
     return window.name().equals(WINDOW);
   }
 
