@@ -330,7 +330,10 @@ class SessionProcessor(WindowProcessor):
     """
 
     def init(self, handle: Any) -> None:
-        super().init(handle)
+        # Not WindowProcessor's: its "rows" list state is unused here, and each state variable costs
+        # the JVM an encoder per micro-batch.
+        lifecycle.prepare_task(self.evaluators)
+        self.handle = handle
         self.sessions = handle.getListState("sessions", _STORED)
 
     def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
@@ -367,7 +370,13 @@ class SessionProcessor(WindowProcessor):
             end = max([hi] + ends[first:last])
             starts[first:last], ends[first:last], members[first:last] = [start], [end], [pieces]
         sessions = []
+        changed = False
         for start, end, pieces in zip(starts, ends, members):
+            if len(pieces) == 1 and pieces[0] < 0:
+                # An open session no row touched: its bytes and its timer stay as they are.
+                sessions.append(open_sessions[-1 - pieces[0]])
+                continue
+            changed = True
             old = [-1 - piece for piece in pieces if piece < 0]
             for i in old:
                 if open_sessions[i][1] != end:
@@ -386,6 +395,8 @@ class SessionProcessor(WindowProcessor):
                     frames.append(pickle.loads(open_sessions[-1 - piece][2]))
             frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0].reset_index(drop=True)
             sessions.append((start, end, pickle.dumps(frame, protocol=5)))
+        if not changed:
+            return iter([])  # every row was late: the state is as it was
         self.sessions.clear()
         if sessions:
             self.sessions.put(sessions)
