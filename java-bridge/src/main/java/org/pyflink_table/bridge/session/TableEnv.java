@@ -31,6 +31,7 @@ import org.pyflink_table.bridge.expressions.CoreModule;
 import org.pyflink_table.bridge.expressions.FlinkFloatingComparisons;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.ItemAccess;
+import org.pyflink_table.bridge.expressions.JsonAggregates;
 import org.pyflink_table.bridge.expressions.Multisets;
 import org.pyflink_table.bridge.expressions.TimestampPrecision;
 import org.pyflink_table.bridge.expressions.ToTimestampLtz;
@@ -106,6 +107,7 @@ public final class TableEnv extends TableContext {
     ToTimestampLtz.register(spark);
     TimestampPrecision.register(spark);
     Multisets.register(spark);
+    JsonAggregates.register(spark);
   }
 
   /** A new environment on its own session of the running SparkContext. */
