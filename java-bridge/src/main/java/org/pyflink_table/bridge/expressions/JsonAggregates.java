@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.lit;
 
 import java.util.Collections;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.CaseWhen;
@@ -59,14 +60,16 @@ public final class JsonAggregates {
   private static final String DUPLICATE_END = "' is already present. Duplicate keys are not allowed in JSON_OBJECTAGG. "
       + "Please ensure that keys are unique.";
 
+  /** A repeated key fails the job with Flink's message alone (Spark's raise_error adds its error class). */
+  private static final UnaryOperator<String> DUPLICATE_KEY = JsonAggregates::duplicateKey;
+
   /** Registers the session functions (once per session). */
   public static void register(SparkSession spark) {
     spark.sessionState().functionRegistry().createOrReplaceTempFunction(ARRAY_NAME,
         args -> expression(args, false), "internal");
     spark.sessionState().functionRegistry().createOrReplaceTempFunction(OBJECT_NAME,
         args -> expression(args, true), "internal");
-    // A repeated key fails the job with Flink's message alone (Spark's raise_error adds its error class).
-    ErrorTranslator.addDescriber(JsonAggregates::duplicateKey);
+    ErrorTranslator.addDescriber(DUPLICATE_KEY);
   }
 
   private static Expression expression(Seq<Expression> args, boolean object) {
