@@ -5,8 +5,8 @@ file is written (an engine that answers only at the end of its input fails)."""
 
 import pytest
 
-from harness import (STREAMING_PRELUDE, TAKE_MULTISETS, Comparison, assert_prints, differential,  # noqa: F401
-                     event_table)
+from harness import (EVENT_COLUMNS, STREAMING_PRELUDE, TAKE_MULTISETS, Comparison, assert_prints,  # noqa: F401
+                     differential, event_table, monitored_table)
 
 SETUP = STREAMING_PRELUDE + event_table()
 # ev with NULL values: the CSV text null is NULL (Flink's CSV format refuses an empty INT field).
@@ -176,6 +176,51 @@ extensions = {
         "[['+I', 'a', '1970-01-01 00:00:10', '2', '2']]\n"),
 }
 
+# JSON_ARRAYAGG and JSON_OBJECTAGG over ev with NULL values ('null' in the files): a, NULL at 00:03
+# and b, NULL at 00:02. Each key once per file, so that the updating aggregation's changes are
+# Flink's (it emits one change per key and file, Flink one per row: docs/streaming.rst).
+JSON_SETUP = (STREAMING_PRELUDE + "d = tempfile.mkdtemp()\npublish = lambda name, text: publish_file(d, name, text)\n"
+              + monitored_table("ev", EVENT_COLUMNS, options="'csv.null-literal' = 'null'"))
+JSON_FILES = ["'a,1,1970-01-01 00:00:01\\nb,null,1970-01-01 00:00:02\\n'",
+              "'a,null,1970-01-01 00:00:03\\nb,2,1970-01-01 00:00:07\\n'",
+              "'a,3,1970-01-01 00:00:04\\nc,5,1970-01-01 00:00:20\\n'"]
+# The same rows in two files for the windows, each file firing some (awaited before the next is
+# published): the watermark is 00:06 after the first, 00:19 after the second, whose a, 3 at 00:04 is
+# late for TUMBLE's [0, 5) and a's session [1, 5) and counts in HOP's [4, 8).
+JSON_WINDOW_FILES = [JSON_FILES[0][:-1] + JSON_FILES[1][1:], JSON_FILES[2]]
+JSON_AGGREGATES = ("JSON_ARRAYAGG(v) AS a, JSON_ARRAYAGG(v NULL ON NULL) AS an, "
+                   "JSON_OBJECTAGG(KEY CAST(ts AS STRING) VALUE v) AS o, "
+                   "JSON_OBJECTAGG(CAST(ts AS STRING) : v ABSENT ON NULL) AS oa")
+
+
+def json_program(query: str, fired: list, files: list = JSON_WINDOW_FILES) -> str:
+    """``query`` over the JSON programs' ``ev``, ``fired[i]`` changes awaited after file i."""
+    return tvf(query, fired, files).replace(SETUP, JSON_SETUP, 1)
+
+
+programs.update({
+    # A TUMBLE table function and an updating GROUP BY run both (texts compared exactly, VARCHAR(2000)
+    # NOT NULL); a HOP and a SESSION table function JSON_OBJECTAGG, which has a 'merge' method.
+    "tumble_json_aggregates": json_program(f"SELECT k, window_start, {JSON_AGGREGATES} FROM {TUMBLE} "
+                                           "GROUP BY k, window_start, window_end", [2, 1]),
+    "updating_json_aggregates": json_program(f"SELECT k, {JSON_AGGREGATES} FROM ev GROUP BY k", [2, 4, 3], JSON_FILES),
+    "hop_json_objectagg": json_program(f"SELECT k, window_start, JSON_OBJECTAGG(KEY CAST(ts AS STRING) VALUE v) "
+                                       f"FROM {HOP} GROUP BY k, window_start, window_end", [5, 3]),
+    "session_json_objectagg": json_program(f"SELECT k, window_start, window_end, JSON_OBJECTAGG(KEY CAST(ts AS "
+                                           f"STRING) VALUE v ABSENT ON NULL) FROM {SESSION} "
+                                           "GROUP BY k, window_start, window_end", [2, 1]),
+    # PyFlink 2.3 refuses JSON_ARRAYAGG in HOP, CUMULATE and SESSION table functions (no 'merge'
+    # method) and both in group windows (no 'accumulate' method).
+    "hop_json_arrayagg": json_program(f"SELECT k, window_start, JSON_ARRAYAGG(v) FROM {HOP} "
+                                      "GROUP BY k, window_start, window_end", [5]),
+    "session_json_arrayagg": json_program(f"SELECT k, window_start, JSON_ARRAYAGG(v NULL ON NULL) FROM {SESSION} "
+                                          "GROUP BY k, window_start, window_end", [2]),
+    "group_window_session_json_objectagg": json_program("SELECT k, JSON_OBJECTAGG(KEY CAST(ts AS STRING) VALUE v) "
+                                                        "FROM ev GROUP BY k, SESSION(ts, INTERVAL '2' SECOND)", [2]),
+})
+JSON_REFUSALS = {"hop_json_arrayagg": "merge", "session_json_arrayagg": "merge",
+                 "group_window_session_json_objectagg": "accumulate"}
+
 
 @pytest.mark.parametrize("name", sorted(programs))
 def test_same_as_pyflink(differential: Comparison, name: str) -> None:
@@ -185,3 +230,8 @@ def test_same_as_pyflink(differential: Comparison, name: str) -> None:
 @pytest.mark.parametrize("name", sorted(extensions))
 def test_extension(_spark_started: None, name: str) -> None:
     assert_prints(name, *extensions[name])
+
+
+@pytest.mark.parametrize("name", sorted(JSON_REFUSALS))
+def test_json_aggregate_refusals(differential: Comparison, name: str) -> None:
+    differential.assert_same_refusal(name, starts_with=f"Could not find an implementation method '{JSON_REFUSALS[name]}' ")

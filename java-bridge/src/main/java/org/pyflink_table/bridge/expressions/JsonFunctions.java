@@ -209,22 +209,11 @@ final class JsonFunctions {
     scalar(c -> {
       throw TableException.unsupported("OBJECT_UPDATE");
     }, "objectUpdate");
-    aggregate(c -> {
-      Column item = member(c, 1);
-      Column list = ScalaInterop.call("collect_list", false, Collections.singletonList(
-          functions.struct(item.as("v"))));
-      Column values = functions.transform(list, s -> s.getField("v"));
-      if (absentOnNull(c)) values = functions.filter(values, Column::isNotNull);
-      return functions.to_json(values);
-    }, "jsonArrayAgg");
-    aggregate(c -> {
-      Column value = member(c, 2);
-      Column entries = ScalaInterop.call("collect_list", false, Collections.singletonList(
-          functions.struct(c.arg(1).as("k"), value.as("v"))));
-      if (absentOnNull(c)) entries = functions.filter(entries, e -> e.getField("v").isNotNull());
-      Column map = functions.map_from_entries(entries);
-      Map<String, String> options = Collections.singletonMap("ignoreNullFields", "false");
-      return functions.to_json(map, options);
-    }, "jsonObjectAgg");
+    // JsonAggregates serialises the collected values, for SQL's JSON_ARRAYAGG/JSON_OBJECTAGG too.
+    aggregate(c -> JsonAggregates.array(ScalaInterop.call("collect_list", false,
+        Collections.singletonList(JsonAggregates.arrayItem(member(c, 1), absentOnNull(c)))), absentOnNull(c)), "jsonArrayAgg");
+    aggregate(c -> JsonAggregates.object(ScalaInterop.call("collect_list", false,
+        Collections.singletonList(JsonAggregates.objectEntry(c.arg(1), member(c, 2), absentOnNull(c)))), absentOnNull(c)),
+        "jsonObjectAgg");
   }
 }

@@ -32,6 +32,7 @@ import org.pyflink_table.bridge.expressions.FlinkFloatingComparisons;
 import org.pyflink_table.bridge.expressions.FunctionCatalog;
 import org.pyflink_table.bridge.expressions.ItemAccess;
 import org.pyflink_table.bridge.expressions.ArrayAggregates;
+import org.pyflink_table.bridge.expressions.JsonAggregates;
 import org.pyflink_table.bridge.expressions.Multisets;
 import org.pyflink_table.bridge.expressions.TimestampPrecision;
 import org.pyflink_table.bridge.expressions.ToTimestampLtz;
@@ -113,6 +114,7 @@ public final class TableEnv extends TableContext {
     TimestampPrecision.register(spark);
     Multisets.register(spark);
     ArrayAggregates.register(spark);
+    JsonAggregates.register(spark);
   }
 
   /** A new environment on its own session of the running SparkContext. */

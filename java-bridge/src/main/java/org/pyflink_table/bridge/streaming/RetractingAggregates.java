@@ -30,6 +30,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructType;
 import org.pyflink_table.bridge.errors.TableException;
+import org.pyflink_table.bridge.expressions.JsonAggregates;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
 import org.pyflink_table.bridge.table.StateTtl;
@@ -341,8 +342,11 @@ public final class RetractingAggregates {
     } else {
       String name = BUILT_INS.get(f.prettyName());
       if (name == null) {
-        // SQL's COLLECT is Spark's collect_list or collect_set below the counting (expressions.Multisets).
-        String shown = Set.of("collect_list", "collect_set").contains(f.prettyName()) ? "COLLECT" : f.prettyName();
+        // SQL's COLLECT is Spark's collect_list or collect_set below the counting (expressions.Multisets),
+        // JSON_ARRAYAGG/JSON_OBJECTAGG a collect_list below the serialisation (expressions.JsonAggregates).
+        String json = JsonAggregates.nameOf(e);
+        String shown = json != null ? json
+            : Set.of("collect_list", "collect_set").contains(f.prettyName()) ? "COLLECT" : f.prettyName();
         throw unsupported("the aggregate function " + shown + " (" + text(e) + ")");
       }
       spec.put("function", name);

@@ -83,6 +83,11 @@ public final class SqlWindows {
    * @param gapMs the session gap
    * @param partitionKeys the PARTITION BY keys, unquoted and lower-cased
    */
+  /** Whether the table function whose helper columns' suffix is {@code id} is a HOP or CUMULATE one. */
+  static boolean slides(String id) {
+    return id.endsWith("h") || id.endsWith("c");
+  }
+
   record Session(long gapMs, java.util.Set<String> partitionKeys) {
     private static final Pattern ID = Pattern.compile("\\d+s(\\d+)p([0-9a-f]*)");
 
@@ -260,8 +265,9 @@ public final class SqlWindows {
       boolean ltz = isLocalZoned(table, timeColumn);
       String time = "to_timestamp_ntz(" + timeColumn + ")"; // no CAST: the bounds keep ts's precision
       // A session table function's helper columns name its gap and partition keys (for TvfWindowAggregates).
+      // The others' name their kind's letter (t, h, c): HOP and CUMULATE merge slices (slides()).
       String id = kind.equals("SESSION") ? Session.id(tvfCount, millisOf(duration(args.get(2), "SESSION gap")), partition)
-          : String.valueOf(tvfCount);
+          : tvfCount + kind.substring(0, 1).toLowerCase(Locale.ROOT);
       String w = TVF_WINDOW + id;
       String k = "__pft_k" + tvfCount;
       String e = TVF_END + id;

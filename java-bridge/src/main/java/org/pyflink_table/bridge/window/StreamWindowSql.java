@@ -52,6 +52,7 @@ import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
 import org.pyflink_table.bridge.errors.TableException;
 import org.pyflink_table.bridge.errors.ValidationException;
+import org.pyflink_table.bridge.expressions.JsonAggregates;
 import org.pyflink_table.bridge.expressions.Multisets;
 import org.pyflink_table.bridge.expressions.ScalaInterop;
 import org.pyflink_table.bridge.protocol.Protocol;
@@ -96,6 +97,7 @@ public final class StreamWindowSql {
       // aggregation drops a row whose own window has ended before it meets the key's open sessions,
       // where Flink merges it into an open session it touches (the processor merges first).
       Attribute window = windowKey(a);
+      if (window != null) refuseJsonAggregates(a, window, calls);
       if (window != null && window.metadata().contains(SESSION_WINDOW_MARKER)) refuseUnmergeable(a);
       if (window != null && window.metadata().contains(SESSION_WINDOW_MARKER) && processorComputes(calls)
           && watermarked(a, window)) {
@@ -148,6 +150,32 @@ public final class StreamWindowSql {
         throw ValidationException.unmergeable(aggregate.aggregateFunction() instanceof First ? "FIRST_VALUE"
             : "LAST_VALUE");
       }
+    }
+  }
+
+  /**
+   * Refuses JSON_ARRAYAGG and JSON_OBJECTAGG where PyFlink 2.3 does over an unbounded source
+   * (measured): in a group window ({@code GROUP BY TUMBLE/HOP/SESSION(...)}) both, for want of an
+   * {@code accumulate} method; JSON_ARRAYAGG in a SESSION window table function, for want of a
+   * {@code merge} method (JSON_OBJECTAGG has one; HOP and CUMULATE: {@link #refuseJsonArrayAgg}).
+   * A TUMBLE table function runs both.
+   */
+  private static void refuseJsonAggregates(Aggregate a, Attribute window, List<Expression> calls) {
+    for (Expression call : calls) {
+      String name = JsonAggregates.nameOf(call);
+      if (name == null) continue;
+      if (!TvfWindowAggregates.isWindow(window)) throw ValidationException.noAccumulate(name);
+      if (window.metadata().contains(SESSION_WINDOW_MARKER)) refuseJsonArrayAgg(a);
+    }
+  }
+
+  /** Refuses JSON_ARRAYAGG in {@code a}, a window table function's aggregation whose windows merge accumulators. */
+  static void refuseJsonArrayAgg(Aggregate a) {
+    List<Expression> calls = new ArrayList<>();
+    for (NamedExpression e : ScalaInterop.list(a.aggregateExpressions())) collectCalls((Expression) (Object) e, calls);
+    for (Expression call : calls) {
+      String name = JsonAggregates.nameOf(call);
+      if (name != null && name.startsWith("JSON_ARRAYAGG")) throw ValidationException.noMerge(name);
     }
   }
 

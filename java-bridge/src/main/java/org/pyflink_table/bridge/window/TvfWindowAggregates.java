@@ -322,6 +322,8 @@ public final class TvfWindowAggregates {
             + "window table function's columns other than both window_start and window_end (group by window_start, "
             + "window_end and other keys, as Flink's window aggregation requires)");
       }
+      // PyFlink 2.3 finds no 'merge' method of JSON_ARRAYAGG for a HOP's or CUMULATE's slices (measured).
+      if (a.isStreaming() && SqlWindows.slides(starts.get(start.exprId()))) StreamWindowSql.refuseJsonArrayAgg(a);
       String python = pythonAggregate(a);
       if (session != null && !groupedByPartition(a, session)) {
         // Flink plans an updating group aggregation of the sessions' rows (each emitted when its

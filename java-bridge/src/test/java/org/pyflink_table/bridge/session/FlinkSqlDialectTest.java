@@ -57,6 +57,15 @@ public final class FlinkSqlDialectTest {
     rewrites("SELECT COLLECT(v) FILTER (WHERE v > 1), COUNT(*) FROM t",
         "SELECT pyflink_collect(collect_list(v) FILTER (WHERE v > 1)), COUNT(*) FROM t");
     rewrites("SELECT collect FROM t", "SELECT collect FROM t");
+    // JSON_ARRAYAGG/JSON_OBJECTAGG: JsonAggregates' session functions over collect_list of the row's
+    // struct, whose value field names the ON NULL behaviour (ABSENT is JSON_ARRAYAGG's default, NULL JSON_OBJECTAGG's).
+    rewrites("SELECT JSON_ARRAYAGG(v + 1), JSON_ARRAYAGG(v NULL ON NULL) FROM t",
+        "SELECT pyflink_json_arrayagg(collect_list(named_struct('__pft_json_ABSENT_ON_NULL', v + 1)), 'ABSENT'), "
+            + "pyflink_json_arrayagg(collect_list(named_struct('__pft_json_NULL_ON_NULL', v)), 'NULL') FROM t");
+    rewrites("SELECT JSON_OBJECTAGG(KEY k VALUE v), JSON_OBJECTAGG(k : v ABSENT ON NULL) FROM t",
+        "SELECT pyflink_json_objectagg(collect_list(named_struct('__pft_json_key', k, '__pft_json_NULL_ON_NULL', v)), "
+            + "'NULL'), pyflink_json_objectagg(collect_list(named_struct('__pft_json_key', k, "
+            + "'__pft_json_ABSENT_ON_NULL', v)), 'ABSENT') FROM t");
     // The current times hold Flink's precisions (3, TIME 0); NOW() keeps its parentheses' meaning.
     rewrites("SELECT CURRENT_TIMESTAMP, NOW(), CURRENT_TIME, LOCALTIME FROM t",
         "SELECT timestamp_millis(unix_millis(CURRENT_TIMESTAMP)), timestamp_millis(unix_millis(now())), `current_time`(0), "
