@@ -17,6 +17,7 @@ import pyspark.sql.functions as F
 from pyspark.sql.functions import PandasUDFType, pandas_udf
 from pyspark.sql.functions import udf as spark_udf
 
+from _cpu import split_cpu
 from pyflink_table import EnvironmentSettings, Table, TableEnvironment
 from pyflink_table.expressions import col
 from pyflink_table.udf import udaf, udf
@@ -27,16 +28,7 @@ ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 
 def split() -> Dict[str, float]:
     """CPU seconds so far of this process, its JVM and the Python workers, by kind."""
-    me = psutil.Process()
-    out = {"driver": 0.0, "jvm": 0.0, "workers": 0.0}
-    for p in [me] + me.children(recursive=True):
-        try:
-            t = p.cpu_times()
-            kind = "driver" if p.pid == me.pid else "jvm" if "java" in p.name() else "workers"
-            out[kind] += t.user + t.system
-        except psutil.Error:
-            pass
-    return out
+    return split_cpu()
 
 
 def main() -> None:

@@ -19,21 +19,13 @@ import psutil
 # The checkout's package, not an installed one (sys.path[0] is benchmarks/), as the other benchmarks'
 # children import it.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from _cpu import split_cpu  # noqa: E402 - benchmarks/ is sys.path[0] when run as a script
 engine, nfiles, rows_per = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 conf = json.loads(sys.argv[4]) if len(sys.argv) > 4 else {}
 session = os.environ.get("WINDOW") == "session"
 def cpu():
     """CPU seconds so far by kind: this process, its JVM, the Python workers (the reaped ones counted by their parent)."""
-    me = psutil.Process()
-    out = {"driver": 0.0, "jvm": 0.0, "workers": 0.0}
-    for p in [me] + me.children(recursive=True):
-        try:
-            t = p.cpu_times()
-            kind = "driver" if p.pid == me.pid else "jvm" if "java" in p.name() else "workers"
-            out[kind] += t.user + t.system + (0 if p.pid == me.pid else t.children_user + t.children_system)
-        except psutil.Error:
-            pass
-    return out
+    return split_cpu(with_reaped=True)
 BASE = datetime.datetime(2026, 1, 1)
 def ts(ms): return (BASE + datetime.timedelta(milliseconds=ms)).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
 def publish(d, name, rows):
