@@ -15,7 +15,6 @@ Usage: python benchmarks/stream_batch_costs.py ours|pyspark N ROWS ['{"option": 
 PySpark's session builder)
 """
 import os, sys, time, json, datetime, statistics, tempfile, queue
-import psutil
 # The checkout's package, not an installed one (sys.path[0] is benchmarks/), as the other benchmarks'
 # children import it.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
